@@ -1,0 +1,57 @@
+/**
+ * createApp(deps): the Hono application — middleware, /v1 routes, the /_sandbox control plane,
+ * /openapi.json and the one error funnel. It neither listens nor reads the environment.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hook } from '@hono/zod-openapi';
+import { SandboxError } from './domain/errors.js';
+import type { Deps } from './deps.js';
+import type { AppEnv } from './http/env.js';
+import { problemResponse, toSandboxError, validationError } from './http/errors.js';
+import { authenticate } from './http/middleware/auth.js';
+import { readBody } from './http/middleware/body.js';
+import { requestContext } from './http/middleware/context.js';
+import { idempotentRequests } from './http/middleware/idempotency.js';
+import { verifyRequests } from './http/middleware/verify.js';
+import { authRoutes } from './http/routes/auth.js';
+import { controlRoutes } from './http/routes/control.js';
+import { engineRoutes } from './http/routes/engine.js';
+import { version } from './version.js';
+
+export const MAX_BODY_BYTES = 1_048_576;
+
+const TARGETS: Record<string, string> = { json: 'body', param: 'path parameters', query: 'query parameters', header: 'headers' };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const defaultHook: Hook<any, AppEnv, any, any> = (result) => {
+  if (!result.success) throw validationError(result.error, TARGETS[result.target] ?? result.target);
+};
+
+export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
+  const { services, config, clock, log } = deps;
+  const onError = (error: Error, c: Parameters<Parameters<OpenAPIHono<AppEnv>['onError']>[0]>[1]) => problemResponse(c, toSandboxError(error, log));
+
+  const app = new OpenAPIHono<AppEnv>({ defaultHook });
+  app.use('*', requestContext(deps));
+  app.onError(onError);
+  app.notFound((c) => problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`)));
+
+  const v1 = new OpenAPIHono<AppEnv>({ defaultHook });
+  v1.onError(onError);
+  v1.use('*', ...readBody(MAX_BODY_BYTES));
+  v1.use('*', authenticate(services.auth));
+  v1.use('*', verifyRequests(config.verify, services.auth, clock, log));
+  v1.use('*', idempotentRequests(services.idempotency));
+  v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  authRoutes(v1, deps);
+  engineRoutes(v1, deps);
+
+  app.route('/v1', v1);
+  app.route('/_sandbox', controlRoutes(deps));
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' },
+    security: [{ bearerAuth: [] }],
+  });
+  return app;
+}

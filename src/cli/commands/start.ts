@@ -1,0 +1,60 @@
+/** `card-sandbox start`: builds the sandbox from the configuration, listens and prints the banner. */
+import { readFileSync } from 'node:fs';
+import { createPublicKey } from 'node:crypto';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET, type Config } from '../../config.js';
+import { buildDeps } from '../../deps.js';
+import { jsonLog } from '../../log.js';
+import { startServer, type RunningSandbox } from '../../server.js';
+import { keyFingerprintId, spkiPem } from '../../signatures/keys.js';
+import { version } from '../../version.js';
+import type { Io } from '../io.js';
+
+export class StartError extends Error {}
+
+function registerSigningKey(config: Config, register: (id: string, base64Pem: string) => void): string | undefined {
+  if (!config.signingKey) return undefined;
+  let pem: string;
+  try {
+    pem = readFileSync(config.signingKey, 'utf8');
+  } catch (error) {
+    throw new StartError(`cannot read --signing-key ${config.signingKey}: ${(error as Error).message}`);
+  }
+  let key;
+  try {
+    key = createPublicKey(pem);
+  } catch {
+    throw new StartError(`--signing-key ${config.signingKey} is not a PEM public key`);
+  }
+  const id = config.signingKeyId ?? keyFingerprintId(key);
+  try {
+    register(id, Buffer.from(spkiPem(key)).toString('base64'));
+  } catch (error) {
+    throw new StartError(`--signing-key ${config.signingKey}: ${(error as Error).message}`);
+  }
+  return id;
+}
+
+export async function start(config: Config, io: Io): Promise<RunningSandbox> {
+  const log = config.jsonLogs ? jsonLog() : io.log();
+  const deps = buildDeps(config, { log });
+  const signingKeyId = registerSigningKey(config, (id, pem) => deps.services.auth.putSigningKey(id, pem));
+  const running = await startServer(deps);
+
+  if (config.jsonLogs) {
+    log.info('card-sandbox started', { version: version(), url: running.url, env: config.env, verify: config.verify, db: config.db, signingKeyId });
+  } else {
+    const c = io.color;
+    const row = (label: string, value: string) => io.out(`  ${c.dim(label.padEnd(12))} ${value}`);
+    io.out(`\n  ${c.bold.cyan('card-sandbox')} ${c.dim(`v${version()}`)} ${c.green('ready')}\n`);
+    row('API', `${running.url}/v1`);
+    row('Control', `${running.url}/_sandbox`);
+    row('API key', config.apiKey ?? DEFAULT_API_KEY);
+    row('API secret', config.apiKey ? c.dim('(as configured)') : DEFAULT_API_SECRET);
+    row('Mode', `env ${config.env}, verify ${config.verify}${config.physicalCards ? ', physical cards' : ''}`);
+    row('Clock', deps.clock.frozen ? `frozen at ${new Date(deps.clock.now()).toISOString()}` : 'real time');
+    row('Database', config.db === ':memory:' ? 'in memory (nothing kept after exit)' : config.db);
+    if (signingKeyId) row('Signing key', signingKeyId);
+    io.out('');
+  }
+  return running;
+}

@@ -1,0 +1,61 @@
+/**
+ * Terminal output: the only importer of chalk. Colour follows the terminal and NO_COLOR /
+ * FORCE_COLOR; `--json` output is never coloured. Also the readable server log.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { Log, RequestLine } from '../log.js';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  color: ChalkInstance;
+  /** A readable, coloured log for `start` without --json. */
+  log(): Log;
+  /** Prints rows as an aligned table with a header row. */
+  table(headers: string[], rows: string[][]): void;
+  /** Colours a status word (active, pending, failed…). */
+  status(text: string): string;
+}
+
+export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr, env = process.env): Io {
+  const tty = (stdout as NodeJS.WriteStream).isTTY === true;
+  const level = env.NO_COLOR !== undefined && env.NO_COLOR !== '' ? 0 : env.FORCE_COLOR !== undefined ? 1 : tty ? 1 : 0;
+  const color = new Chalk({ level });
+  const out = (text: string) => void stdout.write(`${text}\n`);
+  const err = (text: string) => void stderr.write(`${text}\n`);
+
+  const statusColour = (text: string) => {
+    if (/^(ok|active|delivered|captured|processed|released|2\d\d)$/.test(text)) return color.green(text);
+    if (/^(pending|initiating|screening|verifying|issuing|capturing|releasing|processing|inactive|3\d\d)$/.test(text)) return color.yellow(text);
+    if (/^(rejected|failed|issue_failed|terminated|closed|discarded|4\d\d|5\d\d|error)$/.test(text)) return color.red(text);
+    return text;
+  };
+
+  const time = () => color.dim(new Date().toISOString().slice(11, 23));
+  const fields = (f?: Record<string, unknown>) => (f && Object.keys(f).length ? ` ${color.dim(JSON.stringify(f))}` : '');
+
+  return {
+    out,
+    err,
+    color,
+    status: statusColour,
+    log: () => ({
+      info: (m, f) => out(`${time()} ${m}${fields(f)}`),
+      warn: (m, f) => err(`${time()} ${color.yellow('warn')} ${m}${fields(f)}`),
+      error: (m, f) => err(`${time()} ${color.red('error')} ${m}${fields(f)}`),
+      request: (l: RequestLine) => {
+        const extra = [l.replayed ? color.cyan('replayed') : '', ...l.warnings.map((w) => color.yellow(`⚠ ${w}`))].filter(Boolean).join(' ');
+        out(`${time()} ${l.method.padEnd(6)} ${l.path} ${statusColour(String(l.status))} ${color.dim(`${l.ms}ms`)}${extra ? ` ${extra}` : ''}`);
+      },
+    }),
+    table(headers, rows) {
+      const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => stripAnsi(r[i] ?? '').length)));
+      const line = (cells: string[]) => cells.map((c, i) => c + ' '.repeat(Math.max(0, widths[i]! - stripAnsi(c).length))).join('  ').trimEnd();
+      out(color.bold(line(headers)));
+      for (const row of rows) out(line(row));
+    },
+  };
+}
+
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');

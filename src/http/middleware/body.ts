@@ -1,0 +1,37 @@
+/**
+ * Reads the raw body once, at most `maxBytes` (413 above), for digest checks and idempotency
+ * fingerprints; routes parse JSON from the same bytes. A body that is not declared as JSON is
+ * refused rather than silently read as empty.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { SandboxError } from '../../domain/errors.js';
+import type { AppEnv } from '../env.js';
+
+const EMPTY = new Uint8Array(0);
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new SandboxError('payload_too_large', `the request body is larger than ${maxBytes / 1_048_576} MiB`);
+    },
+  });
+  const read: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+      c.set('rawBody', EMPTY);
+      return next();
+    }
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    c.set('rawBody', body);
+    if (body.length > 0) {
+      const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim();
+      if (!JSON_TYPE.test(type)) {
+        throw new SandboxError('invalid_request', `the body must be JSON sent with Content-Type: application/json (got ${type ? `"${type}"` : 'no Content-Type'})`);
+      }
+    }
+    return next();
+  };
+  return [limit, read];
+}

@@ -1,0 +1,35 @@
+/**
+ * Per-request context: a `Request-Id` on every response, the one-line request log, and the
+ * journal entry for API requests.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../../deps.js';
+import { iso } from '../../clock.js';
+import type { AppEnv } from '../env.js';
+
+export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    c.set('requestId', requestId);
+    c.set('warnings', []);
+    c.set('replayed', false);
+    await next();
+    c.header('Request-Id', requestId);
+    const url = new URL(c.req.url);
+    const line = {
+      method: c.req.method,
+      path: url.pathname + url.search,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      requestId,
+      warnings: c.get('warnings'),
+      replayed: c.get('replayed'),
+    };
+    deps.log.request(line);
+    if (url.pathname.startsWith('/v1/')) {
+      deps.journal.add({ requestId, time: iso(deps.clock.now()), method: line.method, path: line.path, status: line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed });
+    }
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Idempotency-Key handling on /v1 mutations outside /auth (CONTRACT §6). Applies whenever a valid
+ * key is sent, whatever the --verify mode.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { SandboxError } from '../../domain/errors.js';
+import { fingerprint, type Idempotency } from '../../services/idempotency.js';
+import { Uuid } from '../schemas.js';
+import type { AppEnv } from '../env.js';
+import { hasRoute } from './auth.js';
+import { MUTATIONS } from './verify.js';
+
+const KEPT_HEADERS = ['content-type', 'location'];
+
+export function idempotentRequests(idempotency: Idempotency): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = c.req.header('Idempotency-Key');
+    if (!MUTATIONS.has(c.req.method) || key === undefined || !Uuid.safeParse(key).success || !hasRoute(c) || c.req.path.startsWith('/v1/auth/')) {
+      return next();
+    }
+    const scope = c.get('apiKey');
+    const url = new URL(c.req.url);
+    const claim = idempotency.claim(scope, key.toLowerCase(), fingerprint(c.req.method, url.pathname + url.search, c.get('rawBody')));
+    switch (claim.kind) {
+      case 'reused':
+        throw new SandboxError('idempotency_key_reused', `Idempotency-Key ${key} was already used for a different request (method, path or body differ); use a new key`);
+      case 'in_flight':
+        throw new SandboxError('idempotency_in_flight', `a request with Idempotency-Key ${key} is still being handled; retry when it has finished`);
+      case 'replay':
+        c.set('replayed', true);
+        return new Response(claim.status === 204 ? null : claim.body, { status: claim.status, headers: { ...claim.headers, 'Idempotent-Replayed': 'true' } });
+    }
+    let stored = false;
+    try {
+      await next();
+      const headers: Record<string, string> = {};
+      for (const name of KEPT_HEADERS) {
+        const value = c.res.headers.get(name);
+        if (value !== null) headers[name] = value;
+      }
+      idempotency.complete(scope, key.toLowerCase(), c.res.status, headers, await c.res.clone().text());
+      stored = true;
+    } finally {
+      if (!stored) idempotency.release(scope, key.toLowerCase());
+    }
+  };
+}

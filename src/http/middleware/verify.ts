@@ -1,0 +1,98 @@
+/**
+ * Request verification (CONTRACT §5) on /v1 outside /auth: RFC 9530 Content-Digest over the raw
+ * body, the RFC 9421 signature (ecdsa-p384-sha384, keyid lookup, created/expires against the wall
+ * clock) and the Idempotency-Key on mutations. `strict` refuses the first failure with its code;
+ * `warn` lets the request through with one `Sandbox-Warning` header and one log line per failure.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Verify } from '../../config.js';
+import type { Clock } from '../../clock.js';
+import { SandboxError, type ErrorCode } from '../../domain/errors.js';
+import type { Log } from '../../log.js';
+import type { Auth } from '../../services/auth.js';
+import { checkContentDigest } from '../../signatures/digest.js';
+import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, SignatureFormatError, verifyBase, type SignedMessage } from '../../signatures/message.js';
+import { Uuid } from '../schemas.js';
+import type { AppEnv } from '../env.js';
+import { hasRoute } from './auth.js';
+
+export const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MAX_CLOCK_SKEW_S = 300;
+
+interface Failure {
+  code: ErrorCode;
+  detail: string;
+}
+
+export function messageOf(c: Context): SignedMessage {
+  const url = new URL(c.req.url);
+  return {
+    method: c.req.method,
+    authority: c.req.header('Host') ?? url.host,
+    path: url.pathname,
+    query: url.search.slice(1),
+    scheme: url.protocol.slice(0, -1),
+    header: (name) => c.req.header(name),
+  };
+}
+
+/** Why the request's signature does not hold, or undefined when it does. */
+export function checkSignature(c: Context, rawBody: Uint8Array, auth: Auth, wallSeconds: number): string | undefined {
+  const input = c.req.header('Signature-Input');
+  const signature = c.req.header('Signature');
+  if (!input || !signature) {
+    const missing = [!input && 'Signature-Input', !signature && 'Signature'].filter(Boolean).join(' and ');
+    return `missing ${missing}: sign the request (RFC 9421, ${ALGORITHM}) with a key registered at PUT /v1/auth/signing`;
+  }
+  try {
+    const params = parseSignatureInput(input);
+    if (params.alg !== undefined && params.alg !== ALGORITHM) return `alg must be "${ALGORITHM}", got "${params.alg}"`;
+    if (!params.keyid) return 'Signature-Input has no keyid parameter';
+    const key = auth.signingKey(params.keyid);
+    if (!key) return `keyid "${params.keyid}" is not a registered signing key: register it with PUT /v1/auth/signing`;
+    const required = ['@method', '@authority', '@path', ...(rawBody.length > 0 ? ['content-digest'] : [])];
+    const missing = required.filter((name) => !params.components.includes(name));
+    if (missing.length) return `the signature must cover ${required.map((n) => `"${n}"`).join(' ')}; missing ${missing.map((n) => `"${n}"`).join(' ')}`;
+    if (params.created === undefined) return 'Signature-Input has no created parameter';
+    if (params.created > wallSeconds + MAX_CLOCK_SKEW_S) return `created (${params.created}) is more than 5 minutes in the future of the sandbox's wall clock (${wallSeconds})`;
+    if (params.expires !== undefined && params.expires <= wallSeconds) return `the signature expired at ${params.expires} (wall clock now ${wallSeconds})`;
+    const bytes = parseSignature(signature, params.label);
+    const base = signatureBase(messageOf(c), params.components, params.serialisedParams);
+    if (bytes.length !== 96) return `the signature must be 96 bytes of raw r||s (not DER), got ${bytes.length} bytes`;
+    if (!verifyBase(base, bytes, key)) return `the signature does not verify with key "${params.keyid}". The signature base the sandbox computed:\n${base}`;
+    return undefined;
+  } catch (error) {
+    if (error instanceof SignatureFormatError) return error.message;
+    throw error;
+  }
+}
+
+/** Escapes what may not stand in a header value. */
+const headerSafe = (text: string) => text.replace(/\n/g, '\\n').replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+export function verifyRequests(mode: Verify, auth: Auth, clock: Clock, log: Log): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (mode === 'off' || !hasRoute(c) || c.req.path.startsWith('/v1/auth/')) return next();
+    const rawBody = c.get('rawBody');
+    const failures: Failure[] = [];
+    if (rawBody.length > 0 || c.req.header('Content-Digest') !== undefined) {
+      const why = checkContentDigest(c.req.header('Content-Digest'), rawBody);
+      if (why) failures.push({ code: 'invalid_content_digest', detail: why });
+    }
+    const why = checkSignature(c, rawBody, auth, Math.floor(clock.wall() / 1000));
+    if (why) failures.push({ code: 'invalid_signature', detail: why });
+    if (MUTATIONS.has(c.req.method)) {
+      const key = c.req.header('Idempotency-Key');
+      if (key === undefined) failures.push({ code: 'missing_idempotency_key', detail: `${c.req.method} requests need an Idempotency-Key header (a UUID)` });
+      else if (!Uuid.safeParse(key).success) failures.push({ code: 'invalid_idempotency_key', detail: `Idempotency-Key must be a UUID, got "${key}"` });
+    }
+    if (failures.length === 0) return next();
+    if (mode === 'strict') throw new SandboxError(failures[0]!.code, failures[0]!.detail);
+    for (const failure of failures) {
+      c.get('warnings').push(failure.code);
+      log.warn(`${c.req.method} ${c.req.path}: ${failure.code}: ${failure.detail}`, { requestId: c.get('requestId') });
+    }
+    await next();
+    for (const failure of failures) c.res.headers.append('Sandbox-Warning', headerSafe(`${failure.code}: ${failure.detail}`));
+  };
+}

@@ -1,0 +1,70 @@
+/** /v1/auth: tokens, credentials and request-signing keys (CONTRACT §4). */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../../deps.js';
+import type { Api } from '../env.js';
+import { jsonBody, jsonResponse, problem, standardProblems, Uuid } from '../schemas.js';
+
+const Credentials = z.object({ apiKey: Uuid, apiSecret: z.string().min(1) });
+const Token = z.object({ token: z.string(), expiresAt: z.number().int(), tokenType: z.literal('Bearer') }).openapi('Authentication');
+const noContent = { 204: { description: 'Successful operation' } };
+const tags = ['Authentication'];
+
+export function authRoutes(api: Api, { services: { auth } }: Deps): void {
+  api.openapi(
+    createRoute({
+      method: 'post', path: '/auth/token', tags, operationId: 'getToken',
+      request: { body: jsonBody(Credentials) },
+      responses: { 200: jsonResponse(Token), 400: problem('Invalid request'), 401: problem('Invalid credentials'), 500: problem('Internal error') },
+    }),
+    (c) => {
+      const { apiKey, apiSecret } = c.req.valid('json');
+      return c.json(auth.issueToken(apiKey, apiSecret), 200);
+    },
+  );
+
+  api.openapi(
+    createRoute({ method: 'put', path: '/auth/credentials', tags, operationId: 'updateCredentials', request: { body: jsonBody(Credentials) }, responses: { ...noContent, ...standardProblems } }),
+    (c) => {
+      const { apiKey, apiSecret } = c.req.valid('json');
+      auth.putCredentials(apiKey, apiSecret);
+      return c.body(null, 204);
+    },
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'delete', path: '/auth/credentials', tags, operationId: 'deleteCredentials',
+      request: { body: jsonBody(z.object({ apiKey: Uuid })) },
+      responses: { ...noContent, ...standardProblems, 404: problem('Credential not found') },
+    }),
+    (c) => {
+      auth.deleteCredentials(c.req.valid('json').apiKey);
+      return c.body(null, 204);
+    },
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'put', path: '/auth/signing', tags, operationId: 'updateSigningKey',
+      request: { body: jsonBody(z.object({ signingKeyId: Uuid, signingKey: z.string().min(1) })) },
+      responses: { ...noContent, ...standardProblems },
+    }),
+    (c) => {
+      const { signingKeyId, signingKey } = c.req.valid('json');
+      auth.putSigningKey(signingKeyId, signingKey);
+      return c.body(null, 204);
+    },
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'delete', path: '/auth/signing', tags, operationId: 'deleteSigningKey',
+      request: { body: jsonBody(z.object({ signingKeyId: Uuid })) },
+      responses: { ...noContent, ...standardProblems, 404: problem('Signing key not found') },
+    }),
+    (c) => {
+      auth.deleteSigningKey(c.req.valid('json').signingKeyId);
+      return c.body(null, 204);
+    },
+  );
+}

@@ -1,0 +1,24 @@
+/** /v1/chains and /v1/assets: what the instance supports (CONTRACT §7 Engine). */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../../deps.js';
+import type { Api } from '../env.js';
+import { jsonResponse, standardProblems } from '../schemas.js';
+
+const Blockchain = z.object({ id: z.string(), name: z.string() }).openapi('Blockchain');
+const Asset = z.object({ id: z.string(), blockchain: z.string(), name: z.string(), symbol: z.string() }).openapi('Asset');
+const tags = ['Engine'];
+
+export function engineRoutes(api: Api, { services: { engine } }: Deps): void {
+  api.openapi(
+    createRoute({ method: 'get', path: '/chains', tags, operationId: 'getChains', responses: { 200: jsonResponse(z.array(Blockchain)), ...standardProblems } }),
+    (c) => c.json(engine.chains(), 200),
+  );
+  api.openapi(
+    createRoute({
+      method: 'get', path: '/assets', tags, operationId: 'getAssets',
+      request: { query: z.object({ chain: z.string().optional().openapi({ description: 'CAIP-2 chain id to filter by' }) }) },
+      responses: { 200: jsonResponse(z.array(Asset)), ...standardProblems },
+    }),
+    (c) => c.json(engine.assets(c.req.valid('query').chain), 200),
+  );
+}

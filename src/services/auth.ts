@@ -1,0 +1,148 @@
+/**
+ * Authentication (CONTRACT §4): API credentials, HS256 access tokens and the integrator's
+ * request-signing keys. Tokens are signed with a random secret kept in the database and carry a
+ * generation counter: changing or deleting credentials bumps it and so invalidates every token
+ * issued before. Expiry is checked against the sandbox clock.
+ */
+import { createHash, createHmac, timingSafeEqual, type KeyObject, createPublicKey } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Core } from '../deps.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { fail } from '../domain/errors.js';
+import { credentials, signingKeys } from '../store/schema.js';
+import { parseP384PublicKey } from '../signatures/keys.js';
+
+const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
+const JWT_HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export interface Token {
+  token: string;
+  expiresAt: number;
+  tokenType: 'Bearer';
+}
+
+export function createAuth(core: Core) {
+  const { store, clock, random, config } = core;
+  const { db } = store;
+
+  let secret = store.getMeta('jwt_secret');
+  if (!secret) {
+    secret = random.bytes(32).toString('hex');
+    store.setMeta('jwt_secret', secret);
+  }
+  const hmacKey = Buffer.from(secret, 'hex');
+  let generation = Number(store.getMeta('token_generation') ?? '0');
+  const keyCache = new Map<string, KeyObject>();
+
+  const bumpGeneration = () => {
+    generation++;
+    store.setMeta('token_generation', String(generation));
+  };
+  const mac = (input: string) => createHmac('sha256', hmacKey).update(input).digest();
+  const credentialCount = () => db.select({ n: sql<number>`count(*)` }).from(credentials).get()!.n;
+
+  const upsertCredential = (apiKey: string, apiSecret: string) => {
+    const secretHash = hashSecret(apiSecret);
+    db.insert(credentials)
+      .values({ apiKey, secretHash, createdAt: clock.now() })
+      .onConflictDoUpdate({ target: credentials.apiKey, set: { secretHash } })
+      .run();
+  };
+
+  return {
+    /**
+     * At start: a fresh database gets the default (or configured) credential; credentials given
+     * with --api-key/--api-secret are always (re)registered.
+     */
+    init(): void {
+      store.transaction(() => {
+        if (config.apiKey !== undefined && config.apiSecret !== undefined) upsertCredential(config.apiKey, config.apiSecret);
+        else if (credentialCount() === 0) upsertCredential(DEFAULT_API_KEY, DEFAULT_API_SECRET);
+      });
+    },
+
+    issueToken(apiKey: string, apiSecret: string): Token {
+      const row = db.select().from(credentials).where(eq(credentials.apiKey, apiKey)).get();
+      const given = Buffer.from(hashSecret(apiSecret), 'hex');
+      if (!row || !timingSafeEqual(Buffer.from(row.secretHash, 'hex'), given)) {
+        fail('invalid_credentials', 'apiKey and apiSecret do not match a credential of this sandbox');
+      }
+      const iat = Math.floor(clock.now() / 1000);
+      const exp = Math.floor((clock.now() + config.tokenTtlMs) / 1000);
+      const payload = b64url(JSON.stringify({ sub: apiKey, iat, exp, gen: generation, jti: core.ids.uuid() }));
+      const signing = `${JWT_HEADER}.${payload}`;
+      return { token: `${signing}.${b64url(mac(signing))}`, expiresAt: exp, tokenType: 'Bearer' };
+    },
+
+    /** Checks an `Authorization` header value; returns the API key it was issued to. */
+    authenticate(authorization: string | undefined): string {
+      if (!authorization) fail('not_authorised', 'missing Authorization header: send Authorization: Bearer <token> from POST /v1/auth/token');
+      const m = /^Bearer\s+([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(authorization.trim());
+      if (!m) fail('not_authorised', 'Authorization must be "Bearer <JWT>"');
+      const [, header, payload, signature] = m as unknown as [string, string, string, string];
+      let parsedHeader: { alg?: unknown };
+      let claims: { sub?: unknown; exp?: unknown; gen?: unknown };
+      try {
+        parsedHeader = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+        claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      } catch {
+        fail('not_authorised', 'the token is not a readable JWT');
+      }
+      if (parsedHeader?.alg !== 'HS256') fail('not_authorised', `the token's algorithm must be HS256, got ${JSON.stringify(parsedHeader?.alg)}`);
+      const expected = mac(`${header}.${payload}`);
+      const given = Buffer.from(signature, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) fail('not_authorised', 'the token signature is not valid for this sandbox');
+      if (typeof claims?.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.gen !== 'number') fail('not_authorised', 'the token lacks sub, exp or gen');
+      if (claims.gen !== generation) fail('not_authorised', 'the token was revoked: credentials changed after it was issued');
+      if (clock.now() >= claims.exp * 1000) fail('not_authorised', `the token expired at ${new Date(claims.exp * 1000).toISOString()} (sandbox time)`);
+      return claims.sub;
+    },
+
+    putCredentials(apiKey: string, apiSecret: string): void {
+      store.transaction(() => {
+        upsertCredential(apiKey, apiSecret);
+        bumpGeneration();
+      });
+    },
+
+    deleteCredentials(apiKey: string): void {
+      store.transaction(() => {
+        const row = db.select().from(credentials).where(eq(credentials.apiKey, apiKey)).get();
+        if (!row) fail('credential_not_found', `no credential with apiKey ${apiKey}`);
+        if (credentialCount() === 1) fail('last_credential', 'cannot delete the last credential: add another with PUT /v1/auth/credentials first');
+        db.delete(credentials).where(eq(credentials.apiKey, apiKey)).run();
+        bumpGeneration();
+      });
+    },
+
+    putSigningKey(signingKeyId: string, signingKey: string): void {
+      const parsed = parseP384PublicKey(signingKey);
+      if ('error' in parsed) fail('invalid_signing_key', parsed.error, [{ path: 'signingKey', message: parsed.error }]);
+      db.insert(signingKeys)
+        .values({ keyId: signingKeyId, publicKey: parsed.pem, createdAt: clock.now() })
+        .onConflictDoUpdate({ target: signingKeys.keyId, set: { publicKey: parsed.pem } })
+        .run();
+      keyCache.set(signingKeyId, parsed.key);
+    },
+
+    deleteSigningKey(signingKeyId: string): void {
+      const result = db.delete(signingKeys).where(eq(signingKeys.keyId, signingKeyId)).run();
+      if (result.changes === 0) fail('signing_key_not_found', `no signing key with signingKeyId ${signingKeyId}`);
+      keyCache.delete(signingKeyId);
+    },
+
+    /** The registered public key for a `keyid`, or undefined. */
+    signingKey(keyId: string): KeyObject | undefined {
+      const cached = keyCache.get(keyId);
+      if (cached) return cached;
+      const row = db.select().from(signingKeys).where(eq(signingKeys.keyId, keyId)).get();
+      if (!row) return undefined;
+      const key = createPublicKey(row.publicKey);
+      keyCache.set(keyId, key);
+      return key;
+    },
+  };
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,81 @@
+/**
+ * Events, the outbox: every change of a customer, account, card, authorisation or transaction
+ * appends one `<entity>.updated` row in the caller's transaction, with the webhook body serialised
+ * once (`webhookType`, `eventId`, then the entity as GET returns it), and one delivery per webhook
+ * subscribed to that type at that moment. Listeners (the dispatcher, the SSE stream) hear of
+ * events after their transaction has committed.
+ */
+import { eq, inArray } from 'drizzle-orm';
+import type { Core } from '../deps.js';
+import { deliveries, events, webhooks } from '../store/schema.js';
+
+export const WEBHOOK_TYPES = ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'] as const;
+export type WebhookType = (typeof WEBHOOK_TYPES)[number];
+
+export interface EventRecord {
+  id: string;
+  type: string;
+  entityId: string;
+  body: string;
+  createdAt: number;
+}
+
+export type EventListener = (event: EventRecord) => void;
+
+export function createEvents(core: Core) {
+  const { store, clock, ids, log } = core;
+  const { db } = store;
+  const listeners = new Set<EventListener>();
+  let pending: EventRecord[] = [];
+
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    // Events of a transaction that rolled back were never stored: tell nobody about them.
+    const stored = new Set(
+      db.select({ id: events.id }).from(events).where(inArray(events.id, batch.map((e) => e.id))).all().map((r) => r.id),
+    );
+    for (const event of batch) {
+      if (!stored.has(event.id)) continue;
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          log.error('event listener failed', { error: String(error) });
+        }
+      }
+    }
+  };
+
+  return {
+    /** Appends the event for a changed entity; call inside the transaction that changed it. */
+    emit(type: WebhookType, entityId: string, entity: object): string {
+      const id = ids.uuid();
+      const now = clock.now();
+      const body = JSON.stringify({ webhookType: type, eventId: id, ...entity });
+      const record = { id, type, entityId, body, createdAt: now };
+      db.insert(events).values(record).run();
+      for (const hook of db.select().from(webhooks).all()) {
+        if (!hook.types.includes(type)) continue;
+        db.insert(deliveries)
+          .values({ id: ids.uuid(), eventId: id, webhookId: hook.id, callbackUrl: hook.callbackUrl, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now })
+          .run();
+      }
+      if (pending.length === 0) queueMicrotask(flush);
+      pending.push(record);
+      return id;
+    },
+
+    get(eventId: string): EventRecord | undefined {
+      return db.select().from(events).where(eq(events.id, eventId)).get();
+    },
+
+    /** Calls `listener` for every committed event; returns the unsubscribe function. */
+    subscribe(listener: EventListener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export type Events = ReturnType<typeof createEvents>;

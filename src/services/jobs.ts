@@ -1,0 +1,65 @@
+/**
+ * Jobs: rows with a due time (account deployment, auto-capture, settlement, card expiry, hold
+ * release). A job runs in one transaction together with its own deletion, so it runs exactly
+ * once even across a crash. Handlers are synchronous and take the due time as `now`.
+ */
+import { and, asc, eq, lte } from 'drizzle-orm';
+import type { Core } from '../deps.js';
+import { jobs } from '../store/schema.js';
+import type { DueSource } from './scheduler.js';
+
+export type JobHandler = (subjectId: string, now: number) => void;
+
+export function createJobs(core: Core, onScheduled: () => void) {
+  const { store, ids, log } = core;
+  const { db } = store;
+  const handlers = new Map<string, JobHandler>();
+
+  const service = {
+    define(kind: string, handler: JobHandler): void {
+      handlers.set(kind, handler);
+    },
+
+    /** Schedules `kind` for `subjectId` at `dueAt`; call inside the transaction that makes it due. */
+    schedule(kind: string, subjectId: string, dueAt: number): void {
+      db.insert(jobs).values({ id: ids.uuid(), kind, subjectId, dueAt, createdAt: core.clock.now() }).run();
+      onScheduled();
+    },
+
+    cancel(kind: string, subjectId: string): void {
+      db.delete(jobs).where(and(eq(jobs.kind, kind), eq(jobs.subjectId, subjectId))).run();
+    },
+
+    pending(subjectId?: string) {
+      const q = db.select().from(jobs);
+      return (subjectId ? q.where(eq(jobs.subjectId, subjectId)) : q).orderBy(asc(jobs.dueAt)).all();
+    },
+
+    source: {
+      name: 'jobs',
+      nextDue: () => db.select({ dueAt: jobs.dueAt }).from(jobs).orderBy(asc(jobs.dueAt)).limit(1).get()?.dueAt,
+      runDue(now: number): number {
+        const due = db.select().from(jobs).where(lte(jobs.dueAt, now)).orderBy(asc(jobs.dueAt), asc(jobs.createdAt)).all();
+        let ran = 0;
+        for (const job of due) {
+          const handler = handlers.get(job.kind);
+          try {
+            store.transaction(() => {
+              const deleted = db.delete(jobs).where(eq(jobs.id, job.id)).run().changes;
+              if (deleted === 1 && handler) handler(job.subjectId, job.dueAt);
+            });
+            ran++;
+          } catch (error) {
+            log.error(`job ${job.kind} for ${job.subjectId} failed`, { error: String(error) });
+            db.delete(jobs).where(eq(jobs.id, job.id)).run();
+          }
+          if (!handler) log.warn(`job ${job.kind} has no handler; dropped`);
+        }
+        return ran;
+      },
+    } satisfies DueSource,
+  };
+  return service;
+}
+
+export type Jobs = ReturnType<typeof createJobs>;

@@ -1,0 +1,51 @@
+/**
+ * ECDSA P-384 keys: the integrator's request-signing public keys and the sandbox's webhook key.
+ * Keys travel as base64 of PEM text (CONTRACT §4, §8).
+ */
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+
+export function isP384(key: KeyObject): boolean {
+  return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'secp384r1';
+}
+
+/** Parses base64 of a PEM public key; returns the key, or why it is not a P-384 public key. */
+export function parseP384PublicKey(base64Pem: string): { key: KeyObject; pem: string } | { error: string } {
+  const pem = Buffer.from(base64Pem, 'base64').toString('utf8');
+  if (!pem.includes('-----BEGIN')) return { error: 'signingKey must be base64 of a PEM public key (-----BEGIN PUBLIC KEY-----)' };
+  let key: KeyObject;
+  try {
+    key = createPublicKey(pem);
+  } catch {
+    return { error: 'signingKey is not a readable PEM public key' };
+  }
+  if (!isP384(key)) {
+    const kind = key.asymmetricKeyType === 'ec' ? `an EC key on ${key.asymmetricKeyDetails?.namedCurve}` : `a ${key.asymmetricKeyType} key`;
+    return { error: `signingKey must be an ECDSA P-384 (secp384r1) public key, got ${kind}` };
+  }
+  return { key, pem: spkiPem(key) };
+}
+
+export function spkiPem(key: KeyObject): string {
+  return key.export({ type: 'spki', format: 'pem' }).toString();
+}
+
+export function pkcs8Pem(key: KeyObject): string {
+  return key.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+export function generateP384(): { privateKey: KeyObject; publicKey: KeyObject } {
+  return generateKeyPairSync('ec', { namedCurve: 'P-384' });
+}
+
+/** Reads a PEM private key and checks it is P-384. */
+export function readP384PrivateKey(pem: string): KeyObject {
+  const key = createPrivateKey(pem);
+  if (!isP384(key)) throw new Error('the key is not an ECDSA P-384 private key');
+  return key;
+}
+
+/** A stable UUID-shaped id derived from the key's SPKI bytes. */
+export function keyFingerprintId(key: KeyObject): string {
+  const h = createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

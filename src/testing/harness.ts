@@ -1,0 +1,61 @@
+/**
+ * A sandbox for one test: in-memory store, a frozen manual clock, seeded ids and a memory log,
+ * served in-process through `app.request()`. Not shipped.
+ */
+import { createApp } from '../app.js';
+import { createClock } from '../clock.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig, type Config } from '../config.js';
+import { buildDeps, type Core } from '../deps.js';
+import { seededRandom, uuidFrom } from '../ids.js';
+import { memoryLog } from '../log.js';
+import { openStore } from '../store/store.js';
+
+export const T0 = Date.parse('2026-03-01T09:00:00.000Z');
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Bearer token; `false` sends none. Defaults to a token for the default credential. */
+  token?: string | false;
+}
+
+export function createTestSandbox(config: Partial<Config> = {}, core: Partial<Core> = {}) {
+  const random = seededRandom(42);
+  const log = memoryLog();
+  const deps = buildDeps(defaultConfig({ verify: 'off', ...config }), {
+    store: openStore(':memory:'),
+    clock: createClock({ frozenAt: T0 }),
+    ids: uuidFrom(random),
+    random,
+    log,
+    ...core,
+  });
+  const app = createApp(deps);
+  let defaultToken: string | undefined;
+
+  const token = () => (defaultToken ??= deps.services.auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET).token);
+
+  /** Sends a request in-process; JSON bodies are serialised unless a string is given. */
+  const request = (method: string, path: string, options: RequestOptions = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    const auth = options.token === undefined ? token() : options.token;
+    if (auth) headers.Authorization ??= `Bearer ${auth}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    return app.request(`http://127.0.0.1:4242${path}`, { method, headers, body });
+  };
+
+  /** Sends a request and parses the JSON answer. */
+  const json = async <T = any>(method: string, path: string, options?: RequestOptions) => {
+    const res = await request(method, path, options);
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as T };
+  };
+
+  return { app, deps, log, request, json, token };
+}
+
+export type TestSandbox = ReturnType<typeof createTestSandbox>;
