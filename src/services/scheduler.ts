@@ -40,7 +40,7 @@ export function createScheduler(clock: Clock, log: Log) {
 
   const tick = () => {
     kicked = false;
-    if (advancing) return;
+    if (advancing || !timer) return;
     const now = clock.now();
     for (const source of sources) {
       if (source.pump) source.pump(now);

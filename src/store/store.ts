@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { eq } from 'drizzle-orm';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../paths.js';
 import * as schema from './schema.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -24,8 +24,6 @@ export interface Store {
   close(): void;
 }
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
-
 export function openStore(path = ':memory:'): Store {
   const sqlite = new Database(path);
   if (path !== ':memory:') {
@@ -35,7 +33,7 @@ export function openStore(path = ':memory:'): Store {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  migrate(db, { migrationsFolder: packagePath('drizzle') });
   return {
     db,
     sqlite,
