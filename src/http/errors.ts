@@ -41,7 +41,8 @@ export function validationError(error: ZodError, where: string): SandboxError {
     message: issue.message,
   }));
   const names = [...new Set(errors.map((e) => e.path))].join(', ');
-  return new SandboxError('invalid_request', `invalid ${where}: ${names}`, errors);
+  const detail = errors.length === 1 ? `invalid ${where}: ${names}: ${errors[0]!.message}` : `invalid ${where}: ${names}`;
+  return new SandboxError('invalid_request', detail, errors);
 }
 
 export function toSandboxError(error: unknown, log: Log): SandboxError {

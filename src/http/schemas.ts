@@ -7,7 +7,9 @@ import { z } from '@hono/zod-openapi';
 /** Any well-formed UUID (version-agnostic, like the real service's uuid format). */
 export const Uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
 
-export const idParam = <K extends string>(name: K) => z.object({ [name]: Uuid.openapi({ param: { name, in: 'path' } }) } as { [P in K]: typeof Uuid });
+/** A path id: a UUID, compared in lower case as ids are stored. */
+export const idParam = <K extends string>(name: K) =>
+  z.object({ [name]: Uuid.toLowerCase().openapi({ param: { name, in: 'path' } }) } as { [P in K]: typeof Uuid });
 
 const Problem = z
   .object({

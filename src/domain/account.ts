@@ -1,0 +1,50 @@
+/**
+ * The account's life cycle (CONTRACT §7 Account): the customer's signature approves deployment
+ * (initiating → pending), deployment finishes it (→ active), the integrator toggles
+ * active ⇄ inactive and closes it. Also the deterministic smart-account address it deploys to.
+ */
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { hexToBytes } from '@noble/hashes/utils.js';
+import { toChecksumAddress } from '../signatures/eip191.js';
+import { transition, type Machine } from './state-machine.js';
+
+export const ACCOUNT_STATUSES = ['initiating', 'pending', 'active', 'inactive', 'closed', 'failed'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+export const ACCOUNT_ACTIONS = ['sign', 'deploy', 'deactivate', 'activate', 'close'] as const;
+export type AccountAction = (typeof ACCOUNT_ACTIONS)[number];
+
+export const ACCOUNT_TYPES = ['card_account'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+/** The currencies an account may hold, each only on chains that carry an asset for it. */
+export const ACCOUNT_CURRENCIES = ['EUR', 'USD', 'GBP'] as const;
+
+/** Deployment takes this long in sandbox time after the challenge is signed. */
+export const DEPLOYMENT_MS = 2_000;
+
+export const ACCOUNT_MACHINE: Machine<AccountStatus, AccountAction> = {
+  entity: 'account',
+  states: ACCOUNT_STATUSES,
+  actions: {
+    // Every state after initiating was reached through a signed challenge.
+    sign: { from: { initiating: 'pending' }, refuse: 'challenge_already_signed' },
+    deploy: { from: { pending: 'active' }, refuse: 'invalid_state_transition' },
+    deactivate: { from: { active: 'inactive' }, refuse: 'invalid_state_transition' },
+    activate: { from: { inactive: 'active' }, refuse: 'invalid_state_transition' },
+    close: { from: { active: 'closed', inactive: 'closed' }, refuse: 'invalid_state_transition' },
+  },
+};
+
+export const accountTransition = (status: AccountStatus, action: AccountAction) => transition(ACCOUNT_MACHINE, status, action);
+
+/**
+ * The smart-account address an account deploys to: the last 20 bytes of
+ * keccak-256(owner address bytes ‖ account id bytes), EIP-55 checksummed — the same inputs give
+ * the same address on every run, like a CREATE2 deployment from a fixed factory.
+ */
+export function smartAccountAddress(ownerAddress: string, accountId: string): string {
+  const owner = hexToBytes(ownerAddress.slice(2).toLowerCase());
+  const id = hexToBytes(accountId.replaceAll('-', '').toLowerCase());
+  const hash = keccak_256(new Uint8Array([...owner, ...id]));
+  return toChecksumAddress(hash.slice(12));
+}

@@ -1,0 +1,43 @@
+/**
+ * The card's life cycle (CONTRACT §7 Card): created `issuing`, the simulator issues or fails it,
+ * the integrator toggles active ⇄ inactive and terminates it; closing its account or passing its
+ * expiry month retires it. Also the per-account card limit.
+ */
+import { transition, type Machine } from './state-machine.js';
+
+export const CARD_STATUSES = ['issuing', 'issue_failed', 'active', 'inactive', 'blocked', 'suspended', 'terminated'] as const;
+export type CardStatus = (typeof CARD_STATUSES)[number];
+
+export const CARD_ACTIONS = ['issue', 'fail', 'deactivate', 'activate', 'terminate', 'retire'] as const;
+export type CardAction = (typeof CARD_ACTIONS)[number];
+
+export const CARD_TYPES = ['virtual', 'physical'] as const;
+export type CardType = (typeof CARD_TYPES)[number];
+
+export const CARD_MACHINE: Machine<CardStatus, CardAction> = {
+  entity: 'card',
+  states: CARD_STATUSES,
+  actions: {
+    issue: { from: { issuing: 'active' }, refuse: 'card_not_issuing' },
+    fail: { from: { issuing: 'issue_failed' }, refuse: 'card_not_issuing' },
+    deactivate: { from: { active: 'inactive' }, refuse: 'invalid_state_transition' },
+    activate: { from: { inactive: 'active' }, refuse: 'invalid_state_transition' },
+    /** The integrator's DELETE. */
+    terminate: { from: { active: 'terminated', inactive: 'terminated', suspended: 'terminated' }, refuse: 'invalid_state_transition' },
+    /** The account closed or the card expired: every card still alive ends. */
+    retire: {
+      from: { issuing: 'terminated', active: 'terminated', inactive: 'terminated', blocked: 'terminated', suspended: 'terminated' },
+      refuse: 'invalid_state_transition',
+    },
+  },
+};
+
+export const cardTransition = (status: CardStatus, action: CardAction) => transition(CARD_MACHINE, status, action);
+
+/** Cards in these states no longer count against the one-virtual-one-physical limit. */
+const ENDED: readonly CardStatus[] = ['issue_failed', 'terminated'];
+
+/** Whether an account whose cards are `existing` may get another card of `type`. */
+export function withinCardLimit(existing: readonly { type: string; status: string }[], type: CardType): boolean {
+  return !existing.some((card) => card.type === type && !ENDED.includes(card.status as CardStatus));
+}

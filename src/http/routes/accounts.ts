@@ -1,0 +1,106 @@
+/**
+ * /v1/accounts and /v1/customers/{id}/accounts: create (with a deployment challenge), list,
+ * read, the challenge and its signature, deactivate, activate and close (CONTRACT §7 Account).
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ACCOUNT_CURRENCIES, ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../../domain/account.js';
+import type { Deps } from '../../deps.js';
+import type { Api } from '../env.js';
+import { idParam, jsonBody, jsonResponse, problem, standardProblems, Uuid } from '../schemas.js';
+import { DateTime, OwnerChallenge, OwnerSignature } from './customers.js';
+
+export const Account = z
+  .object({
+    id: Uuid,
+    customerId: Uuid,
+    chainId: z.string().optional().openapi({ description: 'CAIP-10 address of the deployed smart account; absent until deployed' }),
+    status: z.enum(ACCOUNT_STATUSES),
+    type: z.enum(ACCOUNT_TYPES),
+    currencies: z.array(z.string()),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .openapi('Account');
+
+const NewAccount = z.object({
+  type: z.enum(ACCOUNT_TYPES, { error: `must be ${ACCOUNT_TYPES.join(' or ')}` }),
+  currencies: z
+    .array(z.enum(ACCOUNT_CURRENCIES, { error: `must be one of ${ACCOUNT_CURRENCIES.join(', ')}` }), { error: 'must be an array of ISO 4217 codes' })
+    .min(1, 'must name at least one currency'),
+});
+
+const params = { params: idParam('accountId') };
+const notFound = { 404: problem('Account not found') };
+const conflict = { 409: problem('Invalid state transition') };
+const noContent = { 204: { description: 'Successful operation' } };
+const tags = ['Accounts'];
+
+export function accountRoutes(api: Api, deps: Deps): void {
+  const { accounts } = deps.services;
+
+  api.openapi(
+    createRoute({
+      method: 'post', path: '/customers/{customerId}/accounts', tags, operationId: 'createCustomerAccount',
+      request: { params: idParam('customerId'), body: jsonBody(NewAccount) },
+      responses: { 201: jsonResponse(z.intersection(Account, OwnerChallenge)), ...standardProblems, 404: problem('Customer not found') },
+    }),
+    (c) => c.json(accounts.create(c.req.valid('param').customerId, c.req.valid('json')), 201),
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'get', path: '/customers/{customerId}/accounts', tags, operationId: 'getCustomerAccounts',
+      request: { params: idParam('customerId') },
+      responses: { 200: jsonResponse(z.array(Account)), ...standardProblems, 404: problem('Customer not found') },
+    }),
+    (c) => c.json(accounts.listForCustomer(c.req.valid('param').customerId), 200),
+  );
+
+  api.openapi(
+    createRoute({ method: 'get', path: '/accounts', tags, operationId: 'getAccounts', responses: { 200: jsonResponse(z.array(Account)), ...standardProblems } }),
+    (c) => c.json(accounts.list(), 200),
+  );
+
+  api.openapi(
+    createRoute({ method: 'get', path: '/accounts/{accountId}', tags, operationId: 'getAccount', request: params, responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound } }),
+    (c) => c.json(accounts.get(c.req.valid('param').accountId), 200),
+  );
+
+  api.openapi(
+    createRoute({ method: 'delete', path: '/accounts/{accountId}', tags, operationId: 'closeAccount', request: params, responses: { ...noContent, ...standardProblems, ...notFound, ...conflict } }),
+    (c) => {
+      accounts.close(c.req.valid('param').accountId);
+      return c.body(null, 204);
+    },
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'get', path: '/accounts/{accountId}/challenge', tags, operationId: 'getAccountChallenge', request: params,
+      responses: { 200: jsonResponse(OwnerChallenge), ...standardProblems, ...notFound },
+    }),
+    (c) => c.json(accounts.challenge(c.req.valid('param').accountId), 200),
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'post', path: '/accounts/{accountId}/challenge/sign', tags, operationId: 'signAccountChallenge',
+      request: { ...params, body: jsonBody(OwnerSignature) },
+      responses: { ...noContent, ...standardProblems, ...notFound, 409: problem('Challenge already signed') },
+    }),
+    (c) => {
+      accounts.signChallenge(c.req.valid('param').accountId, c.req.valid('json'));
+      return c.body(null, 204);
+    },
+  );
+
+  for (const action of ['deactivate', 'activate'] as const) {
+    api.openapi(
+      createRoute({
+        method: 'patch', path: `/accounts/{accountId}/${action}`, tags, operationId: `${action}Account`, request: params,
+        responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound, ...conflict },
+      }),
+      (c) => c.json(accounts[action](c.req.valid('param').accountId), 200),
+    );
+  }
+}

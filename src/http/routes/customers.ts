@@ -1,0 +1,105 @@
+/**
+ * /v1/customers: create (with an ownership challenge), list, read, the challenge and its
+ * signature, deactivate and activate (CONTRACT §7 Customer). Also the wire schemas of customers
+ * and of ownership challenges, which accounts share.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { parseAccountId } from '../../domain/caip.js';
+import { checkWallet, CUSTOMER_STATUSES } from '../../domain/customer.js';
+import type { Deps } from '../../deps.js';
+import type { Api } from '../env.js';
+import { idParam, jsonBody, jsonResponse, problem, standardProblems, Uuid } from '../schemas.js';
+
+export const DateTime = z.iso.datetime();
+
+export const BlockchainAccountId = z
+  .string({ error: 'must be a CAIP-10 account id' })
+  .refine((v) => parseAccountId(v) !== undefined, 'must be a CAIP-10 account id such as eip155:11155111:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb')
+  .openapi({ description: 'CAIP-10 account id', example: 'eip155:11155111:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb' });
+
+const base64 = (what: string) => z.string({ error: `must be ${what}` }).min(1, `must be ${what}`).openapi({ format: 'byte' });
+
+export const OwnerChallenge = z
+  .object({ challenge: base64('base64').openapi({ description: 'Base64 of an EIP-4361 message for the owner to sign (EIP-191 personal_sign)' }) })
+  .openapi('OwnerChallenge');
+
+export const OwnerSignature = z
+  .object({
+    ownerId: BlockchainAccountId,
+    challenge: base64('the base64 challenge this sandbox issued'),
+    signature: base64('base64 of the 65-byte r‖s‖v signature').openapi({ description: 'Base64 of the 65 bytes r‖s‖v (base64 of the 0x-hex text is accepted too)' }),
+  })
+  .openapi('OwnerSignature');
+
+export const Customer = z
+  .object({ id: Uuid, externalId: z.string(), chainId: z.string(), status: z.enum(CUSTOMER_STATUSES), createdAt: DateTime, updatedAt: DateTime })
+  .openapi('Customer');
+
+const CustomerWithChallenge = z.intersection(Customer, OwnerChallenge);
+
+const params = { params: idParam('customerId') };
+const notFound = { 404: problem('Customer not found') };
+const noContent = { 204: { description: 'Successful operation' } };
+const tags = ['Customers'];
+
+export function customerRoutes(api: Api, deps: Deps): void {
+  const { customers, engine } = deps.services;
+
+  const NewCustomer = z.object({
+    chainId: BlockchainAccountId.superRefine((v, ctx) => {
+      const wallet = checkWallet(v, engine.isSupportedChain);
+      // A malformed id was already reported by the base schema.
+      if (!wallet.ok && parseAccountId(v)) ctx.addIssue({ code: 'custom', message: wallet.message });
+    }),
+    externalId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+  });
+
+  api.openapi(
+    createRoute({
+      method: 'post', path: '/customers', tags, operationId: 'createCustomer',
+      request: { body: jsonBody(NewCustomer) },
+      responses: { 201: jsonResponse(CustomerWithChallenge), ...standardProblems, 409: problem('Customer already exists') },
+    }),
+    (c) => c.json(customers.create(c.req.valid('json')), 201),
+  );
+
+  api.openapi(
+    createRoute({ method: 'get', path: '/customers', tags, operationId: 'getCustomers', responses: { 200: jsonResponse(z.array(Customer)), ...standardProblems } }),
+    (c) => c.json(customers.list(), 200),
+  );
+
+  api.openapi(
+    createRoute({ method: 'get', path: '/customers/{customerId}', tags, operationId: 'getCustomer', request: params, responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound } }),
+    (c) => c.json(customers.get(c.req.valid('param').customerId), 200),
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'get', path: '/customers/{customerId}/challenge', tags, operationId: 'getCustomerChallenge', request: params,
+      responses: { 200: jsonResponse(OwnerChallenge), ...standardProblems, ...notFound },
+    }),
+    (c) => c.json(customers.challenge(c.req.valid('param').customerId), 200),
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'post', path: '/customers/{customerId}/challenge/sign', tags, operationId: 'signCustomerChallenge',
+      request: { ...params, body: jsonBody(OwnerSignature) },
+      responses: { ...noContent, ...standardProblems, ...notFound, 409: problem('Challenge already signed') },
+    }),
+    (c) => {
+      customers.signChallenge(c.req.valid('param').customerId, c.req.valid('json'));
+      return c.body(null, 204);
+    },
+  );
+
+  for (const action of ['deactivate', 'activate'] as const) {
+    api.openapi(
+      createRoute({
+        method: 'patch', path: `/customers/{customerId}/${action}`, tags, operationId: `${action}Customer`, request: params,
+        responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound, 409: problem('Invalid state transition') },
+      }),
+      (c) => c.json(customers[action](c.req.valid('param').customerId), 200),
+    );
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The customer and card operations of the simulator: verify or reject a customer's KYC, issue or
+ * fail a card (CONTRACT §7). Self-contained so that the control plane can mount the same function
+ * on /_sandbox as the simulator mirror; the production environment has no simulator, so nothing is
+ * registered there.
+ */
+import { createRoute } from '@hono/zod-openapi';
+import type { Deps } from '../../deps.js';
+import type { Api } from '../env.js';
+import { idParam, problem, standardProblems } from '../schemas.js';
+
+const accepted = { 202: { description: 'Accepted' } };
+const tags = ['Simulator'];
+
+export function simulatorCustomerCardRoutes(api: Api, deps: Deps): void {
+  if (deps.config.env === 'production') return;
+  const { customers, cards } = deps.services;
+
+  const operations = [
+    { path: '/simulator/customers/{customerId}/verify', operationId: 'simulateVerifyCustomer', id: 'customerId', run: customers.verify },
+    { path: '/simulator/customers/{customerId}/reject', operationId: 'simulateRejectCustomer', id: 'customerId', run: customers.reject },
+    { path: '/simulator/cards/{cardId}/issue', operationId: 'simulateIssueCard', id: 'cardId', run: cards.issue },
+    { path: '/simulator/cards/{cardId}/fail', operationId: 'simulateCardFail', id: 'cardId', run: cards.fail },
+  ] as const;
+
+  for (const { path, operationId, id, run } of operations) {
+    api.openapi(
+      createRoute({
+        method: 'patch', path, tags, operationId, request: { params: idParam(id) },
+        responses: { ...accepted, ...standardProblems, 404: problem(id === 'cardId' ? 'Card not found' : 'Customer not found') },
+      }),
+      (c) => {
+        run((c.req.valid('param') as Record<string, string>)[id]!);
+        return c.body(null, 202);
+      },
+    );
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Customers (CONTRACT §7 Customer): creation with an ownership challenge, the wallet's signature
+ * (initiating → screening → verifying), the simulator's verdict, and deactivate/activate with the
+ * cascade to accounts and cards. Every change writes one `customer.updated` event in its
+ * transaction.
+ */
+import { asc, eq, or, sql } from 'drizzle-orm';
+import { iso } from '../clock.js';
+import type { Core } from '../deps.js';
+import { checkWallet, customerTransition, type CustomerAction, type CustomerStatus } from '../domain/customer.js';
+import { fail } from '../domain/errors.js';
+import { customers } from '../store/schema.js';
+import type { Accounts } from './accounts.js';
+import type { Engine } from './engine.js';
+import type { Events } from './events.js';
+import { checkProof, isLive, issueChallenge, type Proof } from './challenges.js';
+
+type CustomerRow = typeof customers.$inferSelect;
+
+export interface Customer {
+  id: string;
+  externalId: string;
+  chainId: string;
+  status: CustomerStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewCustomer {
+  chainId: string;
+  externalId: string;
+}
+
+const STATEMENT = 'Prove that you own this wallet to become a card programme customer.';
+
+/** The customer as GET returns it and as its events carry it, in YAML field order. */
+export function toCustomer(row: CustomerRow): Customer {
+  return { id: row.id, externalId: row.externalId, chainId: row.chainId, status: row.status as CustomerStatus, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+}
+
+export function createCustomers(core: Core, { events, engine, accounts }: { events: Events; engine: Engine; accounts: Accounts }) {
+  const { store, clock, ids, random } = core;
+  const { db } = store;
+
+  const load = (id: string): CustomerRow => db.select().from(customers).where(eq(customers.id, id)).get() ?? fail('customer_not_found', `no customer with id ${id}`);
+  // Prepared once: building and compiling the query cost more than running it, on every GET /v1/customers.
+  const listAll = db.select().from(customers).orderBy(asc(customers.createdAt), asc(sql`rowid`)).prepare();
+
+  const move = (row: CustomerRow, action: CustomerAction, now: number, changes: Partial<CustomerRow> = {}): CustomerRow => {
+    const outcome = customerTransition(row.status as CustomerStatus, action);
+    if (!outcome.ok) fail(outcome.code, outcome.detail);
+    const write = { status: outcome.next, ...changes, updatedAt: now };
+    const next = { ...row, ...write };
+    db.update(customers).set(write).where(eq(customers.id, row.id)).run();
+    events.emit('customer.updated', row.id, toCustomer(next));
+    return next;
+  };
+
+  const challengeFor = (chainId: string, now: number) => issueChallenge(random, now, { wallet: chainId, statement: STATEMENT });
+
+  const mutate = (id: string, fn: (row: CustomerRow, now: number) => CustomerRow): Customer =>
+    store.transaction(() => toCustomer(fn(load(id), clock.now())));
+
+  return {
+    create(input: NewCustomer): Customer & { challenge: string } {
+      const wallet = checkWallet(input.chainId, engine.isSupportedChain);
+      if (!wallet.ok) fail('invalid_request', `chainId ${input.chainId}: ${wallet.message}`, [{ path: 'chainId', message: wallet.message }]);
+      return store.transaction(() => {
+        const chainIdKey = input.chainId.toLowerCase();
+        const clash = db.select().from(customers).where(or(eq(customers.chainIdKey, chainIdKey), eq(customers.externalId, input.externalId))).get();
+        if (clash) {
+          const what = clash.chainIdKey === chainIdKey ? `chainId ${clash.chainId}` : `externalId ${input.externalId}`;
+          fail('customer_already_exists', `customer ${clash.id} already has ${what}`);
+        }
+        const now = clock.now();
+        const row: CustomerRow = {
+          id: ids.uuid(), externalId: input.externalId, chainId: input.chainId, chainIdKey, status: 'initiating', challengeSigned: false, createdAt: now, updatedAt: now,
+          ...challengeFor(input.chainId, now),
+        };
+        db.insert(customers).values(row).run();
+        const customer = toCustomer(row);
+        events.emit('customer.updated', row.id, customer);
+        return { ...customer, challenge: row.challenge! };
+      });
+    },
+
+    get: (id: string): Customer => toCustomer(load(id)),
+
+    list: (): Customer[] => listAll.all().map(toCustomer),
+
+    /** The current challenge, or a fresh one once it has expired (the challenge is not part of the Customer, so no event). */
+    challenge(id: string): { challenge: string } {
+      return store.transaction(() => {
+        const row = load(id);
+        const now = clock.now();
+        if (isLive(row, now)) return { challenge: row.challenge! };
+        const fresh = challengeFor(row.chainId, now);
+        db.update(customers).set(fresh).where(eq(customers.id, id)).run();
+        return { challenge: fresh.challenge };
+      });
+    },
+
+    /** The wallet signed the challenge: screening, then verifying at once. A wrong signer gets a new challenge and a refusal. */
+    signChallenge(id: string, proof: Proof): void {
+      const refusal = store.transaction(() => {
+        const row = load(id);
+        if (row.challengeSigned) fail('challenge_already_signed', `the challenge of customer ${id} was already signed; the customer is ${row.status}`);
+        const check = customerTransition(row.status as CustomerStatus, 'sign');
+        if (!check.ok) fail(check.code, check.detail);
+        const now = clock.now();
+        const outcome = checkProof(row, proof, row.chainId, now, `/v1/customers/${id}/challenge`);
+        if (!outcome.ok) {
+          db.update(customers).set(challengeFor(row.chainId, now)).where(eq(customers.id, id)).run();
+          return outcome.detail;
+        }
+        move(move(row, 'sign', now, { challengeSigned: true }), 'screen', now);
+        return undefined;
+      });
+      if (refusal) fail('invalid_challenge_signature', `${refusal}; a new challenge has been issued: GET /v1/customers/${id}/challenge`);
+    },
+
+    /** Simulator: KYC passed. */
+    verify: (id: string): Customer => mutate(id, (row, now) => move(row, 'verify', now)),
+
+    /** Simulator: KYC failed. */
+    reject: (id: string): Customer => mutate(id, (row, now) => move(row, 'reject', now)),
+
+    deactivate: (id: string): Customer =>
+      mutate(id, (row, now) => {
+        const next = move(row, 'deactivate', now);
+        accounts.deactivateForCustomer(id, now);
+        return next;
+      }),
+
+    activate: (id: string): Customer =>
+      mutate(id, (row, now) => {
+        const next = move(row, 'activate', now);
+        accounts.restoreForCustomer(id, now);
+        return next;
+      }),
+  };
+}
+
+export type Customers = ReturnType<typeof createCustomers>;
