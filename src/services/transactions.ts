@@ -1,0 +1,129 @@
+/**
+ * Transactions: the debit a captured authorisation leaves on its account. Recorded inside the
+ * capture's database transaction, settled by a job one second later; read one at a time or per
+ * account or card, oldest first. Every change appends one `transaction.updated` event.
+ */
+import { asc, eq, sql } from 'drizzle-orm';
+import { iso } from '../clock.js';
+import type { Core } from '../deps.js';
+import { parseAccountId } from '../domain/caip.js';
+import { fail } from '../domain/errors.js';
+import type { Merchant } from '../domain/authorisation.js';
+import { chainTransactionId, SETTLEMENT_DELAY_MS, transactionTransition, type ChainTransaction, type Fee, type TransactionStatus } from '../domain/transaction.js';
+import { accounts, authorisations, cards, customers, transactions } from '../store/schema.js';
+import type { Engine } from './engine.js';
+import type { Events } from './events.js';
+import type { Jobs } from './jobs.js';
+
+type TransactionRow = typeof transactions.$inferSelect;
+type AuthorisationRow = typeof authorisations.$inferSelect;
+
+const SETTLE = 'transaction.settle';
+
+/** The transaction exactly as GET /transactions/{id} returns it, fields in the reference's order. */
+export function transactionView(row: TransactionRow) {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    ...(row.cardId !== null && { cardId: row.cardId }),
+    ...(row.authorisationId !== null && { authorisationId: row.authorisationId }),
+    status: row.status as TransactionStatus,
+    direction: row.direction as 'debit' | 'credit',
+    amount: row.amount,
+    currency: row.currency,
+    merchantAmount: row.merchantAmount,
+    merchantCurrency: row.merchantCurrency,
+    exchangeRate: row.exchangeRate,
+    merchant: row.merchant as Merchant,
+    tokenAmount: row.tokenAmount,
+    token: row.token,
+    fees: row.fees as Fee[],
+    chainTransactions: row.chainTransactions as ChainTransaction[],
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+export type TransactionView = ReturnType<typeof transactionView>;
+
+export function createTransactions(core: Core, { jobs, events, engine }: { jobs: Jobs; events: Events; engine: Engine }) {
+  const { store, ids, random } = core;
+  const { db } = store;
+
+  const find = (id: string) => db.select().from(transactions).where(eq(transactions.id, id)).get();
+  const oldestFirst = [asc(transactions.createdAt), asc(sql`rowid`)];
+
+  /** The CAIP-2 chain of the customer who owns the account. */
+  const chainOfAccount = (accountId: string): string => {
+    const owner = db
+      .select({ chainId: customers.chainId })
+      .from(accounts)
+      .innerJoin(customers, eq(customers.id, accounts.customerId))
+      .where(eq(accounts.id, accountId))
+      .get();
+    const chain = owner && parseAccountId(owner.chainId)?.chain;
+    if (!chain) throw new Error(`account ${accountId} has no customer with a CAIP-10 chainId`);
+    return chain;
+  };
+
+  jobs.define(SETTLE, (id, now) => {
+    const row = find(id);
+    if (!row) return;
+    const outcome = transactionTransition(row.status as TransactionStatus, 'settle');
+    if (!outcome.ok) return;
+    db.update(transactions).set({ status: outcome.next, updatedAt: now }).where(eq(transactions.id, id)).run();
+    events.emit('transaction.updated', id, transactionView({ ...row, status: outcome.next, updatedAt: now }));
+  });
+
+  return {
+    /** Records the debit of a just-captured authorisation; call inside the capture's transaction. */
+    recordCapture(auth: AuthorisationRow, now: number): TransactionView {
+      const chain = chainOfAccount(auth.accountId);
+      const token = engine.tokenFor(chain, auth.currency);
+      if (!token) throw new Error(`no asset for ${auth.currency} on ${chain}`);
+      const row: TransactionRow = {
+        id: ids.uuid(),
+        accountId: auth.accountId,
+        cardId: auth.cardId,
+        authorisationId: auth.id,
+        status: 'processing',
+        direction: 'debit',
+        amount: auth.amount,
+        currency: auth.currency,
+        merchantAmount: auth.merchantAmount,
+        merchantCurrency: auth.merchantCurrency,
+        exchangeRate: auth.exchangeRate,
+        merchant: auth.merchant,
+        // Stablecoins of the account currency: one token per unit.
+        tokenAmount: auth.amount,
+        token,
+        fees: [],
+        chainTransactions: [{ chainId: chainTransactionId(chain, random.bytes(32)), createdAt: iso(now) }],
+        createdAt: now,
+        updatedAt: now,
+      };
+      db.insert(transactions).values(row).run();
+      const view = transactionView(row);
+      events.emit('transaction.updated', row.id, view);
+      jobs.schedule(SETTLE, row.id, now + SETTLEMENT_DELAY_MS);
+      return view;
+    },
+
+    get(id: string): TransactionView {
+      const row = find(id) ?? fail('transaction_not_found', `no transaction with id ${id}`);
+      return transactionView(row);
+    },
+
+    forAccount(accountId: string): TransactionView[] {
+      if (!db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).get()) fail('account_not_found', `no account with id ${accountId}`);
+      return db.select().from(transactions).where(eq(transactions.accountId, accountId)).orderBy(...oldestFirst).all().map(transactionView);
+    },
+
+    forCard(cardId: string): TransactionView[] {
+      if (!db.select({ id: cards.id }).from(cards).where(eq(cards.id, cardId)).get()) fail('card_not_found', `no card with id ${cardId}`);
+      return db.select().from(transactions).where(eq(transactions.cardId, cardId)).orderBy(...oldestFirst).all().map(transactionView);
+    },
+  };
+}
+
+export type Transactions = ReturnType<typeof createTransactions>;
