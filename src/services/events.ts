@@ -5,7 +5,7 @@
  * subscribed to that type at that moment. Listeners (the dispatcher, the SSE stream) hear of
  * events after their transaction has committed.
  */
-import { eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { Core } from '../deps.js';
 import { deliveries, events, webhooks } from '../store/schema.js';
 
@@ -47,7 +47,7 @@ export function createEvents(core: Core) {
     }
   };
 
-  return {
+  const service = {
     /** Appends the event for a changed entity; call inside the transaction that changed it. */
     emit(type: WebhookType, entityId: string, entity: object): string {
       const id = ids.uuid();
@@ -55,15 +55,25 @@ export function createEvents(core: Core) {
       const body = JSON.stringify({ webhookType: type, eventId: id, ...entity });
       const record = { id, type, entityId, body, createdAt: now };
       db.insert(events).values(record).run();
-      for (const hook of db.select().from(webhooks).all()) {
-        if (!hook.types.includes(type)) continue;
-        db.insert(deliveries)
-          .values({ id: ids.uuid(), eventId: id, webhookId: hook.id, callbackUrl: hook.callbackUrl, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now })
-          .run();
-      }
+      service.queueDeliveries(id, type, now);
       if (pending.length === 0) queueMicrotask(flush);
       pending.push(record);
       return id;
+    },
+
+    /**
+     * One pending delivery, due at `now`, per webhook subscribed to `type` at this moment (at
+     * event time, and again for a resend). Call inside a transaction; returns the deliveries.
+     */
+    queueDeliveries(eventId: string, type: string, now: number) {
+      const queued = [];
+      for (const hook of db.select().from(webhooks).orderBy(asc(webhooks.createdAt)).all()) {
+        if (!hook.types.includes(type)) continue;
+        const delivery = { id: ids.uuid(), eventId, webhookId: hook.id, callbackUrl: hook.callbackUrl, status: 'pending' as const, nextAttemptAt: now, createdAt: now, updatedAt: now };
+        db.insert(deliveries).values(delivery).run();
+        queued.push(delivery);
+      }
+      return queued;
     },
 
     get(eventId: string): EventRecord | undefined {
@@ -76,6 +86,7 @@ export function createEvents(core: Core) {
       return () => listeners.delete(listener);
     },
   };
+  return service;
 }
 
 export type Events = ReturnType<typeof createEvents>;

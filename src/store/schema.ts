@@ -189,7 +189,8 @@ export const deliveries = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('deliveries_event').on(t.eventId), index('deliveries_status').on(t.status)],
+  // (status, next_attempt_at): the dispatcher's "what is due next" query walks this index in order.
+  (t) => [index('deliveries_event').on(t.eventId), index('deliveries_due').on(t.status, t.nextAttemptAt)],
 );
 
 export const attempts = sqliteTable(

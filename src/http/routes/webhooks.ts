@@ -1,0 +1,66 @@
+/** /v1/webhooks: subscriptions and the verification key (CONTRACT §8, the reference's Webhooks tag). */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../../deps.js';
+import { WEBHOOK_TYPES } from '../../services/events.js';
+import { callbackUrlProblem } from '../../services/webhooks.js';
+import type { Api } from '../env.js';
+import { idParam, jsonBody, jsonResponse, problem, standardProblems, Uuid } from '../schemas.js';
+
+const WebhookType = z.enum(WEBHOOK_TYPES).openapi('WebhookType');
+const Webhook = z
+  .object({ id: Uuid, callbackUrl: z.url(), types: z.array(WebhookType), createdAt: z.iso.datetime(), updatedAt: z.iso.datetime() })
+  .openapi('Webhook');
+const VerificationKey = z.object({ keyId: Uuid, key: z.base64() }).openapi('VerificationKey');
+const SaveWebhook = z.object({
+  id: Uuid.optional().openapi({ description: 'The webhook to update; without it a webhook is created' }),
+  callbackUrl: z.string().superRefine((value, ctx) => {
+    const message = callbackUrlProblem(value);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  }),
+  types: z.array(WebhookType).min(1, 'must name at least one webhook type'),
+});
+const notFound = { 404: problem('Webhook not found') };
+const tags = ['Webhooks'];
+
+export function webhookRoutes(api: Api, { services: { webhooks } }: Deps): void {
+  api.openapi(
+    createRoute({ method: 'get', path: '/webhooks', tags, operationId: 'getWebhooks', responses: { 200: jsonResponse(z.array(Webhook)), ...standardProblems } }),
+    (c) => c.json(webhooks.list(), 200),
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'put', path: '/webhooks', tags, operationId: 'saveWebhook',
+      request: { body: jsonBody(SaveWebhook) },
+      responses: { 200: jsonResponse(Webhook), ...standardProblems, ...notFound },
+    }),
+    (c) => c.json(webhooks.put(c.req.valid('json')), 200),
+  );
+
+  // Declared before /webhooks/{webhookId}, which would otherwise refuse "verification-key" as not a UUID.
+  api.openapi(
+    createRoute({ method: 'get', path: '/webhooks/verification-key', tags, operationId: 'getWebhookVerificationKey', responses: { 200: jsonResponse(VerificationKey), ...standardProblems } }),
+    (c) => c.json(webhooks.verificationKey(), 200),
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'get', path: '/webhooks/{webhookId}', tags, operationId: 'getWebhook',
+      request: { params: idParam('webhookId') },
+      responses: { 200: jsonResponse(Webhook), ...standardProblems, ...notFound },
+    }),
+    (c) => c.json(webhooks.get(c.req.valid('param').webhookId), 200),
+  );
+
+  api.openapi(
+    createRoute({
+      method: 'delete', path: '/webhooks/{webhookId}', tags, operationId: 'deleteWebhook',
+      request: { params: idParam('webhookId') },
+      responses: { 204: { description: 'Successful operation' }, ...standardProblems, ...notFound },
+    }),
+    (c) => {
+      webhooks.remove(c.req.valid('param').webhookId);
+      return c.body(null, 204);
+    },
+  );
+}

@@ -1,0 +1,201 @@
+/**
+ * Webhooks (CONTRACT §8): subscriptions, the P-384 key that signs every delivery, resending an
+ * event, and the feed of attempt outcomes the control plane follows. Sending and retrying is the
+ * dispatcher's (webhooks/dispatcher.ts); the delivery rows are written by events.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { iso } from '../clock.js';
+import type { Core } from '../deps.js';
+import { fail } from '../domain/errors.js';
+import { deliveries, webhooks } from '../store/schema.js';
+import { generateP384, isP384, keyFingerprintId, pkcs8Pem, readP384PrivateKey, spkiPem } from '../signatures/keys.js';
+import { createDispatcher, type AttemptListener } from '../webhooks/dispatcher.js';
+import type { WebhookSigner } from '../webhooks/send.js';
+import type { Events, WebhookType } from './events.js';
+import type { Scheduler } from './scheduler.js';
+import { ConfigError } from '../config.js';
+
+export interface WebhookInput {
+  /** Updates this webhook; without it a new one is created. */
+  id?: string | undefined;
+  callbackUrl: string;
+  types: WebhookType[];
+}
+
+export interface Webhook {
+  id: string;
+  callbackUrl: string;
+  types: WebhookType[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+const MAX_URL_LENGTH = 2048;
+const KEY_META = 'webhook_private_key';
+
+/** Why `value` is not an acceptable callbackUrl (an absolute http or https URL), or undefined. */
+export function callbackUrlProblem(value: string): string | undefined {
+  if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
+  if (!/^https?:\/\/[^/\s]/i.test(value)) return 'must be an absolute URL starting with http:// or https://';
+  try {
+    new URL(value);
+  } catch {
+    return 'is not a valid URL';
+  }
+  return /\s/.test(value) ? 'must not contain spaces' : undefined;
+}
+
+/**
+ * The signing key: the PEM file given with --webhook-key, else the one kept in the database,
+ * else a new one that is then kept. The keyId is derived from the public key, so it is the same
+ * after every restart with the same key.
+ */
+function loadKey({ config, store }: Core): WebhookSigner & { publicKey: KeyObject } {
+  let privateKey: KeyObject;
+  if (config.webhookKey !== undefined) {
+    let pem: string;
+    try {
+      pem = readFileSync(config.webhookKey, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`--webhook-key ${config.webhookKey}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    const refuse = (reason: string) =>
+      new ConfigError(`--webhook-key ${config.webhookKey}: ${reason}; make one with \`openssl ecparam -name secp384r1 -genkey -noout -out webhook-key.pem\``);
+    try {
+      privateKey = createPrivateKey(pem);
+    } catch {
+      throw refuse('the file is not a PEM private key');
+    }
+    if (!isP384(privateKey)) throw refuse(`the key is ${privateKey.asymmetricKeyType === 'ec' ? `an EC key on ${privateKey.asymmetricKeyDetails?.namedCurve}` : `a ${privateKey.asymmetricKeyType} key`}, not ECDSA P-384`);
+  } else {
+    const kept = store.getMeta(KEY_META);
+    if (kept) privateKey = readP384PrivateKey(kept);
+    else {
+      privateKey = generateP384().privateKey;
+      store.setMeta(KEY_META, pkcs8Pem(privateKey));
+    }
+  }
+  const publicKey = createPublicKey(privateKey);
+  return { keyId: keyFingerprintId(publicKey), privateKey, publicKey };
+}
+
+const view = (row: typeof webhooks.$inferSelect): Webhook => ({
+  id: row.id,
+  callbackUrl: row.callbackUrl,
+  // Only put() writes this column, with validated types.
+  types: row.types as WebhookType[],
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
+
+export function createWebhooks(core: Core, { events, scheduler }: { events: Events; scheduler: Scheduler }) {
+  const { store, clock, ids } = core;
+  const { db } = store;
+  const key = loadKey(core);
+  const verificationKey = { keyId: key.keyId, key: Buffer.from(spkiPem(key.publicKey)).toString('base64') };
+  const listeners = new Set<AttemptListener>();
+  const dispatcher = createDispatcher(core, {
+    signer: key,
+    kick: () => scheduler.kick(),
+    onAttempt: (report) => {
+      for (const listener of listeners) {
+        try {
+          listener(report);
+        } catch (error) {
+          core.log.error('webhook attempt listener failed', { error: String(error) });
+        }
+      }
+    },
+  });
+  // New deliveries are sent as soon as their event commits, not at the next tick.
+  events.subscribe(() => scheduler.kick());
+
+  const find = (id: string) => db.select().from(webhooks).where(eq(webhooks.id, id)).get() ?? fail('webhook_not_found', `no webhook with id ${id}`);
+
+  return {
+    dispatcher,
+
+    /** Oldest first. */
+    list(): Webhook[] {
+      return db.select().from(webhooks).orderBy(asc(webhooks.createdAt), sql`${webhooks}.rowid`).all().map(view);
+    },
+
+    get(id: string): Webhook {
+      return view(find(id));
+    },
+
+    /**
+     * Creates (no id) or updates a webhook. Duplicate types collapse. An update also re-points
+     * the webhook's pending deliveries at the new callbackUrl; which events it receives is
+     * decided at event time, so changing `types` does not touch deliveries already queued.
+     */
+    put(input: WebhookInput): Webhook {
+      const problem = callbackUrlProblem(input.callbackUrl);
+      if (problem) fail('invalid_request', `invalid body: callbackUrl ${problem}`, [{ path: 'callbackUrl', message: problem }]);
+      if (input.types.length === 0) fail('invalid_request', 'invalid body: types', [{ path: 'types', message: 'must name at least one webhook type' }]);
+      const types = [...new Set(input.types)];
+      const now = clock.now();
+      return store.transaction(() => {
+        if (input.id === undefined) {
+          const row = { id: ids.uuid(), callbackUrl: input.callbackUrl, types, createdAt: now, updatedAt: now };
+          db.insert(webhooks).values(row).run();
+          return view(row);
+        }
+        const existing = find(input.id);
+        const row = { ...existing, callbackUrl: input.callbackUrl, types, updatedAt: now };
+        db.update(webhooks).set({ callbackUrl: row.callbackUrl, types, updatedAt: now }).where(eq(webhooks.id, row.id)).run();
+        db.update(deliveries)
+          .set({ callbackUrl: row.callbackUrl, updatedAt: now })
+          .where(and(eq(deliveries.webhookId, row.id), eq(deliveries.status, 'pending')))
+          .run();
+        return view(row);
+      });
+    },
+
+    /** Deletes the webhook; its pending deliveries are discarded (an attempt in flight still finishes). */
+    remove(id: string): void {
+      const now = clock.now();
+      store.transaction(() => {
+        find(id);
+        db.delete(webhooks).where(eq(webhooks.id, id)).run();
+        db.update(deliveries)
+          .set({ status: 'discarded', nextAttemptAt: null, updatedAt: now })
+          .where(and(eq(deliveries.webhookId, id), eq(deliveries.status, 'pending')))
+          .run();
+      });
+    },
+
+    /** `key` is base64 of the PEM SPKI text of the public key. */
+    verificationKey(): { keyId: string; key: string } {
+      return verificationKey;
+    },
+
+    /**
+     * Sends an event again: one new delivery (attempts from 1, the same body bytes and event id)
+     * to each webhook subscribed to its type now — so a fixed callbackUrl or a newly added
+     * webhook receives it; a deleted one does not. Returns the new deliveries (maybe none).
+     */
+    resend(eventId: string): { id: string; webhookId: string; callbackUrl: string }[] {
+      const event = events.get(eventId) ?? fail('event_not_found', `no event with id ${eventId}`);
+      const queued = store.transaction(() => events.queueDeliveries(event.id, event.type, clock.now()));
+      scheduler.kick();
+      return queued.map(({ id, webhookId, callbackUrl }) => ({ id, webhookId, callbackUrl }));
+    },
+
+    /** Calls `listener` after every recorded attempt; returns the unsubscribe function. */
+    onAttempt(listener: AttemptListener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    /** Resolves when no attempt is in flight. */
+    idle: dispatcher.idle,
+
+    /** For shutdown: stops starting attempts, waits up to `graceMs` for those in flight; true when all finished. */
+    drain: (graceMs: number) => dispatcher.drain(graceMs),
+  };
+}
+
+export type Webhooks = ReturnType<typeof createWebhooks>;

@@ -1,0 +1,118 @@
+/**
+ * One signed attempt against a real loopback receiver: the headers, signatures that verify with
+ * an independent RFC 9421 library and with node:crypto, tampering detected, and the outcomes of
+ * non-2xx answers, refused connections and receivers that hang.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { generateP384, keyFingerprintId } from '../signatures/keys.js';
+import { startReceiver, type Receiver, type ReceivedRequest } from '../testing/receiver.js';
+import { verifyWithLibrary, verifyWithNodeCrypto } from '../testing/webhook-verifiers.js';
+import { createAgents, sendAttempt, type Attempt } from './send.js';
+
+const { privateKey, publicKey } = generateP384();
+const keyId = keyFingerprintId(publicKey);
+const EVENT_ID = '6f1c2a9e-3b7d-4e21-9a55-0c8d7e6f5a41';
+const BODY = Buffer.from(JSON.stringify({ webhookType: 'card.updated', eventId: EVENT_ID, id: 'c1', status: 'active', name: 'ÆTHER ☃' }));
+
+describe('sendAttempt', () => {
+  let receiver: Receiver;
+  const agents = createAgents(8);
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterEach(() => receiver.answer(200));
+  afterAll(async () => {
+    agents.destroy();
+    await receiver.close();
+  });
+
+  const attempt = (overrides: Partial<Attempt> = {}) =>
+    sendAttempt({ callbackUrl: `${receiver.url}/hooks/cards?tenant=7`, body: BODY, eventId: EVENT_ID, attempt: 1, signer: { keyId, privateKey }, created: Math.floor(Date.now() / 1000), agents, ...overrides });
+
+  const last = (): ReceivedRequest => receiver.requests.at(-1)!;
+
+  it('POSTs the body bytes unchanged with the contract headers; a 2xx is a delivery', async () => {
+    const created = Math.floor(Date.now() / 1000);
+    const outcome = await attempt({ attempt: 3, created });
+    expect(outcome).toEqual({ statusCode: 200, durationMs: expect.any(Number) });
+    const request = last();
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/hooks/cards?tenant=7');
+    expect(request.body.equals(BODY)).toBe(true);
+    expect(request.headers).toMatchObject({
+      'content-type': 'application/json',
+      'content-length': String(BODY.length),
+      'content-digest': `sha-512=:${createHash('sha512').update(BODY).digest('base64')}:`,
+      'signature-input': `sig=("@method" "@authority" "@path" "content-digest");created=${created};keyid="${keyId}";alg="ecdsa-p384-sha384"`,
+      'sandbox-event-id': EVENT_ID,
+      'sandbox-delivery-attempt': '3',
+      host: new URL(receiver.url).host,
+    });
+    expect(request.headers.signature).toMatch(/^sig=:[A-Za-z0-9+/]{128}:$/); // 96 bytes r‖s
+  });
+
+  it('signs so that an RFC 9421 library and node:crypto both verify it', async () => {
+    await attempt();
+    expect(await verifyWithLibrary(last(), publicKey, keyId)).toBe(true);
+    expect(verifyWithNodeCrypto(last(), publicKey, keyId)).toBe(true);
+  });
+
+  it('fails verification when the body, the digest or the signed path is tampered with', async () => {
+    await attempt();
+    const original = last();
+    const tamperedBody = { ...original, body: Buffer.from(original.body.toString().replace('active', 'frozen')) };
+    expect(await verifyWithLibrary(tamperedBody, publicKey, keyId)).toBe(false);
+    expect(verifyWithNodeCrypto(tamperedBody, publicKey, keyId)).toBe(false);
+
+    // A forger who also recomputes Content-Digest still cannot produce the signature.
+    const digest = `sha-512=:${createHash('sha512').update(tamperedBody.body).digest('base64')}:`;
+    const reDigested = { ...tamperedBody, headers: { ...original.headers, 'content-digest': digest } };
+    expect(await verifyWithLibrary(reDigested, publicKey, keyId)).toBe(false);
+    expect(verifyWithNodeCrypto(reDigested, publicKey, keyId)).toBe(false);
+
+    const otherPath = { ...original, path: '/hooks/other' };
+    expect(await verifyWithLibrary(otherPath, publicKey, keyId)).toBe(false);
+    expect(verifyWithNodeCrypto(otherPath, publicKey, keyId)).toBe(false);
+
+    const otherKey = generateP384().publicKey;
+    expect(verifyWithNodeCrypto(original, otherKey, keyId)).toBe(false);
+  });
+
+  it('signs each attempt afresh with its own created time over the same bytes', async () => {
+    await attempt({ attempt: 1, created: 1_800_000_000 });
+    await attempt({ attempt: 2, created: 1_800_000_007 });
+    const [a, b] = receiver.requests.slice(-2) as [ReceivedRequest, ReceivedRequest];
+    expect(a.body.equals(b.body)).toBe(true);
+    expect(a.headers['signature-input']).toContain('created=1800000000;');
+    expect(b.headers['signature-input']).toContain('created=1800000007;');
+    expect(a.headers.signature).not.toBe(b.headers.signature);
+    for (const r of [a, b]) expect(verifyWithNodeCrypto(r, publicKey, keyId)).toBe(true);
+  });
+
+  it.each([[201], [204], [301], [400], [404], [500], [503]])('reports a %i answer with its status code and no error', async (status) => {
+    receiver.answer(status);
+    const outcome = await attempt();
+    expect(outcome.statusCode).toBe(status);
+    expect(outcome.error).toBeUndefined();
+  });
+
+  it('reports a refused connection as an error without a status code', async () => {
+    const closed = await startReceiver();
+    const url = closed.url;
+    await closed.close();
+    const outcome = await attempt({ callbackUrl: `${url}/hooks` });
+    expect(outcome.statusCode).toBeUndefined();
+    expect(outcome.error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('gives up on a receiver that hangs when the timeout passes, and closes the socket', async () => {
+    const hanging = await startReceiver('hang');
+    const outcome = await attempt({ callbackUrl: `${hanging.url}/hooks`, timeoutMs: 300 });
+    expect(hanging.requests).toHaveLength(1);
+    expect(outcome).toEqual({ error: 'no response within 0.3 s', durationMs: expect.any(Number) });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
+    await expect.poll(() => hanging.connections).toBe(0);
+    await hanging.close();
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * One webhook attempt: POST the event's stored body bytes, unchanged, to the callback URL with
+ * `Content-Digest` (RFC 9530 §2) and an RFC 9421 signature over `@method`, `@authority`, `@path`
+ * and `content-digest` (`ecdsa-p384-sha384`, §3.3.5), plus `Sandbox-Event-Id` and
+ * `Sandbox-Delivery-Attempt`. Any 2xx response received in full within the timeout is a delivery;
+ * everything else is a failure with its status code or error. Redirects are not followed.
+ */
+import { sign, type KeyObject } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { serializeDictionary, serializeInnerList, type InnerList, type Item, type Parameters } from 'structured-headers';
+import { contentDigest } from '../signatures/digest.js';
+import { ALGORITHM, signatureBase, type SignedMessage } from '../signatures/message.js';
+import { version } from '../version.js';
+
+export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+
+export interface WebhookSigner {
+  keyId: string;
+  privateKey: KeyObject;
+}
+
+export interface Attempt {
+  callbackUrl: string;
+  body: Buffer;
+  eventId: string;
+  /** 1-based, sent as Sandbox-Delivery-Attempt. */
+  attempt: number;
+  signer: WebhookSigner;
+  /** The signature's `created`: UNIX seconds of the real wall clock (RFC 9421 §2.3). */
+  created: number;
+  agents: Agents;
+  timeoutMs?: number;
+}
+
+export interface AttemptOutcome {
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+}
+
+export interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+  destroy(): void;
+}
+
+/**
+ * Keep-alive agents shared by every attempt. The dispatcher never has more than `maxSockets`
+ * attempts in flight, and a timed-out attempt destroys its socket, so a hanging receiver cannot
+ * hold more sockets than that.
+ */
+export function createAgents(maxSockets: number): Agents {
+  const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
+  const agents = { http: new http.Agent(options), https: new https.Agent(options) };
+  return { ...agents, destroy: () => (agents.http.destroy(), agents.https.destroy()) };
+}
+
+/**
+ * Signs on libuv's thread pool: a P-384 signature costs milliseconds of CPU, which on the event
+ * loop would stall API requests during a burst (message.ts's `signMessage` signs synchronously).
+ */
+async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, created: number) {
+  const params: Parameters = new Map<string, string | number>([
+    ['created', created],
+    ['keyid', signer.keyId],
+    ['alg', ALGORITHM],
+  ]);
+  const innerList: InnerList = [COVERED_COMPONENTS.map((name) => [name, new Map()] as Item), params];
+  const base = signatureBase(message, COVERED_COMPONENTS, serializeInnerList(innerList));
+  const signature = await new Promise<Buffer>((resolve, reject) =>
+    sign('sha384', Buffer.from(base), { key: signer.privateKey, dsaEncoding: 'ieee-p1363' }, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+  return {
+    'Signature-Input': serializeDictionary(new Map([['sig', innerList]])),
+    Signature: serializeDictionary(new Map([['sig', [signature, new Map()] as Item]])),
+  };
+}
+
+export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
+  const url = new URL(attempt.callbackUrl);
+  const digest = contentDigest(attempt.body);
+  const message: SignedMessage = {
+    method: 'POST',
+    // The Host header below is exactly this, so what is signed is what is sent (RFC 9421 §2.2.3).
+    authority: url.host,
+    path: url.pathname,
+    query: url.search.slice(1),
+    scheme: url.protocol.slice(0, -1),
+    header: (name) => (name === 'content-digest' ? digest : undefined),
+  };
+  const headers = {
+    Host: url.host,
+    'Content-Type': 'application/json',
+    'Content-Length': String(attempt.body.length),
+    'Content-Digest': digest,
+    ...(await signatureHeaders(message, attempt.signer, attempt.created)),
+    'Sandbox-Event-Id': attempt.eventId,
+    'Sandbox-Delivery-Attempt': String(attempt.attempt),
+    'User-Agent': `card-sandbox/${version()}`,
+  };
+  const timeoutMs = attempt.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  const agent = url.protocol === 'https:' ? attempt.agents.https : attempt.agents.http;
+  const client = url.protocol === 'https:' ? https : http;
+  const started = performance.now();
+
+  return new Promise<AttemptOutcome>((resolve) => {
+    let statusCode: number | undefined;
+    let settled = false;
+    const finish = (error?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const outcome: AttemptOutcome = { durationMs: Math.round(performance.now() - started) };
+      if (statusCode !== undefined) outcome.statusCode = statusCode;
+      if (error !== undefined) outcome.error = error;
+      resolve(outcome);
+    };
+    const request = client.request(url, { method: 'POST', headers, agent }, (response) => {
+      statusCode = response.statusCode;
+      // The answer's body is not used, but must be read for the socket to be reused.
+      response.resume();
+      response.once('end', () => finish());
+      response.once('error', (error) => finish(error.message));
+    });
+    const timer = setTimeout(() => {
+      finish(statusCode === undefined ? `no response within ${timeoutMs / 1000} s` : `response not finished within ${timeoutMs / 1000} s`);
+      // Destroying (not just aborting) closes the socket, so a hanging receiver keeps none.
+      request.destroy();
+    }, timeoutMs);
+    request.once('error', (error: NodeJS.ErrnoException) => finish(error.message || error.code || 'request failed'));
+    request.end(attempt.body);
+  });
+}
