@@ -13,9 +13,16 @@ import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
 import { idempotentRequests } from './http/middleware/idempotency.js';
 import { verifyRequests } from './http/middleware/verify.js';
+import { accountRoutes } from './http/routes/accounts.js';
 import { authRoutes } from './http/routes/auth.js';
+import { cardRoutes } from './http/routes/cards.js';
 import { controlRoutes } from './http/routes/control.js';
+import { customerRoutes } from './http/routes/customers.js';
 import { engineRoutes } from './http/routes/engine.js';
+import { simulatorCustomerCardRoutes } from './http/routes/simulator-customers-cards.js';
+import { simulatorAuthorisationRoutes } from './http/routes/simulator-authorisations.js';
+import { transactionRoutes } from './http/routes/transactions.js';
+import { webhookRoutes } from './http/routes/webhooks.js';
 import { version } from './version.js';
 
 export const MAX_BODY_BYTES = 1_048_576;
@@ -45,9 +52,20 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   authRoutes(v1, deps);
   engineRoutes(v1, deps);
+  customerRoutes(v1, deps);
+  accountRoutes(v1, deps);
+  cardRoutes(v1, deps);
+  simulatorCustomerCardRoutes(v1, deps);
+  webhookRoutes(v1, deps);
+  transactionRoutes(v1, deps);
+  simulatorAuthorisationRoutes(v1, deps);
 
   app.route('/v1', v1);
-  app.route('/_sandbox', controlRoutes(deps));
+  // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
+  const simulator = new OpenAPIHono<AppEnv>({ defaultHook });
+  simulatorCustomerCardRoutes(simulator, deps);
+  simulatorAuthorisationRoutes(simulator, deps);
+  app.route('/_sandbox', controlRoutes(deps, { maxBodyBytes: MAX_BODY_BYTES, simulator }));
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' },

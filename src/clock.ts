@@ -29,16 +29,17 @@ export function createClock(options: ClockOptions = {}): Clock {
   let fixed = options.frozenAt ?? 0;
   let offset = options.offset ?? 0;
   let last = 0;
+  const now = () => {
+    const t = frozen ? fixed : wall() + offset;
+    if (t > last) last = t;
+    return last;
+  };
   return {
     frozen,
     wall,
-    now() {
-      const t = frozen ? fixed : wall() + offset;
-      if (t > last) last = t;
-      return last;
-    },
+    now,
     advanceTo(t: number) {
-      const current = this.now();
+      const current = now();
       if (t <= current) return;
       if (frozen) fixed = t;
       else offset += t - current;
@@ -48,12 +49,23 @@ export function createClock(options: ClockOptions = {}): Clock {
   };
 }
 
-/** Parses a `--clock` value: an ISO 8601 instant or `now`. Returns undefined for junk. */
+const INSTANT = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Parses a `--clock` value: `now`, or an ISO 8601 date or date-time. A date-time without an offset
+ * is read as UTC (not the machine's local time), so a given value means the same instant
+ * everywhere. Returns undefined for junk and for dates not on the calendar (2026-02-30).
+ */
 export function parseClockOption(value: string, wallNow: number): number | undefined {
   if (value === 'now') return wallNow;
-  if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) return undefined;
-  const t = Date.parse(value);
-  return Number.isNaN(t) ? undefined : t;
+  const m = INSTANT.exec(value);
+  if (!m) return undefined;
+  const t = Date.parse(m[2] !== undefined && m[3] === undefined ? `${value}Z` : value);
+  if (Number.isNaN(t)) return undefined;
+  const [y, mo, d] = m[1]!.split('-').map(Number) as [number, number, number];
+  // Date.parse rolls an impossible day over into the next month; refuse it instead.
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d ? t : undefined;
 }
 
 /** RFC 3339 UTC with milliseconds. */

@@ -3,6 +3,7 @@
  * Precedence: flag > `CARD_SANDBOX_*` environment variable > default. The README's configuration
  * table is this list. Nothing here reads the environment at import time.
  */
+import { parseClockOption } from './clock.js';
 import { parseDuration } from './domain/duration.js';
 
 export type Verify = 'strict' | 'warn' | 'off';
@@ -25,6 +26,7 @@ export interface Config {
   cardholderName: string;
   network: 'visa' | 'mastercard';
   journalSize: number;
+  eventRetention: number;
   adminToken: string | undefined;
   seed: string | undefined;
   jsonLogs: boolean;
@@ -49,44 +51,59 @@ export interface OptionSpec<K extends keyof Config = keyof Config> {
 class ConfigError extends Error {}
 export { ConfigError };
 
-const int = (name: string, min: number, max: number): Parser<number> => (raw) => {
+// Parsers say what is wrong with a value; resolveConfig prefixes the flag or variable it came from.
+const int = (min: number, max: number): Parser<number> => (raw) => {
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`must be an integer from ${min} to ${max}, got "${raw}"`);
   return n;
 };
-const oneOf = <T extends string>(name: string, values: readonly T[]): Parser<T> => (raw) => {
-  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+const oneOf = <T extends string>(values: readonly T[]): Parser<T> => (raw) => {
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`must be one of ${values.join(', ')}, got "${raw}"`);
   return raw as T;
 };
 const str: Parser<string> = (raw) => raw;
 const strOpt: Parser<string | undefined> = (raw) => raw;
-const bool: Parser<boolean> = (raw) => ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+const uuid: Parser<string | undefined> = (raw) => {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw)) throw new ConfigError(`must be a UUID, got "${raw}"`);
+  return raw;
+};
+const clock: Parser<string | undefined> = (raw) => {
+  if (parseClockOption(raw, 0) === undefined) throw new ConfigError(`must be an ISO 8601 date or date-time (e.g. 2026-01-01T09:00:00Z) or "now", got "${raw}"`);
+  return raw;
+};
+const bool: Parser<boolean> = (raw) => {
+  const value = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(`must be true or false, got "${raw}"`);
+};
 
 function spec<K extends keyof Config>(s: OptionSpec<K>): OptionSpec<K> {
   return s;
 }
 
 export const OPTIONS = [
-  spec({ key: 'port', flag: '--port <port>', env: 'CARD_SANDBOX_PORT', default: 4242, parse: int('--port', 0, 65535), doc: 'TCP port to listen on (0 picks a free one)' }),
+  spec({ key: 'port', flag: '--port <port>', env: 'CARD_SANDBOX_PORT', default: 4242, parse: int(0, 65535), doc: 'TCP port to listen on (0 picks a free one)' }),
   spec({ key: 'host', flag: '--host <host>', env: 'CARD_SANDBOX_HOST', default: '127.0.0.1', parse: str, doc: 'Address to bind; the API and the control plane bind together' }),
   spec({ key: 'db', flag: '--db <file>', env: 'CARD_SANDBOX_DB', default: ':memory:', parse: str, doc: 'SQLite database file; `:memory:` keeps nothing after exit' }),
-  spec({ key: 'env', flag: '--env <env>', env: 'CARD_SANDBOX_ENV', default: 'sandbox' as Env, parse: oneOf('--env', ['sandbox', 'production'] as const), doc: '`sandbox` (testnets, simulator) or `production` (mainnets, no simulator)' }),
-  spec({ key: 'verify', flag: '--verify <mode>', env: 'CARD_SANDBOX_VERIFY', default: 'warn' as Verify, parse: oneOf('--verify', ['strict', 'warn', 'off'] as const), doc: 'Request signature, digest and idempotency-key checks: `strict` refuses, `warn` reports, `off` skips' }),
-  spec({ key: 'clock', flag: '--clock <time>', env: 'CARD_SANDBOX_CLOCK', default: undefined, parse: strOpt, defaultText: 'real time', doc: 'Start the sandbox clock frozen at an ISO 8601 instant, or `now`' }),
-  spec({ key: 'apiKey', flag: '--api-key <uuid>', env: 'CARD_SANDBOX_API_KEY', default: undefined, parse: strOpt, defaultText: DEFAULT_API_KEY, doc: 'API key accepted by POST /v1/auth/token' }),
+  spec({ key: 'env', flag: '--env <env>', env: 'CARD_SANDBOX_ENV', default: 'sandbox' as Env, parse: oneOf(['sandbox', 'production'] as const), doc: '`sandbox` (testnets, simulator) or `production` (mainnets, no simulator)' }),
+  spec({ key: 'verify', flag: '--verify <mode>', env: 'CARD_SANDBOX_VERIFY', default: 'warn' as Verify, parse: oneOf(['strict', 'warn', 'off'] as const), doc: 'Request signature, digest and idempotency-key checks: `strict` refuses, `warn` reports, `off` skips' }),
+  spec({ key: 'clock', flag: '--clock <time>', env: 'CARD_SANDBOX_CLOCK', default: undefined, parse: clock, defaultText: 'real time', doc: 'Start the sandbox clock frozen at an ISO 8601 instant (UTC unless it has an offset), or `now`' }),
+  spec({ key: 'apiKey', flag: '--api-key <uuid>', env: 'CARD_SANDBOX_API_KEY', default: undefined, parse: uuid, defaultText: DEFAULT_API_KEY, doc: 'API key accepted by POST /v1/auth/token' }),
   spec({ key: 'apiSecret', flag: '--api-secret <secret>', env: 'CARD_SANDBOX_API_SECRET', default: undefined, parse: strOpt, defaultText: DEFAULT_API_SECRET, doc: 'API secret for that key' }),
   spec({ key: 'signingKey', flag: '--signing-key <file>', env: 'CARD_SANDBOX_SIGNING_KEY', default: undefined, parse: strOpt, defaultText: 'none', doc: 'PEM file of a P-384 public key to register for request signatures at start' }),
-  spec({ key: 'signingKeyId', flag: '--signing-key-id <uuid>', env: 'CARD_SANDBOX_SIGNING_KEY_ID', default: undefined, parse: strOpt, defaultText: 'derived from the key', doc: 'keyid under which --signing-key is registered' }),
+  spec({ key: 'signingKeyId', flag: '--signing-key-id <uuid>', env: 'CARD_SANDBOX_SIGNING_KEY_ID', default: undefined, parse: uuid, defaultText: 'derived from the key', doc: 'keyid under which --signing-key is registered' }),
   spec({ key: 'tokenTtlMs', flag: '--token-ttl <duration>', env: 'CARD_SANDBOX_TOKEN_TTL', default: 3_600_000, defaultText: '1h', doc: 'Lifetime of access tokens in sandbox time (`1h`, `PT30M`)', parse: (raw) => {
     const ms = parseDuration(raw);
-    if (ms === undefined || ms < 1000) throw new ConfigError(`--token-ttl must be a duration of at least 1s, got "${raw}"`);
+    if (ms === undefined || ms < 1000) throw new ConfigError(`must be a duration of at least 1s, got "${raw}"`);
     return ms;
   } }),
   spec({ key: 'webhookKey', flag: '--webhook-key <file>', env: 'CARD_SANDBOX_WEBHOOK_KEY', default: undefined, parse: strOpt, defaultText: 'made on first start', doc: 'PEM file of the P-384 private key that signs webhooks' }),
   spec({ key: 'physicalCards', flag: '--physical-cards', env: 'CARD_SANDBOX_PHYSICAL_CARDS', default: false, parse: bool, doc: 'Allow physical cards (then `shippingAddress` is required)' }),
   spec({ key: 'cardholderName', flag: '--cardholder-name <name>', env: 'CARD_SANDBOX_CARDHOLDER_NAME', default: 'SANDBOX CARDHOLDER', parse: str, doc: 'Name printed on issued cards' }),
-  spec({ key: 'network', flag: '--network <network>', env: 'CARD_SANDBOX_NETWORK', default: 'visa' as const, parse: oneOf('--network', ['visa', 'mastercard'] as const), doc: 'Network of issued cards' }),
-  spec({ key: 'journalSize', flag: '--journal-size <n>', env: 'CARD_SANDBOX_JOURNAL_SIZE', default: 1000, parse: int('--journal-size', 0, 1_000_000), doc: 'How many API requests GET /_sandbox/requests keeps' }),
+  spec({ key: 'network', flag: '--network <network>', env: 'CARD_SANDBOX_NETWORK', default: 'visa' as const, parse: oneOf(['visa', 'mastercard'] as const), doc: 'Network of issued cards' }),
+  spec({ key: 'journalSize', flag: '--journal-size <n>', env: 'CARD_SANDBOX_JOURNAL_SIZE', default: 1000, parse: int(0, 1_000_000), doc: 'How many API requests GET /_sandbox/requests keeps' }),
+  spec({ key: 'eventRetention', flag: '--event-retention <n>', env: 'CARD_SANDBOX_EVENT_RETENTION', default: 10_000, parse: int(1, 10_000_000), doc: 'How many events the database keeps, with their deliveries and attempts; older ones are deleted, except those with a delivery still pending' }),
   spec({ key: 'adminToken', flag: '--admin-token <token>', env: 'CARD_SANDBOX_ADMIN_TOKEN', default: undefined, parse: strOpt, defaultText: 'none', doc: 'Require `Authorization: Bearer <token>` on /_sandbox/*' }),
   spec({ key: 'seed', flag: '--seed <file>', env: 'CARD_SANDBOX_SEED', default: undefined, parse: strOpt, defaultText: 'none', doc: 'Load a seed world (JSON) at start' }),
   spec({ key: 'jsonLogs', flag: '--json', env: 'CARD_SANDBOX_JSON_LOGS', default: false, parse: bool, doc: 'Log one JSON object per line instead of readable lines' }),
@@ -109,7 +126,14 @@ export function resolveConfig(flags: Partial<Record<keyof Config, string | boole
     const flag = flags[option.key];
     const raw = flag !== undefined ? flag : env[option.env];
     if (raw === undefined || raw === '') continue;
-    target[option.key] = typeof raw === 'boolean' ? raw : option.parse(raw);
+    try {
+      target[option.key] = typeof raw === 'boolean' ? raw : option.parse(raw);
+    } catch (error) {
+      // Name where a bad value came from: the flag, or the environment variable standing in for it.
+      const source = flag !== undefined ? option.flag.split(' ')[0] : option.env;
+      if (error instanceof ConfigError) throw new ConfigError(`${source} ${error.message}`);
+      throw error;
+    }
   }
   if ((config.apiKey === undefined) !== (config.apiSecret === undefined)) {
     throw new ConfigError('--api-key and --api-secret go together');

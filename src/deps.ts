@@ -4,7 +4,7 @@
  * clock and seeded ids; nothing is read from the environment here.
  */
 import { createClock, parseClockOption, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { cryptoIds, cryptoRandom, type Ids, type Random } from './ids.js';
 import { Journal } from './journal.js';
 import { jsonLog, type Log } from './log.js';
@@ -29,7 +29,7 @@ export interface Deps extends Core {
 export function clockFor(config: Config, store: Store, wall: () => number = Date.now): Clock {
   if (config.clock !== undefined) {
     const at = parseClockOption(config.clock, wall());
-    if (at === undefined) throw new Error(`--clock must be an ISO 8601 instant or "now", got "${config.clock}"`);
+    if (at === undefined) throw new ConfigError(`--clock must be an ISO 8601 instant or "now", got "${config.clock}"`);
     return createClock({ frozenAt: at, wall });
   }
   return createClock({ offset: Number(store.getMeta('clock_offset') ?? '0'), wall });

@@ -36,7 +36,7 @@ export async function startServer(deps: Deps): Promise<RunningSandbox> {
     close() {
       closing ??= (async () => {
         deps.services.scheduler.stop();
-        await new Promise<void>((resolve) => {
+        const httpClosed = new Promise<void>((resolve) => {
           const timer = setTimeout(() => {
             if ('closeAllConnections' in server) server.closeAllConnections();
             resolve();
@@ -48,6 +48,9 @@ export async function startServer(deps: Deps): Promise<RunningSandbox> {
           });
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
+        // Attempts in flight are recorded before the database closes, or sent again on the next
+        // start; both waits share the one grace period.
+        await Promise.all([httpClosed, deps.services.webhooks.drain(SHUTDOWN_GRACE_MS)]);
         deps.store.close();
       })();
       return closing;

@@ -15,12 +15,19 @@ export interface Io {
   table(headers: string[], rows: string[][]): void;
   /** Colours a status word (active, pending, failed…). */
   status(text: string): string;
+  /** Machine output: one JSON document, never coloured (`compact` keeps it on one line). */
+  json(value: unknown, compact?: boolean): void;
 }
 
 export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr, env = process.env): Io {
   const tty = (stdout as NodeJS.WriteStream).isTTY === true;
   const level = env.NO_COLOR !== undefined && env.NO_COLOR !== '' ? 0 : env.FORCE_COLOR !== undefined ? 1 : tty ? 1 : 0;
   const color = new Chalk({ level });
+  // A reader that stops early (`| head`) closes the pipe: that ends the output, it is not a failure.
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (stdout === process.stdout) process.exit(0);
+  });
   const out = (text: string) => void stdout.write(`${text}\n`);
   const err = (text: string) => void stderr.write(`${text}\n`);
 
@@ -39,6 +46,7 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
     err,
     color,
     status: statusColour,
+    json: (value, compact = false) => out(compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)),
     log: () => ({
       info: (m, f) => out(`${time()} ${m}${fields(f)}`),
       warn: (m, f) => err(`${time()} ${color.yellow('warn')} ${m}${fields(f)}`),

@@ -1,5 +1,6 @@
 /** The CLI entry point: parses argv and turns known failures into a message and exit code. */
 import { CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
 import { createIo } from './io.js';
 import { buildProgram, StartError, UsageError } from './program.js';
 
@@ -13,7 +14,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode;
       return;
     }
-    if (error instanceof UsageError || error instanceof StartError) {
+    if (error instanceof UsageError || error instanceof StartError || error instanceof ConfigError) {
       io.err(`${io.color.red('error')} ${error.message}`);
       process.exitCode = 2;
       return;

@@ -1,14 +1,40 @@
 /**
  * Every command of the CLI, declared in one place. Each command's work is a plain function in
- * `commands/<verb>.ts`; this file only maps flags to arguments.
+ * `commands/<verb>.ts`; this file only maps flags to arguments. Client commands talk to a running
+ * sandbox's control plane; exit codes: 1 refused by the sandbox, 2 bad usage, 3 no sandbox reachable.
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, OPTIONS, resolveConfig, type Config } from '../config.js';
 import { version } from '../version.js';
+import { ClientUsageError, createClient, DEFAULT_URL, RefusedError, resolveClientOptions, UnreachableError, type CommandContext } from './client.js';
+import { authorise } from './commands/authorise.js';
+import { advanceClock, showClock } from './commands/clock.js';
+import { listEvents, resendEvent, showEvent, tailEvents } from './commands/events.js';
+import { listRequests } from './commands/requests.js';
+import { reset } from './commands/reset.js';
+import { seed } from './commands/seed.js';
+import { SIMULATIONS, simulate, type Simulation } from './commands/simulate.js';
 import { start, StartError } from './commands/start.js';
 import type { Io } from './io.js';
 
 export class UsageError extends Error {}
+
+export const EXIT_REFUSED = 1;
+export const EXIT_UNREACHABLE = 3;
+
+interface ClientFlags {
+  url?: string;
+  adminToken?: string;
+  json?: boolean;
+}
+
+const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ card-sandbox ${l}`).join('\n')}`;
+
+const positiveInt = (name: string) => (raw: string) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer`);
+  return n;
+};
 
 export function buildProgram(io: Io, env: Record<string, string | undefined> = process.env): Command {
   const program = new Command('card-sandbox')
@@ -56,6 +82,119 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+
+  /** Declares a client command with the options every one of them takes. */
+  const client = (parent: Command, nameAndArgs: string, description: string, example: string[], opts: { isDefault?: boolean } = {}) =>
+    parent
+      .command(nameAndArgs, opts)
+      .description(description)
+      .option('--url <url>', `the sandbox to talk to (env CARD_SANDBOX_URL, default ${DEFAULT_URL})`)
+      .option('--admin-token <token>', 'bearer token, when the sandbox was started with --admin-token (env CARD_SANDBOX_ADMIN_TOKEN)')
+      .option('--json', 'print the control plane\'s JSON and nothing else on stdout')
+      .addHelpText('after', examples(...example));
+
+  /** Runs a client command: refusals print the problem and exit 1, a missing sandbox exits 3. */
+  const run = async (flags: ClientFlags, fn: (ctx: CommandContext) => Promise<void>) => {
+    const json = flags.json === true;
+    try {
+      await fn({ client: createClient(resolveClientOptions(flags, env)), io, json });
+    } catch (error) {
+      if (error instanceof ClientUsageError) throw new UsageError(error.message);
+      if (error instanceof RefusedError) {
+        const { problem } = error;
+        if (json) io.json(problem);
+        io.err(`${io.color.red(problem.title)}${problem.detail ? `: ${problem.detail}` : ''}`);
+        for (const e of problem.errors ?? []) io.err(`  ${io.color.bold(e.path)} ${e.message}`);
+        process.exitCode = EXIT_REFUSED;
+      } else if (error instanceof UnreachableError) {
+        io.err(`${io.color.red('error')} ${error.message}`);
+        process.exitCode = EXIT_UNREACHABLE;
+      } else throw error;
+    }
+  };
+
+  client(program, 'seed <file>', 'Load a seed world (customers, accounts, cards, webhooks) into the running sandbox; all or nothing', ['seed fixtures/demo.json'])
+    .action((file: string, flags: ClientFlags) => run(flags, (ctx) => seed(ctx, file)));
+
+  const clock = client(program, 'clock', 'Show the sandbox clock', ['clock', 'clock advance 25h', 'clock advance P30D', 'clock advance --to 2027-01-01T00:00:00Z'])
+    .action((flags: ClientFlags) => run(flags, showClock));
+  client(clock, 'advance [duration]', 'Move the clock forward (ISO 8601 `PT25H` or `90s`, `25h`, `30d`), running every job and webhook retry that falls due, in order', ['clock advance 25h', 'clock advance PT90M', 'clock advance --to 2027-01-01T00:00:00Z'])
+    .option('--to <instant>', 'advance to this future instant instead')
+    // `clock` takes the same options, and commander gives it those that follow `advance` too: merge them.
+    .action((duration: string | undefined, _flags: unknown, command: Command) => {
+      const flags = command.optsWithGlobals<ClientFlags & { to?: string }>();
+      if ((duration === undefined) === (flags.to === undefined)) throw new UsageError('give either a duration (e.g. 25h) or --to <instant>');
+      return run(flags, (ctx) => advanceClock(ctx, duration !== undefined ? { by: duration } : { to: flags.to }));
+    });
+
+  const events = program.command('events').description('Events and their webhook deliveries (list, show, tail, resend)');
+  const filters = (command: Command) =>
+    command.option('--type <type>', 'only this event type, e.g. card.updated').option('--entity <id>', 'only events of this customer, account, card, authorisation or transaction');
+  filters(client(events, 'list', 'List events, newest first, with the state of their deliveries', ['events list', 'events list --type card.updated --limit 20', 'events list --entity <cardId> --json'], { isDefault: true }))
+    .option('--limit <n>', 'at most this many (default 100, at most 1000)', positiveInt('--limit'))
+    .option('--before <eventId>', 'only events older than this one (the next page)')
+    .action((flags: ClientFlags & { type?: string; entity?: string; limit?: number; before?: string }) => run(flags, (ctx) => listEvents(ctx, flags)));
+  client(events, 'show <eventId>', 'Show an event: its body and every delivery attempt', ['events show <eventId>'])
+    .action((eventId: string, flags: ClientFlags) => run(flags, (ctx) => showEvent(ctx, eventId)));
+  filters(client(events, 'tail', 'Follow events and delivery outcomes as they happen (Ctrl-C to stop)', ['events tail', 'events tail --type card.updated', 'events tail --json | jq .']))
+    .action((flags: ClientFlags & { type?: string; entity?: string }) => {
+      const abort = new AbortController();
+      process.once('SIGINT', () => abort.abort());
+      return run(flags, (ctx) => tailEvents(ctx, flags, abort.signal));
+    });
+  client(events, 'resend <eventId>', 'Deliver an event again to the webhooks subscribed to its type now', ['events resend <eventId>'])
+    .action((eventId: string, flags: ClientFlags) => run(flags, (ctx) => resendEvent(ctx, eventId)));
+
+  const simulations: [Simulation, string, string][] = [
+    ['verify', '<customerId>', 'Simulate KYC success: the customer becomes active'],
+    ['reject', '<customerId>', 'Simulate KYC rejection'],
+    ['issue', '<cardId>', 'Simulate card issuance: the card becomes active with a PAN and expiry'],
+    ['fail', '<cardId>', 'Simulate failed card issuance'],
+    ['capture', '<authorisationId>', 'Capture an authorisation created with --no-capture'],
+    ['release', '<authorisationId>', 'Release an authorisation created with --no-capture'],
+  ];
+  for (const [action, argument, description] of simulations) {
+    client(program, `${action} ${argument}`, description, [`${action} ${argument}`])
+      .action((id: string, flags: ClientFlags) => run(flags, (ctx) => simulate(ctx, action, id)));
+  }
+
+  client(program, 'authorise <cardId>', 'Simulate a card authorisation (captured automatically unless --no-capture)', [
+    'authorise <cardId> --amount 12.50 --currency EUR',
+    'authorise <cardId> --amount 20 --currency GBP --no-capture --merchant-name "Corner Shop"',
+  ])
+    .requiredOption('--amount <decimal>', 'amount in the merchant currency, e.g. 12.50')
+    .requiredOption('--currency <code>', 'ISO 4217 merchant currency, e.g. EUR')
+    .option('--no-capture', 'hold the authorisation pending until `capture` or `release`')
+    .option('--merchant-name <name>', 'merchant name (default Test Merchant)')
+    .option('--merchant-id <id>', 'merchant id (default TEST)')
+    .option('--mcc <code>', 'merchant category code (default 9999)', positiveInt('--mcc'))
+    .option('--merchant-country <code>', 'merchant country, ISO 3166-1 alpha-2 (default GB)')
+    .option('--merchant-city <city>', 'merchant city (default London)')
+    .action((cardId: string, flags: ClientFlags & { amount: string; currency: string; capture: boolean; merchantName?: string; merchantId?: string; mcc?: number; merchantCountry?: string; merchantCity?: string }) =>
+      run(flags, (ctx) =>
+        authorise(ctx, cardId, {
+          amount: flags.amount,
+          currency: flags.currency,
+          capture: flags.capture,
+          merchant: { name: flags.merchantName, id: flags.merchantId, mcc: flags.mcc, country: flags.merchantCountry, city: flags.merchantCity },
+        }),
+      ),
+    );
+
+  client(program, 'requests', 'Show recent API requests (method, path, status, verification warnings), newest first', ['requests', 'requests --json'])
+    .action((flags: ClientFlags) => run(flags, listRequests));
+
+  client(program, 'reset', 'Wipe every customer, account, card, authorisation, transaction, webhook, event and job (credentials and keys stay)', ['reset'])
+    .action((flags: ClientFlags) => run(flags, reset));
+
+  program.addHelpText('after', examples(
+    'start --seed fixtures/demo.json',
+    'verify <customerId>',
+    'issue <cardId>',
+    'authorise <cardId> --amount 12.50 --currency EUR',
+    'events tail',
+    'clock advance 25h',
+  ) + `\n\nClient commands talk to a running sandbox: --url or CARD_SANDBOX_URL (default ${DEFAULT_URL}).`);
 
   return program;
 }

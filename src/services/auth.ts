@@ -34,12 +34,22 @@ export function createAuth(core: Core) {
   const hmacKey = Buffer.from(secret, 'hex');
   let generation = Number(store.getMeta('token_generation') ?? '0');
   const keyCache = new Map<string, KeyObject>();
+  // Claims of tokens whose signature already checked out, by token text: a client sends the same
+  // token with every request, and the HMAC and parsing cost more than the rest of a GET. The
+  // generation and expiry are still checked every time.
+  const checked = new Map<string, { sub: string; exp: number; gen: number }>();
+  const MAX_CHECKED = 1000;
 
   const bumpGeneration = () => {
     generation++;
     store.setMeta('token_generation', String(generation));
   };
   const mac = (input: string) => createHmac('sha256', hmacKey).update(input).digest();
+  const checkClaims = (claims: { sub: string; exp: number; gen: number }): string => {
+    if (claims.gen !== generation) fail('not_authorised', 'the token was revoked: credentials changed after it was issued');
+    if (clock.now() >= claims.exp * 1000) fail('not_authorised', `the token expired at ${new Date(claims.exp * 1000).toISOString()} (sandbox time)`);
+    return claims.sub;
+  };
   const credentialCount = () => db.select({ n: sql<number>`count(*)` }).from(credentials).get()!.n;
 
   const upsertCredential = (apiKey: string, apiSecret: string) => {
@@ -78,9 +88,13 @@ export function createAuth(core: Core) {
     /** Checks an `Authorization` header value; returns the API key it was issued to. */
     authenticate(authorization: string | undefined): string {
       if (!authorization) fail('not_authorised', 'missing Authorization header: send Authorization: Bearer <token> from POST /v1/auth/token');
-      const m = /^Bearer\s+([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(authorization.trim());
+      // The scheme name is case-insensitive (RFC 9110 §11.1).
+      const m = /^Bearer\s+([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/i.exec(authorization.trim());
       if (!m) fail('not_authorised', 'Authorization must be "Bearer <JWT>"');
       const [, header, payload, signature] = m as unknown as [string, string, string, string];
+      const token = `${header}.${payload}.${signature}`;
+      const known = checked.get(token);
+      if (known) return checkClaims(known);
       let parsedHeader: { alg?: unknown };
       let claims: { sub?: unknown; exp?: unknown; gen?: unknown };
       try {
@@ -94,9 +108,10 @@ export function createAuth(core: Core) {
       const given = Buffer.from(signature, 'base64url');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) fail('not_authorised', 'the token signature is not valid for this sandbox');
       if (typeof claims?.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.gen !== 'number') fail('not_authorised', 'the token lacks sub, exp or gen');
-      if (claims.gen !== generation) fail('not_authorised', 'the token was revoked: credentials changed after it was issued');
-      if (clock.now() >= claims.exp * 1000) fail('not_authorised', `the token expired at ${new Date(claims.exp * 1000).toISOString()} (sandbox time)`);
-      return claims.sub;
+      const valid = { sub: claims.sub, exp: claims.exp, gen: claims.gen };
+      if (checked.size >= MAX_CHECKED) checked.clear();
+      checked.set(token, valid);
+      return checkClaims(valid);
     },
 
     putCredentials(apiKey: string, apiSecret: string): void {

@@ -14,6 +14,8 @@ export function createJobs(core: Core, onScheduled: () => void) {
   const { store, ids, log } = core;
   const { db } = store;
   const handlers = new Map<string, JobHandler>();
+  // Prepared once: the scheduler asks on every tick, and a tick follows every committed event.
+  const nextDueQuery = db.select({ dueAt: jobs.dueAt }).from(jobs).orderBy(asc(jobs.dueAt)).limit(1).prepare();
 
   const service = {
     define(kind: string, handler: JobHandler): void {
@@ -37,7 +39,7 @@ export function createJobs(core: Core, onScheduled: () => void) {
 
     source: {
       name: 'jobs',
-      nextDue: () => db.select({ dueAt: jobs.dueAt }).from(jobs).orderBy(asc(jobs.dueAt)).limit(1).get()?.dueAt,
+      nextDue: () => nextDueQuery.get()?.dueAt,
       runDue(now: number): number {
         const due = db.select().from(jobs).where(lte(jobs.dueAt, now)).orderBy(asc(jobs.dueAt), asc(jobs.createdAt)).all();
         let ran = 0;

@@ -12,8 +12,12 @@ export interface DueSource {
   readonly name: string;
   /** The earliest due time, or undefined when nothing is waiting. */
   nextDue(): number | undefined;
-  /** Runs everything due at or before `now` and resolves when it has finished; returns how many ran. */
-  runDue(now: number): Promise<number> | number;
+  /**
+   * Runs everything due at or before `now` and resolves when it has finished; returns how many ran.
+   * During time travel `until` (≥ now) is how far the source may go in this call, each item at its
+   * own due time: no other source has anything due before then. A source may ignore it.
+   */
+  runDue(now: number, until?: number): Promise<number> | number;
   /** Real-time variant that must not block (e.g. starts deliveries without waiting for them). */
   pump?(now: number): void;
 }
@@ -49,6 +53,16 @@ export function createScheduler(clock: Clock, log: Log) {
         if (due !== undefined && due <= now) void runSource(source, now);
       }
     }
+  };
+
+  /** The latest time `source` may run to in one step of time travel: `to`, short of any other source's next item. */
+  const windowEnd = (source: DueSource, now: number, to: number) => {
+    let end = to;
+    for (const other of sources) {
+      const due = other === source ? undefined : other.nextDue();
+      if (due !== undefined) end = Math.min(end, due - 1);
+    }
+    return Math.max(end, now);
   };
 
   const nextDue = () => {
@@ -94,7 +108,7 @@ export function createScheduler(clock: Clock, log: Log) {
           let ranHere = 0;
           for (const source of sources) {
             const d = source.nextDue();
-            if (d !== undefined && d <= now) ranHere += await source.runDue(now);
+            if (d !== undefined && d <= now) ranHere += await source.runDue(now, windowEnd(source, now, to));
           }
           ran += ranHere;
           // A source that reports due work but runs none would spin forever: stop instead.

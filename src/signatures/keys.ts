@@ -12,6 +12,8 @@ export function isP384(key: KeyObject): boolean {
 export function parseP384PublicKey(base64Pem: string): { key: KeyObject; pem: string } | { error: string } {
   const pem = Buffer.from(base64Pem, 'base64').toString('utf8');
   if (!pem.includes('-----BEGIN')) return { error: 'signingKey must be base64 of a PEM public key (-----BEGIN PUBLIC KEY-----)' };
+  // createPublicKey would happily derive the public half of a private key: refuse it instead.
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) return { error: 'signingKey must be a public key, not a private key: send only the public half (-----BEGIN PUBLIC KEY-----)' };
   let key: KeyObject;
   try {
     key = createPublicKey(pem);

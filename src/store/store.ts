@@ -34,11 +34,14 @@ export function openStore(path = ':memory:'): Store {
   sqlite.pragma('busy_timeout = 5000');
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: packagePath('drizzle') });
+  // One transaction function for every call (better-sqlite3 makes a nested call a savepoint):
+  // building a new one per transaction cost more than a small transaction's own statements.
+  const inTransaction = sqlite.transaction((fn: () => unknown) => fn());
   return {
     db,
     sqlite,
     path,
-    transaction: (fn) => sqlite.transaction(fn)(),
+    transaction: <T>(fn: () => T) => inTransaction(fn) as T,
     getMeta: (key) => db.select().from(schema.meta).where(eq(schema.meta.key, key)).get()?.value,
     setMeta: (key, value) => {
       db.insert(schema.meta).values({ key, value }).onConflictDoUpdate({ target: schema.meta.key, set: { value } }).run();

@@ -42,6 +42,7 @@ interface Due {
   webhookId: string;
   callbackUrl: string;
   attempts: number;
+  nextAttemptAt: number | null;
   body: string;
 }
 
@@ -64,8 +65,9 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   // Prepared once: these run for every attempt, and building and compiling them each time would
   // cost more than the attempt's own bookkeeping.
   const p = sql.placeholder;
+  const dueColumns = { id: deliveries.id, eventId: deliveries.eventId, webhookId: deliveries.webhookId, callbackUrl: deliveries.callbackUrl, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt, body: events.body };
   const dueQuery = db
-    .select({ id: deliveries.id, eventId: deliveries.eventId, webhookId: deliveries.webhookId, callbackUrl: deliveries.callbackUrl, attempts: deliveries.attempts, body: events.body })
+    .select(dueColumns)
     .from(deliveries)
     .innerJoin(events, eq(events.id, deliveries.eventId))
     .where(
@@ -78,6 +80,12 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     )
     .orderBy(asc(deliveries.nextAttemptAt), sql`${deliveries}.rowid`)
     .limit(p('limit'))
+    .prepare();
+  const dueByIdQuery = db
+    .select(dueColumns)
+    .from(deliveries)
+    .innerJoin(events, eq(events.id, deliveries.eventId))
+    .where(and(eq(deliveries.id, p('id')), eq(deliveries.status, 'pending'), lte(deliveries.nextAttemptAt, p('until'))))
     .prepare();
   const nextDueQuery = db.select({ due: min(deliveries.nextAttemptAt) }).from(deliveries).where(eq(deliveries.status, 'pending')).prepare();
   const currentQuery = db.select({ status: deliveries.status, firstAttemptAt: deliveries.firstAttemptAt }).from(deliveries).where(eq(deliveries.id, p('id'))).prepare();
@@ -95,8 +103,8 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   /** Due deliveries, oldest due first, leaving out those in flight. */
   const dueRows = (now: number, limit: number): Due[] => dueQuery.all({ now, limit, inFlight: JSON.stringify([...inFlight.keys()]) });
 
-  const send = (due: Due) => {
-    const at = clock.now();
+  /** Starts the attempt; `at` is the sandbox time it is made at (its due time during time travel). */
+  const send = (due: Due, at = clock.now()) => {
     const outcome = sendAttempt({
       callbackUrl: due.callbackUrl,
       body: Buffer.from(due.body, 'utf8'),
@@ -177,20 +185,28 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     },
 
     /**
-     * Time travel: lets attempts already in flight finish, then sends what is due at `now`
-     * (immediate retries included) in batches of MAX_IN_FLIGHT, recording each batch in due
-     * order so that the jitter drawn for each delivery does not depend on which receiver
-     * answered first.
+     * Time travel: lets attempts already in flight finish, then sends what is due up to `until`
+     * (immediate retries included), each attempt made at its own due time, in batches of
+     * MAX_IN_FLIGHT, recording each batch in due order so that the jitter drawn for each delivery
+     * does not depend on which receiver answered first. The scheduler sets `until` short of any
+     * other source's next due item, and an attempt depends on nothing but its delivery, so sending
+     * a batch together changes no outcome; it keeps a day of jittered retries from going out one
+     * round trip at a time. A batch's deliveries are followed through their retries in the window
+     * before the next batch starts: their attempts then go out close together in real time, and
+     * those made within the same wall-clock second share one signature (send.ts).
      */
-    async runDue(now: number): Promise<number> {
+    async runDue(now: number, until = now): Promise<number> {
       let ran = await idle();
       if (stopped) return ran;
+      let followed: Due[] = [];
       for (;;) {
-        const batch = dueRows(now, MAX_IN_FLIGHT);
+        const retries = followed.flatMap((due) => dueByIdQuery.all({ id: due.id, until }));
+        const batch = retries.length > 0 ? retries : dueRows(until, MAX_IN_FLIGHT);
         if (batch.length === 0) return ran;
+        followed = batch;
         let recorded = 0;
         const run = (async () => {
-          const started = batch.map(send);
+          const started = batch.map((due) => send(due, Math.max(due.nextAttemptAt ?? now, now)));
           const outcomes = await Promise.all(started.map((s) => s.outcome));
           batch.forEach((due, i) => {
             if (record(due, started[i]!.at, outcomes[i]!)) recorded++;

@@ -58,9 +58,32 @@ export function createAgents(maxSockets: number): Agents {
 }
 
 /**
+ * Signatures made in the current wall-clock second, by signature base. Time travel sends a
+ * delivery's retries moments apart, and the same base (same target, body digest, key and
+ * `created`) may carry the same signature: any valid signature verifies. Emptied whenever
+ * `created` moves on, so it holds at most one second's worth.
+ */
+const signedThisSecond = { created: -1, byBase: new Map<string, Promise<Buffer>>() };
+
+/**
  * Signs on libuv's thread pool: a P-384 signature costs milliseconds of CPU, which on the event
  * loop would stall API requests during a burst (message.ts's `signMessage` signs synchronously).
  */
+function signBase(base: string, signer: WebhookSigner, created: number): Promise<Buffer> {
+  if (signedThisSecond.created !== created) {
+    signedThisSecond.created = created;
+    signedThisSecond.byBase.clear();
+  }
+  const cached = signedThisSecond.byBase.get(base);
+  if (cached) return cached;
+  const signature = new Promise<Buffer>((resolve, reject) =>
+    sign('sha384', Buffer.from(base), { key: signer.privateKey, dsaEncoding: 'ieee-p1363' }, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+  signedThisSecond.byBase.set(base, signature);
+  signature.catch(() => signedThisSecond.byBase.delete(base));
+  return signature;
+}
+
 async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, created: number) {
   const params: Parameters = new Map<string, string | number>([
     ['created', created],
@@ -69,9 +92,7 @@ async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, c
   ]);
   const innerList: InnerList = [COVERED_COMPONENTS.map((name) => [name, new Map()] as Item), params];
   const base = signatureBase(message, COVERED_COMPONENTS, serializeInnerList(innerList));
-  const signature = await new Promise<Buffer>((resolve, reject) =>
-    sign('sha384', Buffer.from(base), { key: signer.privateKey, dsaEncoding: 'ieee-p1363' }, (error, result) => (error ? reject(error) : resolve(result))),
-  );
+  const signature = await signBase(base, signer, created);
   return {
     'Signature-Input': serializeDictionary(new Map([['sig', innerList]])),
     Signature: serializeDictionary(new Map([['sig', [signature, new Map()] as Item]])),

@@ -7,7 +7,9 @@ import { jsonLog } from '../../log.js';
 import { startServer, type RunningSandbox } from '../../server.js';
 import { keyFingerprintId, spkiPem } from '../../signatures/keys.js';
 import { version } from '../../version.js';
+import { ClientUsageError } from '../client.js';
 import type { Io } from '../io.js';
+import { seedAtStart } from './seed.js';
 
 export class StartError extends Error {}
 
@@ -38,10 +40,13 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
   const log = config.jsonLogs ? jsonLog() : io.log();
   const deps = buildDeps(config, { log });
   const signingKeyId = registerSigningKey(config, (id, pem) => deps.services.auth.putSigningKey(id, pem));
+  const seeded = config.seed === undefined ? undefined : await seedAtStart(deps, config.seed).catch((error: unknown) => {
+    throw error instanceof ClientUsageError ? new StartError(error.message) : error;
+  });
   const running = await startServer(deps);
 
   if (config.jsonLogs) {
-    log.info('card-sandbox started', { version: version(), url: running.url, env: config.env, verify: config.verify, db: config.db, signingKeyId });
+    log.info('card-sandbox started', { version: version(), url: running.url, env: config.env, verify: config.verify, db: config.db, signingKeyId, seeded });
   } else {
     const c = io.color;
     const row = (label: string, value: string) => io.out(`  ${c.dim(label.padEnd(12))} ${value}`);
@@ -54,6 +59,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
     row('Clock', deps.clock.frozen ? `frozen at ${new Date(deps.clock.now()).toISOString()}` : 'real time');
     row('Database', config.db === ':memory:' ? 'in memory (nothing kept after exit)' : config.db);
     if (signingKeyId) row('Signing key', signingKeyId);
+    if (seeded) row('Seed', seeded);
     io.out('');
   }
   return running;

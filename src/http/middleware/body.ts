@@ -3,21 +3,43 @@
  * fingerprints; routes parse JSON from the same bytes. A body that is not declared as JSON is
  * refused rather than silently read as empty.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { SandboxError } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
 
 const EMPTY = new Uint8Array(0);
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const utf8 = new TextDecoder();
+
+/**
+ * Hands the route's validator the parsed body: otherwise hono's c.req.json() reads the bytes
+ * again through a new Response object. A body that does not parse is left to the validator, which
+ * refuses it the usual way.
+ */
+function primeJson(c: Context<AppEnv>, body: Uint8Array): void {
+  try {
+    c.req.bodyCache.json = Promise.resolve(JSON.parse(utf8.decode(body)));
+  } catch {
+    // Not JSON: the validator reports it.
+  }
+}
 
 export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
-  const limit = bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new SandboxError('payload_too_large', `the request body is larger than ${maxBytes / 1_048_576} MiB`);
-    },
-  });
+  const tooLarge = (): never => {
+    throw new SandboxError('payload_too_large', `the request body is larger than ${maxBytes / 1_048_576} MiB`);
+  };
+  const countBytes = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  // hono's bodyLimit reads `c.req.raw.body`, which makes @hono/node-server build a full Request
+  // for every request. So it only counts bodies of unknown length (chunked); a declared
+  // Content-Length is checked from the header, and GET and HEAD carry no body at all.
+  const limit: MiddlewareHandler<AppEnv> = (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const length = c.req.header('Content-Length');
+    if (length === undefined || c.req.header('Transfer-Encoding') !== undefined) return countBytes(c, next);
+    if (Number(length) > maxBytes) tooLarge();
+    return next();
+  };
   const read: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') {
       c.set('rawBody', EMPTY);
@@ -30,6 +52,7 @@ export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
       if (!JSON_TYPE.test(type)) {
         throw new SandboxError('invalid_request', `the body must be JSON sent with Content-Type: application/json (got ${type ? `"${type}"` : 'no Content-Type'})`);
       }
+      primeJson(c, body);
     }
     return next();
   };

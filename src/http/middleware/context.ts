@@ -16,7 +16,9 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     c.set('warnings', []);
     c.set('replayed', false);
     await next();
-    c.header('Request-Id', requestId);
+    // Set on the response's own headers: c.header() after next() would copy the finished response
+    // into a new one, which on @hono/node-server turns a plain string body into a stream.
+    c.res.headers.set('Request-Id', requestId);
     const url = new URL(c.req.url);
     const line = {
       method: c.req.method,

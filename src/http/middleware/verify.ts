@@ -5,6 +5,7 @@
  * `warn` lets the request through with one `Sandbox-Warning` header and one log line per failure.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import type { KeyObject } from 'node:crypto';
 import type { Verify } from '../../config.js';
 import type { Clock } from '../../clock.js';
 import { SandboxError, type ErrorCode } from '../../domain/errors.js';
@@ -22,6 +23,27 @@ const MAX_CLOCK_SKEW_S = 300;
 interface Failure {
   code: ErrorCode;
   detail: string;
+}
+
+/**
+ * Signatures already verified, per key object: a P-384 verification costs about a millisecond of
+ * CPU, and a client may send the same signature many times (a GET's covers no body, so it holds
+ * until it expires). The entry is the whole signature base plus the signature, so a hit means these
+ * exact bytes verified with this exact key; created and expires are still checked every time. A
+ * re-registered key is a new key object, so nothing verified under the old one carries over.
+ */
+const verified = new WeakMap<KeyObject, Set<string>>();
+const MAX_VERIFIED_PER_KEY = 10_000;
+
+function verifies(base: string, signature: Buffer, key: KeyObject): boolean {
+  const entry = `${signature.toString('base64')} ${base}`;
+  let seen = verified.get(key);
+  if (seen?.has(entry)) return true;
+  if (!verifyBase(base, signature, key)) return false;
+  if (!seen) verified.set(key, (seen = new Set()));
+  if (seen.size >= MAX_VERIFIED_PER_KEY) seen.clear();
+  seen.add(entry);
+  return true;
 }
 
 export function messageOf(c: Context): SignedMessage {
@@ -59,7 +81,7 @@ export function checkSignature(c: Context, rawBody: Uint8Array, auth: Auth, wall
     const bytes = parseSignature(signature, params.label);
     const base = signatureBase(messageOf(c), params.components, params.serialisedParams);
     if (bytes.length !== 96) return `the signature must be 96 bytes of raw r||s (not DER), got ${bytes.length} bytes`;
-    if (!verifyBase(base, bytes, key)) return `the signature does not verify with key "${params.keyid}". The signature base the sandbox computed:\n${base}`;
+    if (!verifies(base, bytes, key)) return `the signature does not verify with key "${params.keyid}". The signature base the sandbox computed:\n${base}`;
     return undefined;
   } catch (error) {
     if (error instanceof SignatureFormatError) return error.message;

@@ -1,0 +1,165 @@
+/**
+ * The CLI's HTTP client to a running sandbox's control plane (/_sandbox). It knows where the
+ * sandbox is (`--url`, `CARD_SANDBOX_URL`, default http://127.0.0.1:4242), sends the optional
+ * admin token, turns refusals into `RefusedError` (the RFC 9457 problem) and a missing sandbox into
+ * `UnreachableError`, and follows the Server-Sent Events stream (WHATWG HTML §9.2.6).
+ */
+import type { Io } from './io.js';
+
+export const DEFAULT_URL = 'http://127.0.0.1:4242';
+
+export interface Problem {
+  type?: string;
+  title: string;
+  status: number;
+  detail?: string;
+  code?: string;
+  errors?: { path: string; message: string }[];
+}
+
+/** The sandbox answered with an error. */
+export class RefusedError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail ? `${problem.title}: ${problem.detail}` : problem.title);
+  }
+}
+
+/** Nothing answered at the URL. */
+export class UnreachableError extends Error {
+  constructor(readonly url: string, reason: string) {
+    super(`no sandbox reachable at ${url} (${reason}) — start one with \`card-sandbox start\``);
+  }
+}
+
+/** A bad --url. */
+export class ClientUsageError extends Error {}
+
+export interface ClientOptions {
+  url?: string | undefined;
+  adminToken?: string | undefined;
+}
+
+export interface SseMessage {
+  event: string;
+  id?: string;
+  data: string;
+}
+
+type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Flag, then environment, then default; a URL pointing at /v1 or /_sandbox is trimmed to its base. */
+export function resolveClientOptions(options: ClientOptions, env: Record<string, string | undefined>): { url: string; adminToken?: string } {
+  const raw = options.url ?? (env.CARD_SANDBOX_URL || DEFAULT_URL);
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ClientUsageError(`--url must be an http(s) URL such as ${DEFAULT_URL}, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ClientUsageError(`--url must be an http(s) URL, got "${raw}"`);
+  const url = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '').replace(/\/(v1|_sandbox)$/, '')}`;
+  const adminToken = options.adminToken ?? (env.CARD_SANDBOX_ADMIN_TOKEN || undefined);
+  return adminToken ? { url, adminToken } : { url };
+}
+
+const reasonOf = (error: unknown) => {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+};
+
+async function problemOf(res: Response): Promise<Problem> {
+  const text = await res.text();
+  try {
+    const body = JSON.parse(text) as Problem;
+    if (typeof body.title === 'string') return body;
+  } catch {
+    // Not a sandbox answer: describe it by its status below.
+  }
+  return { title: `HTTP ${res.status} ${res.statusText}`.trim(), status: res.status, detail: text.slice(0, 200) || 'the server answered without a problem body; is this a card-sandbox URL?' };
+}
+
+export function createClient(options: { url: string; adminToken?: string }, fetchImpl: Fetch = fetch) {
+  const { url } = options;
+
+  const send = async (method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> => {
+    const headers: Record<string, string> = {};
+    if (options.adminToken) headers.Authorization = `Bearer ${options.adminToken}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetchImpl(`${url}/_sandbox${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new UnreachableError(url, reasonOf(error));
+    }
+    if (!res.ok) throw new RefusedError(await problemOf(res));
+    return res;
+  };
+
+  return {
+    url,
+
+    /** Sends one request; resolves to the parsed JSON answer, or undefined when there is no body. */
+    async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T | undefined> {
+      const res = await send(method, path, body);
+      const text = await res.text();
+      return text ? (JSON.parse(text) as T) : undefined;
+    },
+
+    /**
+     * Follows an SSE stream, calling `onMessage` for each message, until the server ends or drops
+     * it or `signal` aborts; `onOpen` runs once the sandbox has accepted the stream.
+     */
+    async stream(path: string, onMessage: (message: SseMessage) => void, signal?: AbortSignal, onOpen?: () => void): Promise<void> {
+      const res = await send('GET', path, undefined, signal);
+      onOpen?.();
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      // Hanging up cancels the read in flight, whatever the fetch implementation does with `signal`.
+      signal?.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
+      let buffer = '';
+      let message: SseMessage = { event: 'message', data: '' };
+      let hasData = false;
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          buffer += value;
+          let newline: number;
+          while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+            const line = buffer.slice(0, newline);
+            buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
+            if (line === '') {
+              if (hasData) onMessage(message);
+              message = { event: 'message', data: '' };
+              hasData = false;
+              continue;
+            }
+            if (line.startsWith(':')) continue;
+            const colon = line.indexOf(':');
+            const field = colon < 0 ? line : line.slice(0, colon);
+            const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+            if (field === 'event') message.event = text;
+            else if (field === 'id') message.id = text;
+            else if (field === 'data') {
+              message.data = hasData ? `${message.data}\n${text}` : text;
+              hasData = true;
+            }
+          }
+        }
+      } catch {
+        // Aborted by the caller, or the connection dropped because the sandbox stopped: either way the stream is over.
+        return;
+      }
+    },
+  };
+}
+
+export type Client = ReturnType<typeof createClient>;
+
+/** What every client command receives. */
+export interface CommandContext {
+  client: Client;
+  io: Io;
+  /** Machine output: the control plane's JSON on stdout, nothing else. */
+  json: boolean;
+}

@@ -1,0 +1,45 @@
+/** `authorise <cardId> --amount --currency [--no-capture] [--merchant-…]`: a simulated card authorisation. */
+import type { CommandContext } from '../client.js';
+
+/** The merchant the sandbox uses when none is given (CONTRACT §7); flags override its fields. */
+export const DEFAULT_MERCHANT = { id: 'TEST', name: 'Test Merchant', mcc: 9999, country: 'GB', city: 'London' };
+
+export interface AuthoriseOptions {
+  amount: string;
+  currency: string;
+  capture: boolean;
+  merchant?: Partial<typeof DEFAULT_MERCHANT>;
+}
+
+interface Authorisation {
+  id: string;
+  cardId?: string;
+  status: string;
+  amount: string;
+  currency: string;
+  merchantAmount: string;
+  merchantCurrency: string;
+  exchangeRate: string;
+  merchant: typeof DEFAULT_MERCHANT;
+}
+
+export async function authorise({ client, io, json }: CommandContext, cardId: string, options: AuthoriseOptions): Promise<void> {
+  const given = Object.entries(options.merchant ?? {}).filter(([, v]) => v !== undefined);
+  const body = {
+    amount: options.amount,
+    currency: options.currency,
+    capture: options.capture,
+    ...(given.length ? { merchant: { ...DEFAULT_MERCHANT, ...Object.fromEntries(given) } } : {}),
+  };
+  const auth = (await client.request<Authorisation>('POST', `/simulator/cards/${encodeURIComponent(cardId)}/authorisation`, body))!;
+  if (json) return io.json(auth);
+
+  const c = io.color;
+  const row = (label: string, value: string) => io.out(`  ${c.dim(label.padEnd(10))} ${value}`);
+  io.out(`${c.green('✓')} authorisation ${c.bold(auth.id)} ${io.status(auth.status)}`);
+  const converted = auth.currency === auth.merchantCurrency ? '' : c.dim(` (merchant ${auth.merchantAmount} ${auth.merchantCurrency} at ${auth.exchangeRate})`);
+  row('amount', `${auth.amount} ${auth.currency}${converted}`);
+  row('merchant', `${auth.merchant.name} ${c.dim(`(${auth.merchant.city}, ${auth.merchant.country}, mcc ${auth.merchant.mcc})`)}`);
+  row('card', cardId);
+  row('next', options.capture ? 'captured automatically by the sandbox' : `pending until \`card-sandbox capture ${auth.id}\` or \`card-sandbox release ${auth.id}\``);
+}

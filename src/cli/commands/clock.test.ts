@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { cliContext } from '../../testing/cli.js';
+import { createTestSandbox } from '../../testing/harness.js';
+import { RefusedError } from '../client.js';
+import { advanceClock, showClock } from './clock.js';
+import { listRequests } from './requests.js';
+import { reset } from './reset.js';
+
+describe('clock', () => {
+  it('shows and advances the sandbox clock', async () => {
+    const sb = createTestSandbox();
+    const ctx = cliContext(sb);
+    await showClock(ctx);
+    await advanceClock(ctx, { by: '25h' });
+    await advanceClock(ctx, { to: '2026-04-01T00:00:00Z' });
+    expect(ctx.stdout()).toBe([
+      '2026-03-01T09:00:00.000Z (frozen: moves only with `clock advance`)',
+      '✓ clock now 2026-03-02T10:00:00.000Z, 0 due items ran on the way',
+      '✓ clock now 2026-04-01T00:00:00.000Z, 0 due items ran on the way',
+      '',
+    ].join('\n'));
+  });
+
+  it('prints the JSON with --json and surfaces a refused duration', async () => {
+    const sb = createTestSandbox();
+    const ctx = cliContext(sb, { json: true });
+    await advanceClock(ctx, { by: 'PT1H' });
+    expect(JSON.parse(ctx.stdout())).toEqual({ now: '2026-03-01T10:00:00.000Z', ran: 0 });
+    const error = (await advanceClock(ctx, { by: '-5m' }).catch((e: unknown) => e)) as RefusedError;
+    expect(error.problem.errors).toEqual([{ path: 'by', message: expect.any(String) }]);
+  });
+});
+
+describe('reset and requests', () => {
+  it('lists the journal, and reset wipes it and says what went', async () => {
+    const sb = createTestSandbox();
+    await sb.json('POST', '/_sandbox/seed', { token: false, body: { customers: [{ externalId: 'a' }] } });
+    await sb.json('GET', '/v1/customers');
+    const listed = cliContext(sb);
+    await listRequests(listed);
+    expect(listed.stdout()).toMatch(/^TIME\s+METHOD\s+PATH\s+STATUS\s+MS\s+NOTES\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/customers\s+200/);
+    const wiped = cliContext(sb);
+    await reset(wiped);
+    expect(wiped.stdout()).toBe('✓ sandbox reset, wiped events: 2, customers: 1, requests: 1\n');
+    const empty = cliContext(sb);
+    await reset(empty);
+    await listRequests(empty);
+    expect(empty.stdout()).toBe('✓ sandbox reset (it was already empty)\nno API requests yet\n');
+  });
+});

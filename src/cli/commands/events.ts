@@ -1,0 +1,128 @@
+/**
+ * `events list|show|tail|resend`: the outbox from the terminal — what happened, what was sent
+ * where, and each delivery attempt's outcome as it happens.
+ */
+import type { CommandContext } from '../client.js';
+import type { Io } from '../io.js';
+
+interface Delivery {
+  id: string;
+  webhookId: string;
+  callbackUrl: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt?: string;
+}
+
+interface EventSummary {
+  id: string;
+  type: string;
+  entityId: string;
+  createdAt: string;
+  deliveries: Delivery[];
+}
+
+interface Attempt {
+  attempt: number;
+  at: string;
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+}
+
+interface EventDetail extends EventSummary {
+  body: Record<string, unknown>;
+  deliveries: (Delivery & { history: Attempt[] })[];
+}
+
+interface AttemptMessage extends Attempt {
+  eventId: string;
+  deliveryId: string;
+  callbackUrl: string;
+  status: string;
+  nextAttemptAt?: string;
+}
+
+export interface EventFilterOptions {
+  type?: string | undefined;
+  entity?: string | undefined;
+}
+
+const query = (params: Record<string, string | number | undefined>) => {
+  const search = new URLSearchParams(Object.entries(params).filter((e): e is [string, string | number] => e[1] !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+  return search.size ? `?${search}` : '';
+};
+
+const deliveriesText = (io: Io, deliveries: Delivery[]) => {
+  if (deliveries.length === 0) return io.color.dim('none');
+  const counts = new Map<string, number>();
+  for (const d of deliveries) counts.set(d.status, (counts.get(d.status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${n} ${io.status(status)}`).join(', ');
+};
+
+const outcome = (io: Io, a: { statusCode?: number; error?: string }) =>
+  a.error !== undefined ? io.color.red(a.error) : io.status(String(a.statusCode));
+
+/** The entity's status, when its body has one (every resource does). */
+const bodyStatus = (body: unknown) => {
+  const status = (body as { status?: unknown } | undefined)?.status;
+  return typeof status === 'string' ? status : undefined;
+};
+
+export async function listEvents({ client, io, json }: CommandContext, options: EventFilterOptions & { limit?: number | undefined; before?: string | undefined }): Promise<void> {
+  const events = (await client.request<EventSummary[]>('GET', `/events${query({ type: options.type, entityId: options.entity, limit: options.limit, before: options.before })}`))!;
+  if (json) return io.json(events);
+  if (events.length === 0) return io.out(io.color.dim('no events yet'));
+  io.table(
+    ['CREATED', 'TYPE', 'ENTITY', 'EVENT', 'DELIVERIES'],
+    events.map((e) => [e.createdAt, e.type, e.entityId, e.id, deliveriesText(io, e.deliveries)]),
+  );
+}
+
+export async function showEvent({ client, io, json }: CommandContext, eventId: string): Promise<void> {
+  const event = (await client.request<EventDetail>('GET', `/events/${encodeURIComponent(eventId)}`))!;
+  if (json) return io.json(event);
+  const c = io.color;
+  io.out(`${c.bold(event.type)} ${event.entityId} ${c.dim(`event ${event.id} at ${event.createdAt}`)}`);
+  io.out(JSON.stringify(event.body, null, 2));
+  if (event.deliveries.length === 0) return io.out(c.dim('\nno deliveries: no webhook was subscribed to this type when it happened'));
+  for (const d of event.deliveries) {
+    const next = d.nextAttemptAt ? c.dim(`, next attempt at ${d.nextAttemptAt}`) : '';
+    io.out(`\n${c.bold('delivery')} ${d.id} → ${d.callbackUrl} ${io.status(d.status)} ${c.dim(`after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`)}${next}`);
+    if (d.history.length) io.table(['#', 'AT', 'OUTCOME', 'MS'], d.history.map((a) => [String(a.attempt), a.at, outcome(io, a), String(a.durationMs)]));
+  }
+}
+
+export async function resendEvent({ client, io, json }: CommandContext, eventId: string): Promise<void> {
+  const result = (await client.request<{ eventId: string; deliveries: Delivery[] }>('POST', `/events/${encodeURIComponent(eventId)}/resend`))!;
+  if (json) return io.json(result);
+  if (result.deliveries.length === 0) return io.out(`${io.color.yellow('!')} no webhook is subscribed to this event's type now: nothing to resend`);
+  io.out(`${io.color.green('✓')} event ${io.color.bold(eventId)} queued again for ${result.deliveries.map((d) => d.callbackUrl).join(', ')}`);
+}
+
+/**
+ * Follows the stream until `signal` aborts (Ctrl-C) or the sandbox stops. Prints each event and
+ * each delivery attempt's outcome; with --json, one JSON object per line.
+ */
+export async function tailEvents({ client, io, json }: CommandContext, options: EventFilterOptions, signal?: AbortSignal): Promise<void> {
+  const c = io.color;
+  await client.stream(
+    `/events/stream${query({ type: options.type, entityId: options.entity })}`,
+    (message) => {
+      const data = JSON.parse(message.data) as Record<string, unknown>;
+      if (json) return io.json(data, true);
+      if (message.event === 'event') {
+        const status = bodyStatus(data.body);
+        io.out(`${c.dim(String(data.createdAt))} ${c.bold(String(data.type))} ${data.entityId}${status ? ` ${io.status(status)}` : ''} ${c.dim(`event ${data.id}`)}`);
+      } else if (message.event === 'attempt') {
+        const a = data as unknown as AttemptMessage;
+        const next = a.nextAttemptAt ? c.dim(`, retry at ${a.nextAttemptAt}`) : '';
+        io.out(`${c.dim(a.at)}   ↳ ${a.callbackUrl} attempt ${a.attempt}: ${outcome(io, a)} ${c.dim(`${a.durationMs}ms`)} → ${io.status(a.status)}${next} ${c.dim(`event ${a.eventId}`)}`);
+      }
+    },
+    signal,
+    // On stderr, so that --json output stays clean; once connected, so that it also says "ready".
+    () => io.err(c.dim(`following events at ${client.url} (Ctrl-C to stop)`)),
+  );
+  if (!signal?.aborted) io.err(c.dim('the sandbox closed the stream (it stopped)'));
+}

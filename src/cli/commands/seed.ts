@@ -1,0 +1,57 @@
+/** `seed <file>`: load a seed world document into the running sandbox, atomically. */
+import { readFile } from 'node:fs/promises';
+import type { Deps } from '../../deps.js';
+import { SandboxError } from '../../domain/errors.js';
+import type { SeedResult } from '../../domain/seed.js';
+import { parseSeedDocument } from '../../http/routes/control-seed.js';
+import { ClientUsageError, type CommandContext } from '../client.js';
+
+/** Reads and parses a seed file; an unreadable or non-JSON file is the caller's mistake. */
+export async function readSeedFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ClientUsageError(`cannot read the seed file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ClientUsageError(`the seed file ${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+export async function seed({ client, io, json }: CommandContext, file: string): Promise<void> {
+  const result = (await client.request<SeedResult>('POST', '/seed', await readSeedFile(file)))!;
+  if (json) return io.json(result);
+  const c = io.color;
+  const accounts = result.customers.reduce((n, customer) => n + customer.accounts.length, 0);
+  const cards = result.customers.reduce((n, customer) => n + customer.accounts.reduce((m, a) => m + a.cards.length, 0), 0);
+  io.out(`${c.green('✓')} seeded ${result.customers.length} customers, ${accounts} accounts, ${cards} cards and ${result.webhooks.length} webhooks from ${file}`);
+  for (const hook of result.webhooks) io.out(`  webhook  ${hook.id} → ${hook.callbackUrl}`);
+  for (const customer of result.customers) {
+    io.out(`  customer ${customer.id} ${io.status(customer.status)} ${c.dim(customer.externalId)}`);
+    for (const account of customer.accounts) {
+      io.out(`    account ${account.id} ${io.status(account.status)}`);
+      for (const card of account.cards) io.out(`      card  ${card.id} ${io.status(card.status)}`);
+    }
+  }
+}
+
+/**
+ * `start --seed <file>`: loads the world before the server listens. A database that already holds
+ * customers or webhooks (a restart with --db) is left as it is, so restarting never duplicates
+ * the world. Throws ClientUsageError, naming every bad place, when the file cannot be loaded.
+ */
+export async function seedAtStart(deps: Deps, file: string): Promise<string> {
+  const document = await readSeedFile(file);
+  if (!deps.services.sandbox.isEmpty()) return `${file} not loaded: the database already holds a world`;
+  try {
+    const result = deps.services.sandbox.seed(parseSeedDocument(document));
+    return `${file}: ${result.customers.length} customers, ${result.webhooks.length} webhooks`;
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    const places = (error.errors ?? []).map((e) => `\n  ${e.path}: ${e.message}`).join('');
+    throw new ClientUsageError(`--seed ${file}: ${error.detail}${places}`);
+  }
+}

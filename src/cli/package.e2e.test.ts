@@ -1,0 +1,39 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { assertBuilt, freePort, ROOT } from '../testing/spawn.js';
+
+// What `npm pack` ships must run on its own: the packed files, started with the Docker image's exact
+// command (`start --host 0.0.0.0 --db /data/sandbox.db`, a file database), reach a healthy answer.
+// The production dependencies are linked from this checkout rather than installed again.
+const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-pack-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test('the packed tarball ships only what it needs and starts as the image starts it', async () => {
+  assertBuilt();
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }];
+  const top = new Set(packed.files.map((f) => f.path.split('/')[0]));
+  expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'drizzle', 'fixtures', 'package.json']);
+  expect(packed.files.some((f) => f.path.endsWith('.test.js') || f.path.startsWith('dist/testing/'))).toBe(false);
+
+  execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);
+  const app = join(dir, 'package');
+  symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['bin/card-sandbox.js', 'start', '--host', '0.0.0.0', '--port', String(port), '--db', join(dir, 'sandbox.db')], { cwd: app, stdio: 'ignore' });
+  try {
+    let health: Record<string, unknown> | undefined;
+    for (let i = 0; i < 200 && !health; i++) {
+      health = await fetch(`http://127.0.0.1:${port}/_sandbox/health`).then((r) => (r.ok ? r.json() : undefined), () => undefined);
+      if (!health) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(health).toMatchObject({ status: 'ok', env: 'sandbox', verify: 'warn' });
+    expect(existsSync(join(dir, 'sandbox.db'))).toBe(true);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+  expect(readdirSync(dir)).toContain('sandbox.db');
+}, 60_000);

@@ -1,0 +1,41 @@
+/**
+ * Where a clock advance lands: `{by}` an ISO 8601 duration or shorthand (`PT25H`, `25h`, `30d`),
+ * or `{to}` an RFC 3339 instant in the future. The clock never moves backwards, so zero, negative
+ * and past targets are refused, as is a jump beyond 100 years (past it dates stop being dates).
+ */
+import { iso } from '../clock.js';
+import { parseDuration } from './duration.js';
+import { fail } from './errors.js';
+
+export const MAX_ADVANCE_MS = 100 * 365 * 86_400_000;
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+export interface AdvanceRequest {
+  by?: string | undefined;
+  to?: string | undefined;
+}
+
+const refuse = (path: 'by' | 'to', message: string): never => fail('invalid_request', `invalid body: ${path} ${message}`, [{ path, message }]);
+
+/** The epoch ms to advance to from `now`, or a 400 naming the offending field. */
+export function advanceTarget(request: AdvanceRequest, now: number): number {
+  const { by, to } = request;
+  if ((by === undefined) === (to === undefined)) {
+    fail('invalid_request', 'invalid body: give exactly one of "by" (a duration such as "PT25H" or "25h") or "to" (a future instant)', [
+      { path: by === undefined ? 'by' : 'to', message: 'give exactly one of by or to' },
+    ]);
+  }
+  if (by !== undefined) {
+    const ms = parseDuration(by);
+    if (ms === undefined) return refuse('by', `must be a positive ISO 8601 duration ("PT25H", "P30D") or shorthand ("90s", "25h", "30d"), got "${by}"`);
+    if (ms <= 0) return refuse('by', `must be longer than zero, got "${by}"`);
+    if (ms > MAX_ADVANCE_MS) return refuse('by', `must be at most 100 years, got "${by}"`);
+    return now + ms;
+  }
+  const at = INSTANT.test(to!) ? Date.parse(to!) : Number.NaN;
+  if (Number.isNaN(at)) return refuse('to', `must be an RFC 3339 instant such as "2027-01-01T00:00:00Z", got "${to}"`);
+  if (at <= now) return refuse('to', `must be later than the sandbox clock (${iso(now)}); the clock never moves backwards`);
+  if (at - now > MAX_ADVANCE_MS) return refuse('to', 'must be at most 100 years ahead');
+  return at;
+}

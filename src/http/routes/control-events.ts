@@ -1,0 +1,91 @@
+/**
+ * /_sandbox/events: the outbox as an integrator debugs it — events newest first with their
+ * deliveries, one event with its body and every attempt, a resend, and a live Server-Sent Events
+ * stream (WHATWG HTML §9.2) of committed events and delivery attempt outcomes.
+ */
+import { Hono } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { z } from 'zod';
+import { iso } from '../../clock.js';
+import type { Deps } from '../../deps.js';
+import { WEBHOOK_TYPES, type EventRecord } from '../../services/events.js';
+import type { AttemptReport } from '../../webhooks/dispatcher.js';
+import type { AppEnv } from '../env.js';
+import { Uuid } from '../schemas.js';
+import { parse } from './control-input.js';
+
+const HEARTBEAT_MS = 15_000;
+const MAX_EVENTS_PAGE = 1000;
+
+const Filter = z.object({
+  type: z.enum(WEBHOOK_TYPES).optional(),
+  entityId: Uuid.optional(),
+});
+const ListQuery = Filter.extend({
+  before: Uuid.optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_EVENTS_PAGE).default(100),
+});
+const EventParam = z.object({ eventId: Uuid });
+
+/** What the stream sends for a committed event. */
+const streamedEvent = (e: EventRecord) => ({
+  kind: 'event' as const,
+  id: e.id,
+  type: e.type,
+  entityId: e.entityId,
+  createdAt: iso(e.createdAt),
+  body: JSON.parse(e.body) as unknown,
+});
+
+/** What the stream sends for a delivery attempt's outcome. */
+const streamedAttempt = ({ at, nextAttemptAt, ...report }: AttemptReport) => ({
+  kind: 'attempt' as const,
+  ...report,
+  at: iso(at),
+  ...(nextAttemptAt !== undefined ? { nextAttemptAt: iso(nextAttemptAt) } : {}),
+});
+
+export function controlEventRoutes(deps: Deps): Hono<AppEnv> {
+  const { services } = deps;
+  const routes = new Hono<AppEnv>();
+
+  routes.get('/', (c) => c.json(services.sandboxEvents.list(parse(ListQuery, c.req.query(), 'query parameters'))));
+
+  // Declared before /:eventId, which would otherwise refuse "stream" as not a UUID.
+  routes.get('/stream', (c) => {
+    const filter = parse(Filter, c.req.query(), 'query parameters');
+    const filtered = filter.type !== undefined || filter.entityId !== undefined;
+    const wanted = (type: string, entityId: string) => (!filter.type || filter.type === type) && (!filter.entityId || filter.entityId === entityId);
+    return streamSSE(c, async (stream: SSEStreamingApi) => {
+      const send = (event: string, id: string, data: unknown) => void stream.writeSSE({ event, id, data: JSON.stringify(data) });
+      const unsubscribeEvents = services.events.subscribe((e) => {
+        if (wanted(e.type, e.entityId)) send('event', e.id, streamedEvent(e));
+      });
+      const unsubscribeAttempts = services.webhooks.onAttempt((report) => {
+        // An attempt names only its event: look the event up when the stream is filtered.
+        const event = filtered ? services.events.get(report.eventId) : undefined;
+        if (!filtered || (event && wanted(event.type, event.entityId))) send('attempt', `${report.deliveryId}/${report.attempt}`, streamedAttempt(report));
+      });
+      // A comment line first, so that clients see the stream open before the first event.
+      await stream.write(': connected\n\n');
+      await new Promise<void>((resolve) => {
+        const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), HEARTBEAT_MS);
+        stream.onAbort(() => {
+          clearInterval(heartbeat);
+          unsubscribeEvents();
+          unsubscribeAttempts();
+          resolve();
+        });
+      });
+    });
+  });
+
+  routes.get('/:eventId', (c) => c.json(services.sandboxEvents.get(parse(EventParam, c.req.param(), 'path parameters').eventId)));
+
+  routes.post('/:eventId/resend', (c) => {
+    const { eventId } = parse(EventParam, c.req.param(), 'path parameters');
+    return c.json({ eventId, deliveries: services.webhooks.resend(eventId) }, 202);
+  });
+
+  return routes;
+}

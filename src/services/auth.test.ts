@@ -1,0 +1,255 @@
+/**
+ * Authentication (CONTRACT §4) through the API: tokens and their expiry in sandbox time, refused
+ * forgeries, credential rotation and revocation, and request-signing key registration.
+ */
+import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createClock } from '../clock.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig } from '../config.js';
+import { buildDeps } from '../deps.js';
+import { seededRandom } from '../ids.js';
+import { memoryLog } from '../log.js';
+import { openStore } from '../store/store.js';
+import { createTestSandbox, T0, type TestSandbox } from '../testing/harness.js';
+import { newSigningKey, sendSigned } from '../testing/signer.js';
+
+const OTHER_KEY = '2b9e7c51-3f0a-4d8e-9c61-5a7b8d9e0f12';
+const b64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+
+async function tokenFor(sandbox: TestSandbox, apiKey = DEFAULT_API_KEY, apiSecret = DEFAULT_API_SECRET) {
+  return sandbox.json('POST', '/v1/auth/token', { token: false, body: { apiKey, apiSecret } });
+}
+
+const chainsWith = (sandbox: TestSandbox, token: string | false) => sandbox.json('GET', '/v1/chains', { token });
+
+describe('POST /v1/auth/token', () => {
+  it('issues an HS256 JWT that expires after 1 h of sandbox time, expiresAt in UNIX seconds', async () => {
+    const sandbox = createTestSandbox();
+    const { status, body } = await tokenFor(sandbox);
+    expect(status).toBe(200);
+    expect(Object.keys(body).sort()).toEqual(['expiresAt', 'token', 'tokenType']);
+    expect(body).toMatchObject({ tokenType: 'Bearer', expiresAt: T0 / 1000 + 3600 });
+    const [header, payload] = (body.token as string).split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    expect(header).toMatchObject({ alg: 'HS256', typ: 'JWT' });
+    expect(payload).toMatchObject({ sub: DEFAULT_API_KEY, exp: body.expiresAt });
+    expect((await chainsWith(sandbox, body.token)).status).toBe(200);
+  });
+
+  it('takes its lifetime from --token-ttl', async () => {
+    const sandbox = createTestSandbox({ tokenTtlMs: 60_000 });
+    expect((await tokenFor(sandbox)).body.expiresAt).toBe(T0 / 1000 + 60);
+  });
+
+  it('refuses an unknown key or a wrong secret with 401 Invalid credentials', async () => {
+    const sandbox = createTestSandbox();
+    for (const [apiKey, apiSecret] of [[OTHER_KEY, DEFAULT_API_SECRET], [DEFAULT_API_KEY, 'wrong']] as const) {
+      const { status, headers, body } = await tokenFor(sandbox, apiKey, apiSecret);
+      expect(status).toBe(401);
+      expect(headers.get('Content-Type')).toBe('application/problem+json');
+      expect(body).toMatchObject({ status: 401, title: 'Invalid credentials', code: 'invalid_credentials' });
+    }
+  });
+
+  it('names every bad field of a malformed request', async () => {
+    const { status, body } = await createTestSandbox().json('POST', '/v1/auth/token', { token: false, body: { apiKey: 'not-a-uuid', apiSecret: 7 } });
+    expect(status).toBe(400);
+    expect(body.code).toBe('invalid_request');
+    expect(body.errors.map((e: { path: string }) => e.path)).toEqual(['apiKey', 'apiSecret']);
+  });
+
+  it('uses --api-key/--api-secret instead of the default credential', async () => {
+    const sandbox = createTestSandbox({ apiKey: OTHER_KEY, apiSecret: 'configured' });
+    expect((await tokenFor(sandbox)).status).toBe(401);
+    expect((await tokenFor(sandbox, OTHER_KEY, 'configured')).status).toBe(200);
+  });
+});
+
+describe('bearer tokens', () => {
+  const refused = async (sandbox: TestSandbox, authorization: string | undefined, reason: RegExp) => {
+    const res = await sandbox.json('GET', '/v1/chains', { token: false, headers: authorization === undefined ? {} : { Authorization: authorization } });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ status: 401, title: 'Not authorised', code: 'not_authorised' });
+    expect(res.body.detail).toMatch(reason);
+  };
+
+  it('are required on every /v1 operation but POST /auth/token', async () => {
+    const sandbox = createTestSandbox();
+    await refused(sandbox, undefined, /missing Authorization header/);
+    const put = await sandbox.json('PUT', '/v1/auth/signing', { token: false, body: { signingKeyId: OTHER_KEY, signingKey: newSigningKey().signingKey } });
+    expect(put.status).toBe(401);
+  });
+
+  it('expire when the sandbox clock reaches expiresAt', async () => {
+    const sandbox = createTestSandbox();
+    const { token } = (await tokenFor(sandbox)).body;
+    await sandbox.deps.services.scheduler.advance(T0 + 3_599_999);
+    expect((await chainsWith(sandbox, token)).status).toBe(200);
+    await sandbox.deps.services.scheduler.advance(T0 + 3_600_000);
+    await refused(sandbox, `Bearer ${token}`, /the token expired at 2026-03-01T10:00:00.000Z \(sandbox time\)/);
+    expect((await chainsWith(sandbox, (await tokenFor(sandbox)).body.token)).status).toBe(200);
+  });
+
+  it('accept the scheme in any case (RFC 9110 §11.1)', async () => {
+    const sandbox = createTestSandbox();
+    const res = await sandbox.json('GET', '/v1/chains', { token: false, headers: { Authorization: `bearer ${sandbox.token()}` } });
+    expect(res.status).toBe(200);
+  });
+
+  it('refuse other schemes and junk', async () => {
+    const sandbox = createTestSandbox();
+    await refused(sandbox, `Basic ${Buffer.from(`${DEFAULT_API_KEY}:${DEFAULT_API_SECRET}`).toString('base64')}`, /Bearer <JWT>/);
+    await refused(sandbox, 'Bearer', /Bearer <JWT>/);
+    await refused(sandbox, 'Bearer a.b.c', /not a readable JWT/);
+  });
+
+  it('refuse alg "none", RS256 and a forged HS256 signature', async () => {
+    const sandbox = createTestSandbox();
+    const claims = JSON.parse(Buffer.from(sandbox.token().split('.')[1]!, 'base64url').toString());
+    const payload = b64url(claims);
+    await refused(sandbox, `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${payload}.`, /Bearer <JWT>/);
+    await refused(sandbox, `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${payload}.AA`, /algorithm must be HS256, got "none"/);
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const rsInput = `${b64url({ alg: 'RS256', typ: 'JWT' })}.${payload}`;
+    await refused(sandbox, `Bearer ${rsInput}.${cryptoSign('sha256', Buffer.from(rsInput), privateKey).toString('base64url')}`, /algorithm must be HS256, got "RS256"/);
+    const hsInput = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${payload}`;
+    await refused(sandbox, `Bearer ${hsInput}.${b64url('a guessed signature with 32 bytes')}`, /signature is not valid/);
+  });
+
+  it('refuse a tampered payload', async () => {
+    const sandbox = createTestSandbox();
+    const [header, payload, signature] = sandbox.token().split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    await refused(sandbox, `Bearer ${header}.${b64url({ ...claims, exp: claims.exp + 86_400 })}.${signature}`, /signature is not valid/);
+    await refused(sandbox, `Bearer ${header}.${b64url({ ...claims, sub: OTHER_KEY })}.${signature}`, /signature is not valid/);
+  });
+
+  it('are signed with a secret of the database: another sandbox refuses them, a restart keeps them', async () => {
+    const a = createTestSandbox();
+    const b = createTestSandbox({}, { random: seededRandom(7) });
+    await refused(b, `Bearer ${a.token()}`, /signature is not valid/);
+
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-auth-'));
+    try {
+      const config = defaultConfig({ db: join(dir, 'sandbox.db') });
+      const open = () => buildDeps(config, { store: openStore(config.db), clock: createClock({ frozenAt: T0 }), log: memoryLog() });
+      const first = open();
+      const { token } = first.services.auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET);
+      first.services.auth.putCredentials(OTHER_KEY, 'second');
+      const { token: later } = first.services.auth.issueToken(OTHER_KEY, 'second');
+      first.store.close();
+      const second = open();
+      expect(() => second.services.auth.authenticate(`Bearer ${token}`)).toThrow(/revoked/);
+      expect(second.services.auth.authenticate(`Bearer ${later}`)).toBe(OTHER_KEY);
+      second.store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('credentials', () => {
+  it('PUT adds a credential and invalidates every token issued before', async () => {
+    const sandbox = createTestSandbox();
+    const before = (await tokenFor(sandbox)).body.token;
+    expect((await sandbox.json('PUT', '/v1/auth/credentials', { token: before, body: { apiKey: OTHER_KEY, apiSecret: 'second' } })).status).toBe(204);
+    const stale = await chainsWith(sandbox, before);
+    expect(stale.status).toBe(401);
+    expect(stale.body.detail).toMatch(/revoked/);
+    expect((await chainsWith(sandbox, (await tokenFor(sandbox, OTHER_KEY, 'second')).body.token)).status).toBe(200);
+    expect((await chainsWith(sandbox, (await tokenFor(sandbox)).body.token)).status).toBe(200);
+  });
+
+  it('PUT with an existing key rotates its secret', async () => {
+    const sandbox = createTestSandbox();
+    expect((await sandbox.json('PUT', '/v1/auth/credentials', { body: { apiKey: DEFAULT_API_KEY, apiSecret: 'rotated' } })).status).toBe(204);
+    expect((await tokenFor(sandbox)).status).toBe(401);
+    expect((await tokenFor(sandbox, DEFAULT_API_KEY, 'rotated')).status).toBe(200);
+  });
+
+  it('DELETE revokes the credential and every token issued before', async () => {
+    const sandbox = createTestSandbox();
+    await sandbox.json('PUT', '/v1/auth/credentials', { body: { apiKey: OTHER_KEY, apiSecret: 'second' } });
+    const otherToken = (await tokenFor(sandbox, OTHER_KEY, 'second')).body.token;
+    const defaultToken = (await tokenFor(sandbox)).body.token;
+    expect((await sandbox.json('DELETE', '/v1/auth/credentials', { token: otherToken, body: { apiKey: DEFAULT_API_KEY } })).status).toBe(204);
+    expect((await tokenFor(sandbox)).status).toBe(401);
+    expect((await chainsWith(sandbox, defaultToken)).status).toBe(401);
+    expect((await chainsWith(sandbox, otherToken)).status).toBe(401);
+    expect((await chainsWith(sandbox, (await tokenFor(sandbox, OTHER_KEY, 'second')).body.token)).status).toBe(200);
+  });
+
+  it('refuses to delete the last credential (400) or an unknown one (404), and changes nothing', async () => {
+    const sandbox = createTestSandbox();
+    const token = sandbox.token();
+    const last = await sandbox.json('DELETE', '/v1/auth/credentials', { body: { apiKey: DEFAULT_API_KEY } });
+    expect(last.status).toBe(400);
+    expect(last.body).toMatchObject({ title: 'Invalid request', code: 'last_credential' });
+    const unknown = await sandbox.json('DELETE', '/v1/auth/credentials', { body: { apiKey: OTHER_KEY } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ title: 'Credential not found', code: 'credential_not_found' });
+    expect((await chainsWith(sandbox, token)).status).toBe(200);
+    expect((await tokenFor(sandbox)).status).toBe(200);
+  });
+});
+
+describe('signing keys', () => {
+  let sandbox: TestSandbox;
+
+  const putKey = (signingKey: string, signingKeyId = OTHER_KEY) => sandbox.json('PUT', '/v1/auth/signing', { body: { signingKeyId, signingKey } });
+  const pem = (kind: 'ec' | 'rsa' | 'ed25519', options: object = {}) => {
+    const { publicKey, privateKey } = generateKeyPairSync(kind as 'ec', options as { namedCurve: string });
+    return {
+      public: Buffer.from(publicKey.export({ type: 'spki', format: 'pem' })).toString('base64'),
+      private: Buffer.from(privateKey.export({ type: 'pkcs8', format: 'pem' })).toString('base64'),
+    };
+  };
+
+  it('registers a P-384 public key (base64 of PEM) under its signingKeyId, even in strict mode', async () => {
+    sandbox = createTestSandbox({ verify: 'strict' });
+    const key = newSigningKey(OTHER_KEY);
+    expect((await putKey(key.signingKey)).status).toBe(204);
+    expect((await sendSigned(sandbox, key, 'GET', '/v1/chains')).status).toBe(200);
+  });
+
+  it('PUT again under the same id replaces the key', async () => {
+    sandbox = createTestSandbox({ verify: 'strict' });
+    const first = newSigningKey(OTHER_KEY);
+    const second = newSigningKey(OTHER_KEY);
+    await putKey(first.signingKey);
+    await putKey(second.signingKey);
+    expect((await sendSigned(sandbox, first, 'GET', '/v1/chains')).status).toBe(400);
+    expect((await sendSigned(sandbox, second, 'GET', '/v1/chains')).status).toBe(200);
+  });
+
+  it.each([
+    ['a P-256 key', () => pem('ec', { namedCurve: 'P-256' }).public, /P-384 \(secp384r1\) public key, got an EC key on prime256v1/],
+    ['an RSA key', () => pem('rsa', { modulusLength: 2048 }).public, /got a rsa key/],
+    ['an Ed25519 key', () => pem('ed25519').public, /got a ed25519 key/],
+    ['a P-384 private key', () => pem('ec', { namedCurve: 'P-384' }).private, /public key/],
+    ['PEM text not in base64', () => Buffer.from(pem('ec', { namedCurve: 'P-384' }).public, 'base64').toString(), /base64 of a PEM public key/],
+    ['garbage', () => 'bm90IGEga2V5', /base64 of a PEM public key/],
+    ['a broken PEM', () => Buffer.from('-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n').toString('base64'), /not a readable PEM public key/],
+  ])('refuses %s with 400 naming signingKey', async (_name, make, reason) => {
+    sandbox = createTestSandbox();
+    const { status, body } = await putKey(make());
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ title: 'Invalid request', code: 'invalid_signing_key' });
+    expect(body.detail).toMatch(reason);
+    expect(body.errors).toEqual([{ path: 'signingKey', message: body.detail }]);
+    expect(sandbox.deps.services.auth.signingKey(OTHER_KEY)).toBeUndefined();
+  });
+
+  it('DELETE removes a key (later signatures with it are refused) and 404s an unknown one', async () => {
+    sandbox = createTestSandbox({ verify: 'strict' });
+    const key = newSigningKey(OTHER_KEY);
+    await putKey(key.signingKey);
+    expect((await sandbox.json('DELETE', '/v1/auth/signing', { body: { signingKeyId: OTHER_KEY } })).status).toBe(204);
+    expect((await sendSigned(sandbox, key, 'GET', '/v1/chains')).status).toBe(400);
+    const again = await sandbox.json('DELETE', '/v1/auth/signing', { body: { signingKeyId: OTHER_KEY } });
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ title: 'Signing key not found', code: 'signing_key_not_found' });
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Retention (--event-retention): the outbox keeps the newest N events with their deliveries and
+ * attempts and never drops an event whose delivery is still pending; expired idempotency keys go.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, resolveConfig } from '../config.js';
+import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
+import { DEAD_CALLBACK } from '../testing/hostile-world.js';
+import { KEY_SWEEP_INTERVAL_MS } from './retention.js';
+import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
+
+const count = (sb: TestSandbox, table: string) => (sb.deps.store.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const eventEntities = (sb: TestSandbox) => (sb.deps.store.sqlite.prepare('SELECT entity_id FROM events ORDER BY rowid').all() as { entity_id: string }[]).map((r) => r.entity_id);
+
+/** Emits one card.updated event per name, each in its own transaction, and lets retention run. */
+async function emit(sb: TestSandbox, ...names: string[]) {
+  for (const name of names) sb.deps.store.transaction(() => sb.deps.services.events.emit('card.updated', name, { id: name }));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+const names = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `card-${from + i}`);
+
+describe('event retention', () => {
+  it('keeps the newest --event-retention events, with their deliveries and attempts', async () => {
+    const sb = createTestSandbox({ eventRetention: 5 });
+    const hook = sb.deps.services.webhooks.put({ callbackUrl: DEAD_CALLBACK, types: ['card.updated'] });
+    await emit(sb, ...names(1, 8));
+    // Every delivery fails once and waits for its retry: pending, so nothing may go yet.
+    await sb.deps.services.scheduler.advance(sb.deps.clock.now());
+    expect(count(sb, 'attempts')).toBe(8);
+    expect(eventEntities(sb)).toEqual(names(1, 8));
+
+    // Deleting the webhook discards its pending deliveries: now the oldest three can go, with their rows.
+    sb.deps.services.webhooks.remove(hook.id);
+    await emit(sb, 'card-9');
+    expect(eventEntities(sb)).toEqual(names(5, 9));
+    expect(count(sb, 'deliveries')).toBe(4);
+    expect(count(sb, 'attempts')).toBe(4);
+    const listed = await sb.json('GET', '/_sandbox/events?limit=100');
+    expect(listed.body.map((e: { entityId: string }) => e.entityId)).toEqual(names(5, 9).reverse());
+  });
+
+  it('never deletes an event with a pending delivery, however old', async () => {
+    const sb = createTestSandbox({ eventRetention: 2 });
+    sb.deps.services.webhooks.put({ callbackUrl: DEAD_CALLBACK, types: ['customer.updated'] });
+    sb.deps.store.transaction(() => sb.deps.services.events.emit('customer.updated', 'customer-1', { id: 'customer-1' }));
+    await emit(sb, ...names(1, 6));
+    expect(eventEntities(sb)).toEqual(['customer-1', 'card-5', 'card-6']);
+    expect(count(sb, 'deliveries')).toBe(1);
+  });
+
+  it('applies a lowered retention when a database is opened again', async () => {
+    const before = createTestSandbox({ eventRetention: 100 });
+    await emit(before, ...names(1, 10));
+    const after = createTestSandbox({ eventRetention: 3 }, { store: before.deps.store });
+    expect(eventEntities(after)).toEqual(names(8, 10));
+  });
+
+  it('is an option with an environment variable, refusing anything but a positive integer', () => {
+    expect(resolveConfig({}, {}).eventRetention).toBe(10_000);
+    expect(resolveConfig({ eventRetention: '50' }, { CARD_SANDBOX_EVENT_RETENTION: '7' }).eventRetention).toBe(50);
+    expect(resolveConfig({}, { CARD_SANDBOX_EVENT_RETENTION: '7' }).eventRetention).toBe(7);
+    for (const bad of ['0', '-1', '1.5', 'many']) expect(() => resolveConfig({ eventRetention: bad }, {}), bad).toThrow(ConfigError);
+  });
+});
+
+describe('idempotency key expiry', () => {
+  it('drops keys once their hour of sandbox time has passed; younger keys still replay', async () => {
+    const sb = createTestSandbox();
+    const put = (key: string) => sb.json('PUT', '/v1/webhooks', { body: { callbackUrl: DEAD_CALLBACK, types: ['card.updated'] }, headers: { 'Idempotency-Key': key } });
+    const old = randomUUID();
+    await put(old);
+    await sb.deps.services.scheduler.advance(sb.deps.clock.now() + IDEMPOTENCY_TTL_MS - KEY_SWEEP_INTERVAL_MS);
+    const young = randomUUID();
+    await put(young);
+    expect(count(sb, 'idempotency_keys')).toBe(2);
+
+    await sb.deps.services.scheduler.advance(sb.deps.clock.now() + KEY_SWEEP_INTERVAL_MS);
+    expect(sb.deps.services.retention.prune().idempotencyKeys).toBe(1);
+    expect(count(sb, 'idempotency_keys')).toBe(1);
+    expect((await put(young)).headers.get('Idempotent-Replayed')).toBe('true');
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Retention: what the database would otherwise keep forever is bounded. The outbox keeps the
+ * newest `--event-retention` events with their deliveries and attempts; older events go, except
+ * those with a delivery still pending, which stay until it is delivered or discarded. Idempotency
+ * keys whose hour of sandbox time has passed are dropped too. Pruning runs after each commit that
+ * wrote events, and on the server's timer for quiet periods.
+ */
+import { and, desc, eq, lte, notExists, sql } from 'drizzle-orm';
+import type { Core } from '../deps.js';
+import { deliveries, events, idempotencyKeys } from '../store/schema.js';
+import type { Events } from './events.js';
+
+/** Expired idempotency keys are swept at most this often (sandbox time): the sweep reads the whole table. */
+export const KEY_SWEEP_INTERVAL_MS = 60_000;
+
+export interface Pruned {
+  events: number;
+  idempotencyKeys: number;
+}
+
+export function createRetention(core: Core, { events: outbox }: { events: Events }) {
+  const { store, clock, config, log } = core;
+  const { db } = store;
+  let lastSweep = Number.NEGATIVE_INFINITY;
+
+  // Newest by rowid, which follows insertion order: events are only ever deleted oldest first (or
+  // all at once by a reset), so a new row always gets a rowid above every surviving one.
+  const cutoffQuery = db
+    .select({ rowid: sql<number>`rowid` })
+    .from(events)
+    .orderBy(desc(sql`rowid`))
+    .limit(1)
+    .offset(sql.placeholder('keep'))
+    .prepare();
+  const pending = db.select({ one: sql`1` }).from(deliveries).where(and(eq(deliveries.eventId, events.id), eq(deliveries.status, 'pending')));
+  // Their deliveries and attempts go with them (ON DELETE CASCADE).
+  const deleteOlder = db
+    .delete(events)
+    .where(and(lte(sql`rowid`, sql.placeholder('cutoff')), notExists(pending)))
+    .prepare();
+  const deleteExpiredKeys = db
+    .delete(idempotencyKeys)
+    .where(and(lte(idempotencyKeys.expiresAt, sql.placeholder('now')), eq(idempotencyKeys.state, 'done')))
+    .prepare();
+
+  const service = {
+    /** Deletes what is past retention now; returns how many events and idempotency keys went. */
+    prune(): Pruned {
+      const now = clock.now();
+      return store.transaction(() => {
+        const cutoff = cutoffQuery.get({ keep: config.eventRetention })?.rowid;
+        const pruned = { events: cutoff === undefined ? 0 : deleteOlder.run({ cutoff }).changes, idempotencyKeys: 0 };
+        if (now - lastSweep >= KEY_SWEEP_INTERVAL_MS) {
+          pruned.idempotencyKeys = deleteExpiredKeys.run({ now }).changes;
+          lastSweep = now;
+        }
+        return pruned;
+      });
+    },
+  };
+
+  // One prune per burst: listeners hear each event of a commit in turn, within one microtask.
+  let queued = false;
+  outbox.subscribe(() => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      try {
+        service.prune();
+      } catch (error) {
+        log.error('retention: pruning failed', { error: String(error) });
+      }
+    });
+  });
+  service.prune();
+  return service;
+}
+
+export type Retention = ReturnType<typeof createRetention>;

@@ -1,0 +1,128 @@
+/**
+ * The control plane's view of the outbox: events newest first with the state of their
+ * deliveries, and one event in full with its body and every attempt. Read-only; the webhook
+ * dispatcher owns the rows.
+ */
+import { and, asc, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { iso } from '../clock.js';
+import type { Core } from '../deps.js';
+import { fail } from '../domain/errors.js';
+import { attempts, deliveries, events } from '../store/schema.js';
+
+export interface DeliverySummary {
+  id: string;
+  webhookId: string;
+  callbackUrl: string;
+  status: 'pending' | 'delivered' | 'discarded';
+  attempts: number;
+  nextAttemptAt?: string;
+}
+
+export interface AttemptView {
+  attempt: number;
+  at: string;
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+}
+
+export interface EventSummary {
+  id: string;
+  type: string;
+  entityId: string;
+  createdAt: string;
+  deliveries: DeliverySummary[];
+}
+
+export interface EventDetail extends Omit<EventSummary, 'deliveries'> {
+  body: unknown;
+  deliveries: (DeliverySummary & { history: AttemptView[] })[];
+}
+
+export interface EventFilter {
+  type?: string | undefined;
+  entityId?: string | undefined;
+  /** Only events older than this one (the last id of the previous page). */
+  before?: string | undefined;
+  limit: number;
+}
+
+type DeliveryRow = typeof deliveries.$inferSelect;
+
+const deliverySummary = (d: DeliveryRow): DeliverySummary => ({
+  id: d.id,
+  webhookId: d.webhookId,
+  callbackUrl: d.callbackUrl,
+  status: d.status,
+  attempts: d.attempts,
+  ...(d.status === 'pending' && d.nextAttemptAt != null ? { nextAttemptAt: iso(d.nextAttemptAt) } : {}),
+});
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+export function createSandboxEvents({ store }: Core) {
+  const { db } = store;
+  const rowid = sql<number>`${events}.rowid`;
+
+  const deliveriesOf = (eventIds: string[]) =>
+    eventIds.length === 0 ? [] : db.select().from(deliveries).where(inArray(deliveries.eventId, eventIds)).orderBy(asc(deliveries.createdAt), asc(deliveries.id)).all();
+
+  return {
+    /** Newest first, at most `limit`. */
+    list(filter: EventFilter): EventSummary[] {
+      const where: SQL[] = [];
+      if (filter.type) where.push(eq(events.type, filter.type));
+      if (filter.entityId) where.push(eq(events.entityId, filter.entityId));
+      if (filter.before) {
+        const cursor = db.select({ createdAt: events.createdAt, rowid }).from(events).where(eq(events.id, filter.before)).get();
+        if (!cursor) fail('event_not_found', `no event ${filter.before} (used as "before")`);
+        where.push(or(lt(events.createdAt, cursor.createdAt), and(eq(events.createdAt, cursor.createdAt), lt(rowid, cursor.rowid)))!);
+      }
+      const rows = db
+        .select({ id: events.id, type: events.type, entityId: events.entityId, createdAt: events.createdAt })
+        .from(events)
+        .where(and(...where))
+        .orderBy(desc(events.createdAt), desc(rowid))
+        .limit(filter.limit)
+        .all();
+      const byEvent = groupBy(deliveriesOf(rows.map((r) => r.id)), (d) => d.eventId);
+      return rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), deliveries: (byEvent.get(r.id) ?? []).map(deliverySummary) }));
+    },
+
+    get(eventId: string): EventDetail {
+      const event = db.select().from(events).where(eq(events.id, eventId)).get();
+      if (!event) fail('event_not_found', `no event ${eventId}`);
+      const rows = deliveriesOf([eventId]);
+      const tries = rows.length === 0 ? [] : db.select().from(attempts).where(inArray(attempts.deliveryId, rows.map((d) => d.id))).orderBy(asc(attempts.attempt)).all();
+      const byDelivery = groupBy(tries, (a) => a.deliveryId);
+      return {
+        id: event.id,
+        type: event.type,
+        entityId: event.entityId,
+        createdAt: iso(event.createdAt),
+        body: JSON.parse(event.body) as unknown,
+        deliveries: rows.map((d) => ({
+          ...deliverySummary(d),
+          history: (byDelivery.get(d.id) ?? []).map((a) => ({
+            attempt: a.attempt,
+            at: iso(a.at),
+            ...(a.statusCode != null ? { statusCode: a.statusCode } : {}),
+            ...(a.error != null ? { error: a.error } : {}),
+            durationMs: a.durationMs,
+          })),
+        })),
+      };
+    },
+  };
+}
+
+export type SandboxEvents = ReturnType<typeof createSandboxEvents>;

@@ -1,0 +1,158 @@
+/**
+ * The emulator's own use cases behind /_sandbox: time travel (advance the clock, running what
+ * falls due, and keep the offset so a restart with a file database resumes at the same time),
+ * reset (wipe the world, keep credentials and keys) and seed (load a world document).
+ */
+import type { Core } from '../deps.js';
+import { SandboxError } from '../domain/errors.js';
+import { DEFAULT_BILLING_ADDRESS, seedPath, type SeedAccount, type SeedCard, type SeedCustomer, type SeedDocument, type SeedPath as Path, type SeedResult } from '../domain/seed.js';
+import { advanceTarget, type AdvanceRequest } from '../domain/time-travel.js';
+import * as tables from '../store/schema.js';
+import type { Accounts } from './accounts.js';
+import type { Cards } from './cards.js';
+import type { Customers } from './customers.js';
+import type { Engine } from './engine.js';
+import type { WebhookType } from './events.js';
+import type { Scheduler } from './scheduler.js';
+import type { Webhooks } from './webhooks.js';
+
+/** Wiped by reset, children before parents (foreign keys). Credentials, signing keys and meta stay. */
+const WIPED = {
+  attempts: tables.attempts,
+  deliveries: tables.deliveries,
+  events: tables.events,
+  jobs: tables.jobs,
+  transactions: tables.transactions,
+  authorisations: tables.authorisations,
+  cards: tables.cards,
+  accounts: tables.accounts,
+  customers: tables.customers,
+  webhooks: tables.webhooks,
+  idempotencyKeys: tables.idempotencyKeys,
+} as const;
+
+export type ResetCounts = Record<keyof typeof WIPED, number>;
+
+export interface SandboxServices {
+  scheduler: Scheduler;
+  engine: Engine;
+  webhooks: Webhooks;
+  customers: Customers;
+  accounts: Accounts;
+  cards: Cards;
+}
+
+/** A refusal while loading, re-addressed to the place in the document that caused it. */
+function located(error: unknown, path: Path): unknown {
+  if (!(error instanceof SandboxError) || error.status >= 500) return error;
+  const place = seedPath(path);
+  // Services name fields relative to their own input (`currencies.0`); prefix them with the item.
+  const errors = error.errors?.length
+    ? error.errors.map((e) => ({ path: seedPath([...path, ...e.path.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k))]), message: e.message }))
+    : [{ path: place, message: `${error.code}: ${error.detail}` }];
+  return new SandboxError('invalid_request', `the seed document was refused at ${place} (nothing was loaded): ${error.detail}`, errors);
+}
+
+function at<T>(path: Path, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw located(error, path);
+  }
+}
+
+export function createSandbox(core: Core, services: SandboxServices) {
+  const { store, clock, random } = core;
+  const { scheduler, engine, webhooks, customers, accounts, cards } = services;
+
+  const seedCard = (accountId: string, card: SeedCard, path: Path) => {
+    const { id } = at(path, () => cards.create(accountId, { type: card.type, billingAddress: card.billingAddress ?? DEFAULT_BILLING_ADDRESS, shippingAddress: card.shippingAddress }));
+    at(path, () => {
+      if (card.status === 'issue_failed') cards.fail(id);
+      else if (card.status !== 'issuing') cards.issue(id);
+      if (card.status === 'inactive') cards.deactivate(id);
+      if (card.status === 'terminated') cards.terminate(id);
+    });
+    return id;
+  };
+
+  const seedAccount = (customerId: string, account: SeedAccount, path: Path) => {
+    const { id } = at(path, () => accounts.create(customerId, { type: 'card_account', currencies: account.currencies }));
+    // Seeding has no wallet to sign the deployment challenge: approve and deploy directly.
+    at(path, () => {
+      if (account.status !== 'initiating') accounts.approve(id);
+      if (account.status !== 'initiating' && account.status !== 'pending') accounts.deploy(id);
+    });
+    const cardIds = account.cards.map((card, i) => seedCard(id, card, [...path, 'cards', i]));
+    at(path, () => {
+      if (account.status === 'inactive') accounts.deactivate(id);
+      if (account.status === 'closed') accounts.close(id);
+    });
+    return { id, cardIds };
+  };
+
+  const seedCustomer = (customer: SeedCustomer, path: Path) => {
+    const chainId = customer.chainId ?? `${engine.chains()[0]!.id}:0x${random.bytes(20).toString('hex')}`;
+    const { id } = at(path, () => customers.create({ externalId: customer.externalId, chainId }));
+    at(path, () => {
+      if (customer.status === 'rejected') customers.reject(id);
+      else if (customer.status !== 'initiating') customers.verify(id);
+    });
+    const children = customer.accounts.map((account, i) => seedAccount(id, account, [...path, 'accounts', i]));
+    if (customer.status === 'inactive') at(path, () => customers.deactivate(id));
+    return { id, children };
+  };
+
+  return {
+    /** Moves the clock forward, running every job and delivery attempt that falls due on the way. */
+    async advance(request: AdvanceRequest): Promise<{ now: number; ran: number }> {
+      const result = await scheduler.advance(advanceTarget(request, clock.now()));
+      store.setMeta('clock_offset', String(clock.offset()));
+      return result;
+    },
+
+    /**
+     * Loads a seed world through the services (so every change emits its event) in ONE
+     * transaction: the first refusal undoes everything and names the place in the document.
+     */
+    seed(document: SeedDocument): SeedResult {
+      return store.transaction(() => {
+        const hooks = document.webhooks.map((hook, i) => at(['webhooks', i], () => webhooks.put({ callbackUrl: hook.callbackUrl, types: hook.types as WebhookType[] })));
+        const seeded = document.customers.map((customer, i) => seedCustomer(customer, ['customers', i]));
+        // Read back at the end: a parent's deactivation or closure cascades onto its children.
+        return {
+          webhooks: hooks.map(({ id, callbackUrl }) => ({ id, callbackUrl })),
+          customers: seeded.map(({ id, children }) => {
+            const { externalId, status } = customers.get(id);
+            return {
+              id, externalId, status,
+              accounts: children.map((account) => ({
+                id: account.id,
+                status: accounts.get(account.id).status,
+                cards: account.cardIds.map((cardId) => ({ id: cardId, status: cards.get(cardId).status })),
+              })),
+            };
+          }),
+        };
+      });
+    },
+
+    /** Whether the world is empty: no customers and no webhooks. */
+    isEmpty(): boolean {
+      return customers.list().length === 0 && webhooks.list().length === 0;
+    },
+
+    /** Wipes every resource, event, delivery, job and idempotency key in one transaction. */
+    reset(): ResetCounts {
+      return store.transaction(() => {
+        const counts = {} as ResetCounts;
+        for (const [name, table] of Object.entries(WIPED) as [keyof typeof WIPED, (typeof WIPED)[keyof typeof WIPED]][]) {
+          counts[name] = store.db.delete(table).run().changes;
+        }
+        return counts;
+      });
+    },
+  };
+}
+
+export type Sandbox = ReturnType<typeof createSandbox>;

@@ -1,0 +1,91 @@
+/**
+ * The built CLI in child processes, for e2e tests: a sandbox started on a free port (its URL read
+ * from the `--json` start-up log line) and client commands run against it. `npm run build` first.
+ * Not shipped.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/card-sandbox.js', import.meta.url));
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Spawned {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<Run>;
+}
+
+export function assertBuilt(): void {
+  if (!existsSync(fileURLToPath(new URL('../../dist/card-sandbox.js', import.meta.url)))) {
+    throw new Error('dist/ is missing: run `npm run build` before the e2e tests (npm test does)');
+  }
+}
+
+/** Only what the test passes configures the CLI: CARD_SANDBOX_* is dropped from the environment. */
+export function spawnCli(args: string[], env: Record<string, string> = {}): Spawned {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CARD_SANDBOX_')));
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, NO_COLOR: '1', ...env } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const exited = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout: out, stderr: err })));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Runs one command to its end. */
+export const runCli = (args: string[], env?: Record<string, string>): Promise<Run> => spawnCli(args, env).exited;
+
+/** Resolves when `predicate` holds for the output so far; rejects if the process ends first. */
+export async function waitForOutput(process: Spawned, predicate: (stdout: string, stderr: string) => boolean, timeoutMs = 30_000): Promise<string> {
+  let ended = false;
+  void process.exited.then(() => (ended = true));
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate(process.stdout(), process.stderr())) {
+    if (ended) throw new Error(`the process ended first:\n${process.stdout()}\n${process.stderr()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for output:\n${process.stdout()}\n${process.stderr()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return process.stdout();
+}
+
+/** A port nothing listens on (it was free a moment ago). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningCli {
+  url: string;
+  process: Spawned;
+  stop(): Promise<void>;
+}
+
+/** `card-sandbox start --port 0 --json …`; resolves with its URL once it listens. */
+export async function startSandbox(args: string[] = []): Promise<RunningCli> {
+  const process = spawnCli(['start', '--port', '0', '--json', ...args]);
+  const out = await waitForOutput(process, (text) => text.includes('"card-sandbox started"'));
+  const started = out.split('\n').map((line) => (line.startsWith('{') ? (JSON.parse(line) as { msg?: string; url?: string }) : {})).find((l) => l.msg === 'card-sandbox started');
+  return {
+    url: started!.url!,
+    process,
+    async stop() {
+      if (process.child.exitCode === null) process.child.kill('SIGTERM');
+      await process.exited;
+    },
+  };
+}
