@@ -1,19 +1,25 @@
-# card-sandbox image: a build stage with the compilers better-sqlite3 needs, and a slim runtime
-# stage with production dependencies only, running as a non-root user.
+# card-sandbox image. Two stages with the compilers better-sqlite3 needs — production dependencies
+# (npm ci --omit=dev) and the build — then a slim runtime stage that runs as a non-root user.
+FROM node:20-bookworm AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev
+
 FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 COPY drizzle ./drizzle
 COPY fixtures ./fixtures
-RUN npm run build && npm prune --omit=dev
+RUN npm run build
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json README.md LICENSE ./
 COPY bin ./bin

@@ -1,7 +1,8 @@
 /**
- * Running the sandbox: the only importer of @hono/node-server. Starts the scheduler, listens,
- * and shuts down cleanly (stop accepting, let in-flight work finish for up to 5 s, close the
- * database).
+ * Running the sandbox: the only importer of @hono/node-server. Starts the scheduler, listens with
+ * timeouts that stop a slow or silent client from holding a connection, prunes what retention
+ * bounds, and shuts down cleanly (stop accepting, let in-flight work finish for up to 5 s, record
+ * the webhook attempts still waiting, close the database).
  */
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
@@ -17,15 +18,45 @@ export interface RunningSandbox {
 
 export const SHUTDOWN_GRACE_MS = 5000;
 
-export async function startServer(deps: Deps): Promise<RunningSandbox> {
+export interface ServerLimits {
+  /** A client must have sent its request line and headers within this long (a slowloris gets no more). */
+  headersTimeoutMs: number;
+  /** … and its whole request, body included, within this long. Responses (event streams) are not limited. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number;
+}
+
+export const SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
+
+/** Retention also runs on this timer, so that quiet periods and event-less writes are pruned too. */
+const PRUNE_EVERY_MS = 60_000;
+
+export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}): Promise<RunningSandbox> {
   const app = createApp(deps);
   const { host, port } = deps.config;
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...SERVER_LIMITS, ...limits };
+  const serverOptions = {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    // Node checks the two timeouts above only this often (30 s by default), which would stretch them.
+    connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)),
+  };
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, () => resolve(s));
     s.once('error', reject);
   });
   deps.services.scheduler.start();
   deps.services.scheduler.kick();
+  const pruning = setInterval(() => {
+    try {
+      deps.services.retention.prune();
+    } catch (error) {
+      deps.log.error('retention: pruning failed', { error: String(error) });
+    }
+  }, PRUNE_EVERY_MS);
+  pruning.unref();
   const actual = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;
@@ -36,6 +67,7 @@ export async function startServer(deps: Deps): Promise<RunningSandbox> {
     close() {
       closing ??= (async () => {
         deps.services.scheduler.stop();
+        clearInterval(pruning);
         const httpClosed = new Promise<void>((resolve) => {
           const timer = setTimeout(() => {
             if ('closeAllConnections' in server) server.closeAllConnections();
@@ -48,8 +80,8 @@ export async function startServer(deps: Deps): Promise<RunningSandbox> {
           });
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
-        // Attempts in flight are recorded before the database closes, or sent again on the next
-        // start; both waits share the one grace period.
+        // Attempts still in flight when the grace period ends are cut short and recorded as
+        // failed before the database closes; both waits share the one grace period.
         await Promise.all([httpClosed, deps.services.webhooks.drain(SHUTDOWN_GRACE_MS)]);
         deps.store.close();
       })();

@@ -107,8 +107,9 @@ export function createAuth(core: Core) {
       const expected = mac(`${header}.${payload}`);
       const given = Buffer.from(signature, 'base64url');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) fail('not_authorised', 'the token signature is not valid for this sandbox');
-      if (typeof claims?.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.gen !== 'number') fail('not_authorised', 'the token lacks sub, exp or gen');
-      const valid = { sub: claims.sub, exp: claims.exp, gen: claims.gen };
+      // Integers only: an exp out of Date's range would otherwise fail when the detail names it.
+      if (typeof claims?.sub !== 'string' || !Number.isSafeInteger(claims.exp) || !Number.isSafeInteger(claims.gen)) fail('not_authorised', 'the token lacks sub, exp or gen');
+      const valid = { sub: claims.sub, exp: claims.exp as number, gen: claims.gen as number };
       if (checked.size >= MAX_CHECKED) checked.clear();
       checked.set(token, valid);
       return checkClaims(valid);

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, resolveConfig } from '../config.js';
+import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, resolveConfig } from '../config.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { DEAD_CALLBACK } from '../testing/hostile-world.js';
 import { KEY_SWEEP_INTERVAL_MS } from './retention.js';
@@ -26,9 +26,9 @@ describe('event retention', () => {
     const sb = createTestSandbox({ eventRetention: 5 });
     const hook = sb.deps.services.webhooks.put({ callbackUrl: DEAD_CALLBACK, types: ['card.updated'] });
     await emit(sb, ...names(1, 8));
-    // Every delivery fails once and waits for its retry: pending, so nothing may go yet.
+    // Every delivery fails twice (the first retry is immediate) and waits for the next: pending, so nothing may go yet.
     await sb.deps.services.scheduler.advance(sb.deps.clock.now());
-    expect(count(sb, 'attempts')).toBe(8);
+    expect(count(sb, 'attempts')).toBe(16);
     expect(eventEntities(sb)).toEqual(names(1, 8));
 
     // Deleting the webhook discards its pending deliveries: now the oldest three can go, with their rows.
@@ -36,7 +36,7 @@ describe('event retention', () => {
     await emit(sb, 'card-9');
     expect(eventEntities(sb)).toEqual(names(5, 9));
     expect(count(sb, 'deliveries')).toBe(4);
-    expect(count(sb, 'attempts')).toBe(4);
+    expect(count(sb, 'attempts')).toBe(8);
     const listed = await sb.json('GET', '/_sandbox/events?limit=100');
     expect(listed.body.map((e: { entityId: string }) => e.entityId)).toEqual(names(5, 9).reverse());
   });
@@ -68,7 +68,9 @@ describe('event retention', () => {
 describe('idempotency key expiry', () => {
   it('drops keys once their hour of sandbox time has passed; younger keys still replay', async () => {
     const sb = createTestSandbox();
-    const put = (key: string) => sb.json('PUT', '/v1/webhooks', { body: { callbackUrl: DEAD_CALLBACK, types: ['card.updated'] }, headers: { 'Idempotency-Key': key } });
+    // A token per request: an hour of time travel expires the first.
+    const put = (key: string) =>
+      sb.json('PUT', '/v1/webhooks', { body: { callbackUrl: DEAD_CALLBACK, types: ['card.updated'] }, headers: { 'Idempotency-Key': key }, token: sb.deps.services.auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET).token });
     const old = randomUUID();
     await put(old);
     await sb.deps.services.scheduler.advance(sb.deps.clock.now() + IDEMPOTENCY_TTL_MS - KEY_SWEEP_INTERVAL_MS);

@@ -5,7 +5,7 @@
  * keys whose hour of sandbox time has passed are dropped too. Pruning runs after each commit that
  * wrote events, and on the server's timer for quiet periods.
  */
-import { and, desc, eq, lte, notExists, sql } from 'drizzle-orm';
+import { and, eq, lte, notExists, sql } from 'drizzle-orm';
 import type { Core } from '../deps.js';
 import { deliveries, events, idempotencyKeys } from '../store/schema.js';
 import type { Events } from './events.js';
@@ -23,15 +23,10 @@ export function createRetention(core: Core, { events: outbox }: { events: Events
   const { db } = store;
   let lastSweep = Number.NEGATIVE_INFINITY;
 
-  // Newest by rowid, which follows insertion order: events are only ever deleted oldest first (or
-  // all at once by a reset), so a new row always gets a rowid above every surviving one.
-  const cutoffQuery = db
-    .select({ rowid: sql<number>`rowid` })
-    .from(events)
-    .orderBy(desc(sql`rowid`))
-    .limit(1)
-    .offset(sql.placeholder('keep'))
-    .prepare();
+  // Newest by rowid, which follows insertion order. Events are only ever deleted oldest first (here)
+  // or all at once (reset), so the newest rowids have no gaps and the N newest are those above
+  // max(rowid) - N: found from the rowid index at once, whatever N is.
+  const newestQuery = db.select({ rowid: sql<number | null>`max(rowid)` }).from(events).prepare();
   const pending = db.select({ one: sql`1` }).from(deliveries).where(and(eq(deliveries.eventId, events.id), eq(deliveries.status, 'pending')));
   // Their deliveries and attempts go with them (ON DELETE CASCADE).
   const deleteOlder = db
@@ -48,8 +43,9 @@ export function createRetention(core: Core, { events: outbox }: { events: Events
     prune(): Pruned {
       const now = clock.now();
       return store.transaction(() => {
-        const cutoff = cutoffQuery.get({ keep: config.eventRetention })?.rowid;
-        const pruned = { events: cutoff === undefined ? 0 : deleteOlder.run({ cutoff }).changes, idempotencyKeys: 0 };
+        const newest = newestQuery.get()?.rowid ?? 0;
+        const cutoff = newest - config.eventRetention;
+        const pruned = { events: cutoff > 0 ? deleteOlder.run({ cutoff }).changes : 0, idempotencyKeys: 0 };
         if (now - lastSweep >= KEY_SWEEP_INTERVAL_MS) {
           pruned.idempotencyKeys = deleteExpiredKeys.run({ now }).changes;
           lastSweep = now;

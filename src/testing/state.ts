@@ -27,7 +27,7 @@ export interface RecordOptions {
 }
 
 /** Every user table (not SQLite's own, not the migration ledger), by name. */
-export function tableNames(store: Store): string[] {
+function tableNames(store: Store): string[] {
   return (store.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
 }
 

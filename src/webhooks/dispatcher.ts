@@ -8,6 +8,7 @@
  * a delivered one. An attempt in flight when the process dies was not recorded, so it is sent
  * again (with the same attempt number); receivers deduplicate by `Sandbox-Event-Id`.
  */
+import { setMaxListeners } from 'node:events';
 import { and, asc, eq, lte, min, sql } from 'drizzle-orm';
 import type { Core } from '../deps.js';
 import type { DueSource } from '../services/scheduler.js';
@@ -60,6 +61,9 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   const { db } = store;
   const agents = createAgents(MAX_IN_FLIGHT);
   const inFlight = new Map<string, Promise<unknown>>();
+  const shutdown = new AbortController();
+  // Each attempt in flight listens for the shutdown; there are at most MAX_IN_FLIGHT of them.
+  setMaxListeners(MAX_IN_FLIGHT, shutdown.signal);
   let stopped = false;
 
   // Prepared once: these run for every attempt, and building and compiling them each time would
@@ -113,6 +117,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       signer: options.signer,
       created: Math.floor(clock.wall() / 1000),
       agents,
+      signal: shutdown.signal,
     }).catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }));
     return { at, outcome };
   };
@@ -197,9 +202,10 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
      */
     async runDue(now: number, until = now): Promise<number> {
       let ran = await idle();
-      if (stopped) return ran;
       let followed: Due[] = [];
       for (;;) {
+        // Shutting down: what is left stays pending for the next start.
+        if (stopped) return ran;
         const retries = followed.flatMap((due) => dueByIdQuery.all({ id: due.id, until }));
         const batch = retries.length > 0 ? retries : dueRows(until, MAX_IN_FLIGHT);
         if (batch.length === 0) return ran;
@@ -232,7 +238,10 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     get inFlight(): number {
       return inFlight.size;
     },
-    /** Stops starting attempts and waits up to `graceMs` for those in flight; true when all finished. */
+    /**
+     * Stops starting attempts and waits up to `graceMs` for those in flight, then cuts the rest
+     * short and records them as failed; true when all finished by themselves.
+     */
     async drain(graceMs: number): Promise<boolean> {
       stopped = true;
       let timer: NodeJS.Timeout | undefined;
@@ -243,6 +252,12 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
         }),
       ]);
       clearTimeout(timer);
+      if (!finished) {
+        // Cut the attempts still waiting on a receiver: each is recorded as failed (so retried on
+        // the next start, on the usual schedule) before the database closes.
+        shutdown.abort();
+        await idle();
+      }
       agents.destroy();
       return finished;
     },

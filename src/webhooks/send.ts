@@ -32,6 +32,8 @@ export interface Attempt {
   created: number;
   agents: Agents;
   timeoutMs?: number;
+  /** Aborting cuts the attempt short (at shutdown): it fails at once and its socket is closed. */
+  signal?: AbortSignal;
 }
 
 export interface AttemptOutcome {
@@ -133,6 +135,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      attempt.signal?.removeEventListener('abort', cut);
       const outcome: AttemptOutcome = { durationMs: Math.round(performance.now() - started) };
       if (statusCode !== undefined) outcome.statusCode = statusCode;
       if (error !== undefined) outcome.error = error;
@@ -150,6 +153,12 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       // Destroying (not just aborting) closes the socket, so a hanging receiver keeps none.
       request.destroy();
     }, timeoutMs);
+    const cut = () => {
+      finish('the sandbox shut down before the receiver answered');
+      request.destroy();
+    };
+    if (attempt.signal?.aborted) cut();
+    else attempt.signal?.addEventListener('abort', cut, { once: true });
     request.once('error', (error: NodeJS.ErrnoException) => finish(error.message || error.code || 'request failed'));
     request.end(attempt.body);
   });
