@@ -3,6 +3,16 @@
 // cold start short. better-sqlite3 stays external (a native addon).
 import { build } from 'esbuild';
 
+// zod's `locales` namespace re-exports its error messages in every language (about 260 KB of the
+// bundle, which Node parses at every start); the sandbox only uses English, the default. In the
+// bundle `z.locales` therefore holds `en` alone.
+const englishOnly = {
+  name: 'zod-english-only',
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
+  },
+};
+
 await build({
   entryPoints: ['dist/cli/main.js'],
   outfile: 'dist/card-sandbox.js',
@@ -12,6 +22,7 @@ await build({
   format: 'esm',
   target: 'node20',
   external: ['better-sqlite3'],
+  plugins: [englishOnly],
   // CommonJS dependencies (commander) call require() for Node built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',

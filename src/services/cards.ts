@@ -12,6 +12,7 @@ import { CARD_MACHINE, cardTransition, withinCardLimit, type CardAction, type Ca
 import { fail } from '../domain/errors.js';
 import { expirationDate, expiresAt, generatePan, maskPan, type Network } from '../domain/pan.js';
 import { accounts, cards, customers } from '../store/schema.js';
+import { untilChanged } from '../store/read-cache.js';
 import type { Events } from './events.js';
 import type { Jobs } from './jobs.js';
 
@@ -63,8 +64,10 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
   const { db } = store;
   const terminateListeners = new Set<TerminateListener>();
   const byCreation = [asc(cards.createdAt), asc(sql`rowid`)];
-  // Prepared once: building and compiling the query cost more than running it, on every GET /v1/cards.
-  const listAll = db.select().from(cards).orderBy(...byCreation).prepare();
+  // GET /v1/cards serialises every card each time: the list is prepared once and kept until the
+  // database changes (store/read-cache.ts).
+  const listQuery = db.select().from(cards).orderBy(...byCreation).prepare();
+  const listAll = untilChanged(store.sqlite, () => listQuery.all().map(toCard));
 
   const load = (id: string): CardRow => db.select().from(cards).where(eq(cards.id, id)).get() ?? fail('card_not_found', `no card with id ${id}`);
 
@@ -157,7 +160,7 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
 
     get: (id: string): Card => toCard(load(id)),
 
-    list: (): Card[] => listAll.all().map(toCard),
+    list: (): Card[] => listAll(),
 
     listForAccount(accountId: string): Card[] {
       if (!parents(accountId)) fail('account_not_found', `no account with id ${accountId}`);

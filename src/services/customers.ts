@@ -10,6 +10,7 @@ import type { Core } from '../deps.js';
 import { checkWallet, customerTransition, type CustomerAction, type CustomerStatus } from '../domain/customer.js';
 import { fail } from '../domain/errors.js';
 import { customers } from '../store/schema.js';
+import { untilChanged } from '../store/read-cache.js';
 import type { Accounts } from './accounts.js';
 import type { Engine } from './engine.js';
 import type { Events } from './events.js';
@@ -43,8 +44,10 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
   const { db } = store;
 
   const load = (id: string): CustomerRow => db.select().from(customers).where(eq(customers.id, id)).get() ?? fail('customer_not_found', `no customer with id ${id}`);
-  // Prepared once: building and compiling the query cost more than running it, on every GET /v1/customers.
-  const listAll = db.select().from(customers).orderBy(asc(customers.createdAt), asc(sql`rowid`)).prepare();
+  // GET /v1/customers serialises every customer each time: the list is prepared once and kept until
+  // the database changes (store/read-cache.ts).
+  const listQuery = db.select().from(customers).orderBy(asc(customers.createdAt), asc(sql`rowid`)).prepare();
+  const listAll = untilChanged(store.sqlite, () => listQuery.all().map(toCustomer));
 
   const move = (row: CustomerRow, action: CustomerAction, now: number, changes: Partial<CustomerRow> = {}): CustomerRow => {
     const outcome = customerTransition(row.status as CustomerStatus, action);
@@ -86,7 +89,7 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
 
     get: (id: string): Customer => toCustomer(load(id)),
 
-    list: (): Customer[] => listAll.all().map(toCustomer),
+    list: (): Customer[] => listAll(),
 
     /** The current challenge, or a fresh one once it has expired (the challenge is not part of the Customer, so no event). */
     challenge(id: string): { challenge: string } {

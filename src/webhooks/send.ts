@@ -60,45 +60,54 @@ export function createAgents(maxSockets: number): Agents {
 }
 
 /**
- * Signatures made in the current wall-clock second, by signature base. Time travel sends a
- * delivery's retries moments apart, and the same base (same target, body digest, key and
- * `created`) may carry the same signature: any valid signature verifies. Emptied whenever
- * `created` moves on, so it holds at most one second's worth.
+ * What the attempts of one wall-clock second by one key share: the signature parameters
+ * (`created`, `keyid`, `alg`), hence the `@signature-params` line and the Signature-Input header,
+ * and the signatures already made, by signature base. Time travel sends a delivery's retries
+ * moments apart, and the same base (same target, body digest, key and `created`) may carry the same
+ * signature: any valid signature verifies. Replaced when the second or the key changes, so it
+ * holds at most one second's worth.
  */
-const signedThisSecond = { created: -1, byBase: new Map<string, Promise<Buffer>>() };
+interface SigningSecond {
+  created: number;
+  keyId: string;
+  params: string;
+  input: string;
+  signatures: Map<string, Promise<string>>;
+}
+let current: SigningSecond | undefined;
+
+function signingSecond(created: number, keyId: string): SigningSecond {
+  if (current?.created === created && current.keyId === keyId) return current;
+  const params: Parameters = new Map<string, string | number>([
+    ['created', created],
+    ['keyid', keyId],
+    ['alg', ALGORITHM],
+  ]);
+  const innerList: InnerList = [COVERED_COMPONENTS.map((name) => [name, new Map()] as Item), params];
+  current = { created, keyId, params: serializeInnerList(innerList), input: serializeDictionary(new Map([['sig', innerList]])), signatures: new Map() };
+  return current;
+}
 
 /**
  * Signs on libuv's thread pool: a P-384 signature costs milliseconds of CPU, which on the event
  * loop would stall API requests during a burst (message.ts's `signMessage` signs synchronously).
  */
-function signBase(base: string, signer: WebhookSigner, created: number): Promise<Buffer> {
-  if (signedThisSecond.created !== created) {
-    signedThisSecond.created = created;
-    signedThisSecond.byBase.clear();
-  }
-  const cached = signedThisSecond.byBase.get(base);
-  if (cached) return cached;
-  const signature = new Promise<Buffer>((resolve, reject) =>
+function signOnPool(base: string, signer: WebhookSigner): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) =>
     sign('sha384', Buffer.from(base), { key: signer.privateKey, dsaEncoding: 'ieee-p1363' }, (error, result) => (error ? reject(error) : resolve(result))),
   );
-  signedThisSecond.byBase.set(base, signature);
-  signature.catch(() => signedThisSecond.byBase.delete(base));
-  return signature;
 }
 
 async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, created: number) {
-  const params: Parameters = new Map<string, string | number>([
-    ['created', created],
-    ['keyid', signer.keyId],
-    ['alg', ALGORITHM],
-  ]);
-  const innerList: InnerList = [COVERED_COMPONENTS.map((name) => [name, new Map()] as Item), params];
-  const base = signatureBase(message, COVERED_COMPONENTS, serializeInnerList(innerList));
-  const signature = await signBase(base, signer, created);
-  return {
-    'Signature-Input': serializeDictionary(new Map([['sig', innerList]])),
-    Signature: serializeDictionary(new Map([['sig', [signature, new Map()] as Item]])),
-  };
+  const second = signingSecond(created, signer.keyId);
+  const base = signatureBase(message, COVERED_COMPONENTS, second.params);
+  let signature = second.signatures.get(base);
+  if (!signature) {
+    signature = signOnPool(base, signer).then((bytes) => serializeDictionary(new Map([['sig', [bytes, new Map()] as Item]])));
+    second.signatures.set(base, signature);
+    signature.catch(() => second.signatures.delete(base));
+  }
+  return { 'Signature-Input': second.input, Signature: await signature };
 }
 
 export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {

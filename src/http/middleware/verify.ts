@@ -12,7 +12,7 @@ import { SandboxError, type ErrorCode } from '../../domain/errors.js';
 import type { Log } from '../../log.js';
 import type { Auth } from '../../services/auth.js';
 import { checkContentDigest } from '../../signatures/digest.js';
-import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, SignatureFormatError, verifyBase, type SignedMessage } from '../../signatures/message.js';
+import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, SignatureFormatError, verifyBase, type SignatureInput, type SignedMessage } from '../../signatures/message.js';
 import { Uuid } from '../schemas.js';
 import type { AppEnv } from '../env.js';
 import { hasRoute } from './auth.js';
@@ -34,6 +34,23 @@ interface Failure {
  */
 const verified = new WeakMap<KeyObject, Set<string>>();
 const MAX_VERIFIED_PER_KEY = 10_000;
+
+/**
+ * Parsed Signature-Input and Signature headers by their text, for the same reason: parsing
+ * Structured Fields costs more than the rest of the check. Refusals are not kept.
+ */
+const parsedInputs = new Map<string, SignatureInput>();
+const parsedSignatures = new Map<string, Buffer>();
+const MAX_PARSED = 1000;
+
+function remembered<T>(cache: Map<string, T>, text: string, parse: () => T): T {
+  const hit = cache.get(text);
+  if (hit !== undefined) return hit;
+  const value = parse();
+  if (cache.size >= MAX_PARSED) cache.clear();
+  cache.set(text, value);
+  return value;
+}
 
 function verifies(base: string, signature: Buffer, key: KeyObject): boolean {
   const entry = `${signature.toString('base64')} ${base}`;
@@ -67,7 +84,7 @@ export function checkSignature(c: Context, rawBody: Uint8Array, auth: Auth, wall
     return `missing ${missing}: sign the request (RFC 9421, ${ALGORITHM}) with a key registered at PUT /v1/auth/signing`;
   }
   try {
-    const params = parseSignatureInput(input);
+    const params = remembered(parsedInputs, input, () => parseSignatureInput(input));
     if (params.alg !== undefined && params.alg !== ALGORITHM) return `alg must be "${ALGORITHM}", got "${params.alg}"`;
     if (!params.keyid) return 'Signature-Input has no keyid parameter';
     const key = auth.signingKey(params.keyid);
@@ -78,7 +95,7 @@ export function checkSignature(c: Context, rawBody: Uint8Array, auth: Auth, wall
     if (params.created === undefined) return 'Signature-Input has no created parameter';
     if (params.created > wallSeconds + MAX_CLOCK_SKEW_S) return `created (${params.created}) is more than 5 minutes in the future of the sandbox's wall clock (${wallSeconds})`;
     if (params.expires !== undefined && params.expires <= wallSeconds) return `the signature expired at ${params.expires} (wall clock now ${wallSeconds})`;
-    const bytes = parseSignature(signature, params.label);
+    const bytes = remembered(parsedSignatures, `${params.label} ${signature}`, () => parseSignature(signature, params.label));
     const base = signatureBase(messageOf(c), params.components, params.serialisedParams);
     if (bytes.length !== 96) return `the signature must be 96 bytes of raw r||s (not DER), got ${bytes.length} bytes`;
     if (!verifies(base, bytes, key)) return `the signature does not verify with key "${params.keyid}". The signature base the sandbox computed:\n${base}`;

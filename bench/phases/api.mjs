@@ -1,0 +1,140 @@
+/**
+ * The API phases: cold start, reads (GET /v1/customers and /v1/cards, unsigned and strictly
+ * signed, side by side with the ceiling), writes (POST /v1/customers) and full journeys, and the
+ * memory of the sandbox that served them. Each returns plain figures; run.mjs lays out the table.
+ */
+import { spawn } from 'node:child_process';
+import { startReference } from '../lib/reference.mjs';
+import { runJourneys } from '../lib/journey.mjs';
+import { combine, CONNECTIONS, load, loadSeconds, median, warmUp } from '../lib/load.mjs';
+import { call, seedWorld, startSandbox, token } from '../lib/sandbox.mjs';
+import { headerPool, registerSigningKey } from '../lib/signing.mjs';
+
+export const WORLD_SIZE = 25;
+export const JOURNEY_CONCURRENCY = 16;
+const COLD_STARTS = 5;
+const READ_PATHS = ['/v1/customers', '/v1/cards'];
+export const READ_ROUNDS = 3;
+
+/** Spawn to exit of `node -e 0`: Node's own start on this machine, at this load. */
+async function bareNodeMs() {
+  const started = performance.now();
+  await new Promise((resolve, reject) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).once('exit', resolve).once('error', reject));
+  return performance.now() - started;
+}
+
+/**
+ * Spawn to the first 200 from /_sandbox/health, `COLD_STARTS` times, each sandbox stopped before
+ * the next; each run paired with a bare Node start for comparison.
+ */
+export async function coldStart(nodeArgs = []) {
+  const runs = [];
+  const bare = [];
+  for (let i = 0; i < COLD_STARTS; i++) {
+    bare.push(await bareNodeMs());
+    const sandbox = await startSandbox(['--verify', 'off'], { nodeArgs });
+    runs.push(sandbox.startMs);
+    await sandbox.stop();
+  }
+  return { medianMs: median(runs), runsMs: runs, bareNodeMs: median(bare) };
+}
+
+/**
+ * The sandbox the load phases share: verify off, the clock frozen (journeys advance it) and
+ * tokens that outlive any number of advances; a world of WORLD_SIZE customers, accounts and cards.
+ */
+export async function mainSandbox(nodeArgs = []) {
+  const sandbox = await startSandbox(['--verify', 'off', '--clock', 'now', '--token-ttl', '30d'], { nodeArgs });
+  await seedWorld(sandbox.url, WORLD_SIZE);
+  return { sandbox, token: await token(sandbox.url) };
+}
+
+/** The response bytes the ceiling serves for `path`: the sandbox's own answer. */
+async function responseOf(url, path, bearer) {
+  const res = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${bearer}` } });
+  const body = await res.text();
+  const count = JSON.parse(body).length;
+  if (res.status !== 200 || count < WORLD_SIZE) throw new Error(`GET ${path} answered ${res.status} with ${count} items`);
+  return { body, contentType: res.headers.get('content-type'), count, bytes: Buffer.byteLength(body) };
+}
+
+/**
+ * For each read path: the ceiling and bare Hono serving the same bytes, and the sandbox, loaded in
+ * turn for READ_ROUNDS rounds of a third of the phase each, so that a change in the machine's load
+ * falls on all three alike; each figure is the median of its rounds.
+ */
+export async function unsignedReads({ sandbox, token: bearer }) {
+  const headers = { Authorization: `Bearer ${bearer}` };
+  const seconds = loadSeconds() / READ_ROUNDS;
+  const results = [];
+  for (const path of READ_PATHS) {
+    const response = await responseOf(sandbox.url, path, bearer);
+    const ceiling = await startReference('node', response.body, response.contentType);
+    const hono = await startReference('hono', response.body, response.contentType);
+    try {
+      const targets = [
+        { name: 'ceiling', url: `${ceiling.url}${path}`, options: { pid: ceiling.pid } },
+        { name: 'hono', url: `${hono.url}${path}`, options: { pid: hono.pid } },
+        { name: 'unsigned', url: `${sandbox.url}${path}`, options: { headers, pid: sandbox.pid } },
+      ];
+      for (const t of targets) await warmUp(t.url, t.options);
+      const rounds = Object.fromEntries(targets.map((t) => [t.name, []]));
+      for (let round = 0; round < READ_ROUNDS; round++) {
+        for (const t of targets) rounds[t.name].push(await load(t.url, { ...t.options, seconds }));
+      }
+      const [top, bare, ours] = targets.map((t) => combine(rounds[t.name]));
+      results.push({ path, items: response.count, bytes: response.bytes, ceiling: top, hono: bare, unsigned: ours, ratio: ours.rps / top.rps });
+    } finally {
+      await ceiling.stop();
+      await hono.stop();
+    }
+  }
+  return results;
+}
+
+/** The same reads against a `--verify strict` sandbox, each connection with its own signed headers. */
+export async function strictReads(nodeArgs = []) {
+  const sandbox = await startSandbox(['--verify', 'strict'], { nodeArgs });
+  try {
+    await seedWorld(sandbox.url, WORLD_SIZE);
+    const bearer = await token(sandbox.url);
+    const key = await registerSigningKey(sandbox.url, bearer);
+    const results = [];
+    for (const path of READ_PATHS) {
+      const { pool, setupClient } = await headerPool(key, sandbox.url, path, bearer, CONNECTIONS);
+      // One request outside the load: a refusal here says why, where the load would only count it.
+      await call(sandbox.url, 'GET', path, { headers: pool[0] });
+      await warmUp(`${sandbox.url}${path}`, { setupClient });
+      results.push({ path, strict: await load(`${sandbox.url}${path}`, { setupClient, pid: sandbox.pid }) });
+    }
+    return results;
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+/** POST /v1/customers, every request a new customer (its own chainId and externalId). */
+export async function createCustomers({ sandbox, token: bearer }) {
+  let n = 0;
+  const run = Date.now().toString(16);
+  const requests = [
+    {
+      method: 'POST',
+      path: '/v1/customers',
+      setupRequest: (req) => {
+        const i = n++;
+        const body = { chainId: `eip155:11155111:0x${run}${i.toString(16).padStart(40 - run.length, '0')}`, externalId: `post-${run}-${i}` };
+        return { ...req, body: JSON.stringify(body) };
+      },
+    },
+  ];
+  const headers = { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' };
+  await warmUp(sandbox.url, { headers, requests });
+  return load(sandbox.url, { headers, requests, pid: sandbox.pid });
+}
+
+/** Journeys per second at JOURNEY_CONCURRENCY, for one load phase's duration. */
+export async function journeys({ sandbox, token: bearer }) {
+  await runJourneys(sandbox.url, bearer, { concurrency: JOURNEY_CONCURRENCY, seconds: Math.min(2, loadSeconds()) });
+  return { concurrency: JOURNEY_CONCURRENCY, ...(await runJourneys(sandbox.url, bearer, { concurrency: JOURNEY_CONCURRENCY, seconds: loadSeconds() })) };
+}

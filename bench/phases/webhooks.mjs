@@ -1,0 +1,116 @@
+/**
+ * The webhook phases: signed deliveries per second to a loopback receiver answering 200, and how
+ * long `POST /_sandbox/clock/advance {"by":"24h"}` takes with 1,000 failing deliveries pending
+ * (receiver answering 500), with the attempts it ran. Events are made by POST /_sandbox/seed: one
+ * request writes a whole world, so the deliveries queue up faster than the dispatcher drains them.
+ */
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { startReceiver } from '../lib/receiver.mjs';
+import { call, seedWorld, startSandbox, token } from '../lib/sandbox.mjs';
+
+export const DELIVERY_CUSTOMERS = 300;
+export const FAILING_DELIVERIES = 1000;
+const DELIVERY_TIMEOUT_MS = 120_000;
+const ADVANCE_TIMEOUT_MS = 300_000;
+const WEBHOOK_TYPES = ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'];
+
+/** Every delivery of every event, paging through GET /_sandbox/events (newest first). */
+async function deliveryStates(url) {
+  const counts = { events: 0, pending: 0, delivered: 0, discarded: 0 };
+  let before;
+  for (;;) {
+    const page = await call(url, 'GET', `/_sandbox/events?limit=1000${before ? `&before=${before}` : ''}`);
+    for (const event of page) {
+      counts.events++;
+      for (const delivery of event.deliveries) counts[delivery.status]++;
+    }
+    if (page.length < 1000) return counts;
+    before = page.at(-1).id;
+  }
+}
+
+/** Events one seeded customer (active, with an active account and an issued card) makes. */
+async function eventsPerCustomer(url) {
+  await seedWorld(url, 1, { prefix: 'probe' });
+  const { events } = await deliveryStates(url);
+  await call(url, 'POST', '/_sandbox/reset');
+  return events;
+}
+
+/**
+ * P-384 signatures per second on one core (node:crypto, for one second): every delivery needs its
+ * own signature, so this bounds the delivery rate a machine can reach.
+ */
+function signaturesPerSecond() {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
+  const base = Buffer.alloc(300, 'x');
+  const started = performance.now();
+  let n = 0;
+  while (performance.now() - started < 1000) {
+    sign('sha384', base, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+    n++;
+  }
+  return n / ((performance.now() - started) / 1000);
+}
+
+export async function deliveriesPerSecond(nodeArgs = []) {
+  const sandbox = await startSandbox(['--verify', 'off'], { nodeArgs });
+  const receiver = await startReceiver(200);
+  try {
+    receiver.verifyWith((await call(sandbox.url, 'GET', '/v1/webhooks/verification-key', { token: await token(sandbox.url) })).key);
+    const expected = DELIVERY_CUSTOMERS * (await eventsPerCustomer(sandbox.url));
+    const started = performance.now();
+    await seedWorld(sandbox.url, DELIVERY_CUSTOMERS, { webhooks: [{ callbackUrl: receiver.url, types: [...WEBHOOK_TYPES] }] });
+    const seededMs = performance.now() - started;
+    const complete = await receiver.until((s) => s.events.size >= expected, DELIVERY_TIMEOUT_MS);
+    const { stats } = receiver;
+    const states = await deliveryStates(sandbox.url);
+    const windowS = (stats.last - stats.first) / 1000;
+    return {
+      expected,
+      received: stats.events.size,
+      requests: stats.requests,
+      complete,
+      seededMs,
+      perSecond: stats.events.size / windowS,
+      endToEndPerSecond: stats.events.size / ((stats.last - started) / 1000),
+      states,
+      signaturesChecked: stats.checked,
+      signatureProblems: stats.problems,
+      signaturesPerSecond: signaturesPerSecond(),
+    };
+  } finally {
+    await receiver.close();
+    await sandbox.stop();
+  }
+}
+
+export async function advanceWithFailures(nodeArgs = []) {
+  const sandbox = await startSandbox(['--verify', 'off', '--clock', 'now'], { nodeArgs });
+  const receiver = await startReceiver(500);
+  try {
+    // One event per customer left in `initiating`: exactly FAILING_DELIVERIES deliveries.
+    const customers = Array.from({ length: FAILING_DELIVERIES }, (_, i) => ({ externalId: `failing-${i}`, status: 'initiating' }));
+    await call(sandbox.url, 'POST', '/_sandbox/seed', { body: { webhooks: [{ callbackUrl: receiver.url, types: [...WEBHOOK_TYPES] }], customers }, expect: 201 });
+    // In real time the first attempt and the immediate retry run; the next waits 1 s of the frozen clock.
+    await receiver.until((s) => s.requests >= 2 * FAILING_DELIVERIES, DELIVERY_TIMEOUT_MS);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = await deliveryStates(sandbox.url);
+    const requestsBefore = receiver.stats.requests;
+    const started = performance.now();
+    const result = await call(sandbox.url, 'POST', '/_sandbox/clock/advance', { body: { by: '24h' }, timeoutMs: ADVANCE_TIMEOUT_MS }).catch((error) => ({ error: error.message }));
+    const seconds = (performance.now() - started) / 1000;
+    const after = await deliveryStates(sandbox.url);
+    return {
+      pendingBefore: before.pending,
+      seconds: result.error ? undefined : seconds,
+      error: result.error,
+      ran: result.ran,
+      attempts: receiver.stats.requests - requestsBefore,
+      after,
+    };
+  } finally {
+    await receiver.close();
+    await sandbox.stop();
+  }
+}

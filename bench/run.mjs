@@ -1,0 +1,152 @@
+/**
+ * `npm run bench` (after `npm run build`): every phase against the compiled CLI in child
+ * processes on loopback, back to back in one run, then the table — printed and written to
+ * BENCHMARKS.md with the machine, Node version, date and load average.
+ *
+ *   BENCH_SECONDS=10   seconds per load phase (shorter runs are noisier)
+ *   BENCH_ONLY=a,b     run only these phases (cold, reads, strict, writes, journeys, deliveries,
+ *                      advance); BENCHMARKS.md is only written by a full run
+ *   BENCH_PROFILE=dir  start every sandbox with `node --cpu-prof --cpu-prof-dir dir`
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { coldStart, createCustomers, journeys, mainSandbox, READ_ROUNDS, strictReads, unsignedReads, WORLD_SIZE } from './phases/api.mjs';
+import { advanceWithFailures, deliveriesPerSecond, FAILING_DELIVERIES } from './phases/webhooks.mjs';
+import { CONNECTIONS, loadSeconds } from './lib/load.mjs';
+import { fixed, loadAverage, machine, markdownTable, row, textTable } from './lib/report.mjs';
+
+const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', 'advance'];
+const TARGETS = { coldMs: 300, ceilingRatio: 0.5, strictRps: 1500, deliveriesPerSecond: 1000, advanceSeconds: 10, rssMiB: 150 };
+const OUTPUT = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
+
+if (!existsSync(fileURLToPath(new URL('../dist/card-sandbox.js', import.meta.url)))) {
+  console.error('dist/card-sandbox.js is missing: run `npm run build` first (`npm run bench` does)');
+  process.exit(1);
+}
+
+const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : PHASES;
+const unknown = only.filter((p) => !PHASES.includes(p));
+if (unknown.length) {
+  console.error(`unknown phase(s) in BENCH_ONLY: ${unknown.join(', ')}; phases are ${PHASES.join(', ')}`);
+  process.exit(1);
+}
+const wants = (phase) => only.includes(phase);
+const nodeArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
+const seconds = loadSeconds();
+
+const rows = [];
+const notes = [];
+const loads = [];
+const phase = async (name, fn) => {
+  loads.push(`${name} ${loadAverage()}`);
+  process.stderr.write(`bench: ${name} (load ${loadAverage()})…\n`);
+  return fn();
+};
+const ms = (v) => `${fixed(v)} ms`;
+
+const started = new Date();
+const loadAtStart = loadAverage();
+
+if (wants('cold')) {
+  const cold = await phase('cold start', () => coldStart(nodeArgs));
+  rows.push(row('Cold start, spawn → 200 /_sandbox/health (median of 5)', {}, `${ms(cold.medianMs)} (node -e 0: ${ms(cold.bareNodeMs)})`, `≤ ${TARGETS.coldMs} ms`, cold.medianMs <= TARGETS.coldMs));
+  notes.push(`Cold start runs: ${cold.runsMs.map(ms).join(', ')}; Node alone (spawn to exit of \`node -e 0\`), median of 5 taken between them: ${ms(cold.bareNodeMs)}.`);
+}
+
+let reads = [];
+let strict = [];
+let writes;
+let journeyRun;
+let memory;
+if (wants('reads') || wants('strict') || wants('writes') || wants('journeys')) {
+  const main = await mainSandbox(nodeArgs);
+  try {
+    if (wants('reads')) reads = await phase('reads', () => unsignedReads(main));
+    if (wants('strict')) strict = await phase('strict reads', () => strictReads(nodeArgs));
+    if (wants('writes')) writes = await phase('writes', () => createCustomers(main));
+    if (wants('journeys')) journeyRun = await phase('journeys', () => journeys(main));
+    if (wants('reads') && wants('writes') && wants('journeys')) memory = main.sandbox.memory();
+  } finally {
+    await main.sandbox.stop();
+  }
+}
+for (const path of new Set([...reads, ...strict].map((r) => r.path))) {
+  const r = reads.find((x) => x.path === path);
+  const signed = strict.find((x) => x.path === path)?.strict;
+  if (r) {
+    rows.push(row(`Ceiling: node:http, same bytes as GET ${path}`, r.ceiling, `${r.items} items, ${fixed(r.bytes)} B`));
+    rows.push(row(`Reference: bare Hono route, same bytes`, r.hono, `${fixed((r.hono.rps / r.ceiling.rps) * 100)} % of ceiling`));
+    rows.push(row(`GET ${path}, --verify off`, r.unsigned, `${fixed(r.ratio * 100)} % of ceiling`, `≥ ${TARGETS.ceilingRatio * 100} %`, r.ratio >= TARGETS.ceilingRatio));
+  }
+  if (signed) rows.push(row(`GET ${path}, --verify strict, signed`, signed, '', `≥ ${fixed(TARGETS.strictRps)} req/s`, signed.rps >= TARGETS.strictRps));
+  for (const [what, result] of [['ceiling', r?.ceiling], ['bare Hono', r?.hono], ['unsigned', r?.unsigned], ['strict', signed]]) {
+    if (result?.bad) notes.push(`GET ${path} (${what}): ${result.detail}.`);
+  }
+}
+if (writes) {
+  rows.push(row('POST /v1/customers, a new customer each, --verify off', writes, `${fixed(writes.total)} created`));
+  if (writes.bad) notes.push(`POST /v1/customers: ${writes.detail}.`);
+}
+if (journeyRun) {
+  const j = journeyRun;
+  rows.push(row(`Full journeys, ${j.concurrency} concurrent, --verify off`, {}, `${fixed(j.perSecond, 1)} journeys/s (${j.journeys})`));
+  notes.push(`Journeys: ${j.journeys} completed with ${j.advances} clock advances of 2 s${j.failures.length ? `; failures: ${j.failures.slice(0, 3).join(' | ')}` : ''}.`);
+}
+if (memory) {
+  rows.push(row('RSS of the sandbox after the load phases above', {}, `${fixed(memory.rssMiB)} MiB (peak ${fixed(memory.peakMiB)})`, `≤ ${TARGETS.rssMiB} MiB`, memory.rssMiB <= TARGETS.rssMiB));
+}
+
+if (wants('deliveries')) {
+  const d = await phase('webhook deliveries', () => deliveriesPerSecond(nodeArgs));
+  rows.push(row('Signed webhook deliveries to a loopback receiver (200)', {}, `${fixed(d.perSecond)} /s (${fixed(d.received)} of ${fixed(d.expected)})`, `≥ ${fixed(TARGETS.deliveriesPerSecond)} /s`, d.complete && d.perSecond >= TARGETS.deliveriesPerSecond));
+  notes.push(
+    `Webhook deliveries: ${fixed(d.expected)} events written by one seed request in ${ms(d.seededMs)}; ` +
+      `${fixed(d.perSecond)} deliveries/s from the first to the last received, ${fixed(d.endToEndPerSecond)} /s counting from the seed request; ` +
+      `${d.requests} requests received; states afterwards ${JSON.stringify(d.states)}; ` +
+      `${d.signaturesChecked} signatures checked with node:crypto, ${d.signatureProblems.length} bad${d.signatureProblems.length ? ` (${d.signatureProblems[0]})` : ''}. ` +
+      `Each delivery needs its own P-384 signature; this machine makes ${fixed(d.signaturesPerSecond)} per second on one core (node:crypto).`,
+  );
+}
+
+if (wants('advance')) {
+  const a = await phase('24 h advance', () => advanceWithFailures(nodeArgs));
+  const result = a.seconds === undefined ? `failed: ${a.error}` : `${fixed(a.seconds, 2)} s, ${fixed(a.attempts)} attempts`;
+  rows.push(row(`clock advance 24h, ${fixed(FAILING_DELIVERIES)} failing deliveries pending`, {}, result, `≤ ${TARGETS.advanceSeconds} s`, a.seconds !== undefined && a.seconds <= TARGETS.advanceSeconds));
+  notes.push(`24 h advance: ${a.pendingBefore} deliveries pending before; the advance answered ran=${a.ran}; the receiver counted ${a.attempts} attempts during it; states afterwards ${JSON.stringify(a.after)}.`);
+}
+
+const m = machine();
+const loadAtEnd = loadAverage();
+const header = [
+  `Machine: ${m.cpu}, ${m.cores} cores, ${fixed(m.memoryGiB, 1)} GiB, ${m.platform}; Node ${m.node}`,
+  `Date: ${started.toISOString()}; load average (1/5/15 min) at start ${loadAtStart}, at end ${loadAtEnd}`,
+  `Load phases: ${seconds} s each after a warm-up, ${CONNECTIONS} connections (autocannon, loopback); world: ${WORLD_SIZE} customers, accounts and cards`,
+];
+
+console.log(`\n${header.join('\n')}\n\n${textTable(rows)}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`);
+
+if (only.length === PHASES.length) {
+  const markdown = [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench` (bench/run.mjs). Every figure comes from one run, phases back to back, against the compiled CLI',
+    '(`node bin/card-sandbox.js start --db :memory:`) in its own process on loopback; the load generator runs in the bench process.',
+    'The machine is shared: compare figures within one run (the ceiling ratio) rather than across runs.',
+    '',
+    ...header.map((h) => `- ${h}`),
+    '',
+    markdownTable(rows),
+    '',
+    '**req/s**: mean of autocannon\'s per-second samples; **p50/p99**: latency in ms; **CPU µs/req**: CPU time (user + system) the',
+    'server process used per request while loaded, which moves less with the machine\'s load than req/s. The ceiling, bare Hono and',
+    `unsigned GET rows were loaded in turn, ${READ_ROUNDS} rounds of a third of the phase each, and show the median round.`,
+    '',
+    '## Notes',
+    '',
+    ...notes.map((n) => `- ${n}`),
+    `- Load average at the start of each phase: ${loads.join('; ')}.`,
+    '',
+  ].join('\n');
+  writeFileSync(OUTPUT, markdown);
+  console.log(`Written to ${OUTPUT}`);
+}

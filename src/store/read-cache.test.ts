@@ -1,0 +1,67 @@
+/**
+ * A remembered read is never stale: any insert, update or delete (a reset's delete-all included),
+ * a commit by another connection, and a rolled-back transaction each make it read again.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { untilChanged } from './read-cache.js';
+import { openStore } from './store.js';
+
+describe('untilChanged', () => {
+  const cleanup: (() => void)[] = [];
+  afterEach(() => {
+    for (const fn of cleanup.splice(0)) fn();
+  });
+
+  const setUp = (path = ':memory:') => {
+    const store = openStore(path);
+    cleanup.push(() => store.close());
+    let reads = 0;
+    const keys = untilChanged(store.sqlite, () => {
+      reads++;
+      return store.sqlite.prepare('SELECT key FROM meta ORDER BY key').pluck().all() as string[];
+    });
+    return { store, keys, reads: () => reads };
+  };
+  it('reads once while nothing changes, and again after every insert, update and delete', () => {
+    const { store, keys, reads } = setUp();
+    keys();
+    keys();
+    expect(reads()).toBe(1);
+    store.setMeta('k-a', '1');
+    expect(keys()).toContain('k-a');
+    expect(reads()).toBe(2);
+    store.setMeta('k-a', '2');
+    keys();
+    expect(reads()).toBe(3);
+    store.sqlite.prepare('DELETE FROM meta').run();
+    expect(keys()).toEqual([]);
+    expect(reads()).toBe(4);
+  });
+
+  it('neither remembers what a transaction saw nor serves a change that was rolled back', () => {
+    const { store, keys } = setUp();
+    expect(() =>
+      store.transaction(() => {
+        store.setMeta('k-gone', '1');
+        expect(keys()).toContain('k-gone');
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(keys()).not.toContain('k-gone');
+  });
+
+  it('reads again after another connection commits to the same file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-read-cache-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const { keys } = setUp(join(dir, 'a.db'));
+    expect(keys()).not.toContain('k-other');
+    const other = new Database(join(dir, 'a.db'));
+    other.prepare("INSERT INTO meta (key, value) VALUES ('k-other', '1')").run();
+    other.close();
+    expect(keys()).toContain('k-other');
+  });
+});

@@ -1,0 +1,26 @@
+/**
+ * Reads remembered until the database changes, for the lists every GET serialises whole. The
+ * data's version is SQLite's total_changes() — every row this connection has inserted, updated or
+ * deleted; a change that was rolled back counts too, which only makes the cache forget early —
+ * with PRAGMA data_version, which moves when another connection commits to a file database.
+ * Inside a transaction nothing is cached or served from the cache: what it sees may yet be rolled
+ * back. Only for reads that are functions of the rows alone (not of the clock), and callers must
+ * not modify what they get: the same value is handed to every caller until the next change.
+ */
+import type Database from 'better-sqlite3';
+
+export function untilChanged<T>(sqlite: Database.Database, read: () => T): () => T {
+  const changes = sqlite.prepare('SELECT total_changes()').pluck();
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  let version: string | undefined;
+  let value: T;
+  return () => {
+    if (sqlite.inTransaction) return read();
+    const current = `${changes.get() as number}:${dataVersion.get() as number}`;
+    if (current !== version) {
+      value = read();
+      version = current;
+    }
+    return value;
+  };
+}
