@@ -1,7 +1,7 @@
 /**
  * The sandbox under test: the compiled CLI (bin/card-sandbox.js, i.e. the shipped bundle) in a
- * child process on a free loopback port, with its memory read from /proc, and the small HTTP
- * helpers the phases use to set up a world before loading it.
+ * child process on a free loopback port, its CPU time and memory read from /proc, and the small
+ * HTTP helpers the phases use to set up a world before loading it.
  */
 import { execSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/card-sandbox.js', import.meta.url));
-export const API_KEY = '11111111-1111-4111-8111-111111111111';
-export const API_SECRET = 'sandbox-secret';
+const API_KEY = '11111111-1111-4111-8111-111111111111';
+const API_SECRET = 'sandbox-secret';
 const HEALTH_POLL_MS = 3;
 const START_TIMEOUT_MS = 15_000;
 
@@ -33,8 +33,10 @@ let ticksPerSecond;
 /** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
 export function cpuMs(pid) {
   ticksPerSecond ??= Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
-  // The command name (field 2) may hold spaces; utime and stime are the 12th and 13th fields after it.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // The command name (field 2) may hold spaces and parentheses; utime and stime are the 12th and
+  // 13th fields after its closing parenthesis.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
@@ -55,14 +57,14 @@ function probe(url) {
  * (what a sandbox started in the background costs); stderr is kept for the error report.
  * Resolves once GET /_sandbox/health answers 200, with `startMs` measured from the spawn.
  */
-export async function startSandbox(args = [], { env = {}, nodeArgs = [] } = {}) {
+export async function startSandbox(args = [], { nodeArgs = [] } = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CARD_SANDBOX_')));
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'start', '--port', String(port), '--host', '127.0.0.1', '--db', ':memory:', ...args], {
     cwd: ROOT,
-    env: { ...base, NO_COLOR: '1', ...env },
+    env: { ...base, NO_COLOR: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -85,10 +87,8 @@ export async function startSandbox(args = [], { env = {}, nodeArgs = [] } = {}) 
 
   return {
     url,
-    port,
     pid: child.pid,
     startMs,
-    stderr: () => stderr,
     /** Resident and peak memory of the process, in MiB (VmRSS, VmHWM of /proc/<pid>/status). */
     memory() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');

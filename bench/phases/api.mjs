@@ -49,7 +49,7 @@ export async function mainSandbox(nodeArgs = []) {
   return { sandbox, token: await token(sandbox.url) };
 }
 
-/** The response bytes the ceiling serves for `path`: the sandbox's own answer. */
+/** The bytes the reference servers answer for `path`: the sandbox's own answer. */
 async function responseOf(url, path, bearer) {
   const res = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${bearer}` } });
   const body = await res.text();
