@@ -12,7 +12,7 @@ const auth = await fetch(`${BASE}/v1/auth/token`, {
   method: 'POST',
   headers: { 'Content-Type': 'application/json' },
   body: JSON.stringify({ apiKey: '11111111-1111-4111-8111-111111111111', apiSecret: 'sandbox-secret' }),
-}).then((r) => r.json());
+}).then((r) => r.json() as Promise<{ token: string }>);
 
 // 2. A P-384 key pair; register the public key (base64 of its PEM) under a key id of our choosing.
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
@@ -25,7 +25,8 @@ await fetch(`${BASE}/v1/auth/signing`, {
 
 // 3. Every /v1 call: RFC 9421 signature over method, authority, path (and the RFC 9530
 //    Content-Digest when there is a body), raw r||s ECDSA P-384 / SHA-384, and an Idempotency-Key.
-async function call(method: string, path: string, body?: unknown) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers are plain JSON
+async function call(method: string, path: string, body?: unknown): Promise<any> {
   const url = new URL(`/v1${path}`, BASE);
   const text = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string> = { Authorization: `Bearer ${auth.token}` };

@@ -26,7 +26,7 @@ test('the packed tarball ships only what it needs and starts as the image starts
   try {
     let health: Record<string, unknown> | undefined;
     for (let i = 0; i < 200 && !health; i++) {
-      health = await fetch(`http://127.0.0.1:${port}/_sandbox/health`).then((r) => (r.ok ? r.json() : undefined), () => undefined);
+      health = await fetch(`http://127.0.0.1:${port}/_sandbox/health`).then((r) => (r.ok ? (r.json() as Promise<Record<string, unknown>>) : undefined), () => undefined);
       if (!health) await new Promise((r) => setTimeout(r, 50));
     }
     expect(health).toMatchObject({ status: 'ok', env: 'sandbox', verify: 'warn' });

@@ -153,18 +153,26 @@ export interface SignOptions {
 }
 
 /** Signs a message: returns the `Signature-Input` and `Signature` header values. */
-export function signMessage(message: SignedMessage, options: SignOptions): { signatureInput: string; signature: string } {
+/** The `@signature-params` value (§2.3) and the `Signature-Input` header (§4.1) for one signature. */
+export function signatureInputFor(
+  components: readonly string[],
+  options: { keyId: string; created: number; expires?: number; label?: string },
+): { serialisedParams: string; signatureInput: string } {
   const params: Parameters = new Map();
   params.set('created', options.created);
   if (options.expires !== undefined) params.set('expires', options.expires);
   params.set('keyid', options.keyId);
   params.set('alg', ALGORITHM);
-  const innerList: InnerList = [options.components.map((c) => [c, new Map()] as Item), params];
-  const serialisedParams = serializeInnerList(innerList);
-  const base = signatureBase(message, options.components, serialisedParams);
-  const label = options.label ?? 'sig';
+  const innerList: InnerList = [components.map((c) => [c, new Map()] as Item), params];
   return {
-    signatureInput: serializeDictionary(new Map([[label, innerList]])),
-    signature: serializeDictionary(new Map([[label, [signBase(base, options.privateKey), new Map()] as Item]])),
+    serialisedParams: serializeInnerList(innerList),
+    signatureInput: serializeDictionary(new Map([[options.label ?? 'sig', innerList]])),
   };
+}
+
+export function signMessage(message: SignedMessage, options: SignOptions): { signatureInput: string; signature: string } {
+  const { serialisedParams, signatureInput } = signatureInputFor(options.components, options);
+  const base = signatureBase(message, options.components, serialisedParams);
+  const signature = serializeDictionary(new Map([[options.label ?? 'sig', [signBase(base, options.privateKey), new Map()] as Item]]));
+  return { signatureInput, signature };
 }

@@ -8,9 +8,9 @@
 import { sign, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { serializeDictionary, serializeInnerList, type InnerList, type Item, type Parameters } from 'structured-headers';
+import { serializeDictionary, type Item } from 'structured-headers';
 import { contentDigest } from '../signatures/digest.js';
-import { ALGORITHM, signatureBase, type SignedMessage } from '../signatures/message.js';
+import { signatureBase, signatureInputFor, type SignedMessage } from '../signatures/message.js';
 import { version } from '../version.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
@@ -78,13 +78,8 @@ let current: SigningSecond | undefined;
 
 function signingSecond(created: number, keyId: string): SigningSecond {
   if (current?.created === created && current.keyId === keyId) return current;
-  const params: Parameters = new Map<string, string | number>([
-    ['created', created],
-    ['keyid', keyId],
-    ['alg', ALGORITHM],
-  ]);
-  const innerList: InnerList = [COVERED_COMPONENTS.map((name) => [name, new Map()] as Item), params];
-  current = { created, keyId, params: serializeInnerList(innerList), input: serializeDictionary(new Map([['sig', innerList]])), signatures: new Map() };
+  const { serialisedParams, signatureInput } = signatureInputFor(COVERED_COMPONENTS, { keyId, created });
+  current = { created, keyId, params: serialisedParams, input: signatureInput, signatures: new Map() };
   return current;
 }
 
