@@ -19,8 +19,8 @@ const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', '
 const TARGETS = { coldMs: 300, ceilingRatio: 0.5, strictRps: 1500, deliveriesPerSecond: 1000, advanceSeconds: 10, rssMiB: 150 };
 const OUTPUT = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
 
-if (!existsSync(fileURLToPath(new URL('../dist/card-sandbox.js', import.meta.url)))) {
-  console.error('dist/card-sandbox.js is missing: run `npm run build` first (`npm run bench` does)');
+if (!existsSync(fileURLToPath(new URL('../dist/card-sandbox.cjs', import.meta.url)))) {
+  console.error('dist/card-sandbox.cjs is missing: run `npm run build` first (`npm run bench` does)');
   process.exit(1);
 }
 

@@ -4,7 +4,7 @@
  * clean exit on SIGTERM and SIGINT.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { newSigningKey, signedHeaders } from '../testing/signer.js';
+import { assertBuilt } from '../testing/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/card-sandbox.js', import.meta.url));
@@ -68,11 +69,7 @@ async function healthy(base: string, process: Cli) {
   }
 }
 
-beforeAll(() => {
-  if (!existsSync(fileURLToPath(new URL('../../dist/card-sandbox.js', import.meta.url)))) {
-    throw new Error('dist/ is missing: run `npm run build` before the e2e tests (npm test does)');
-  }
-});
+beforeAll(assertBuilt);
 
 afterEach(() => {
   for (const handle of running.splice(0)) if (handle.child.exitCode === null && handle.child.signalCode === null) handle.child.kill('SIGKILL');

@@ -25,7 +25,7 @@ export interface Spawned {
 }
 
 export function assertBuilt(): void {
-  if (!existsSync(fileURLToPath(new URL('../../dist/card-sandbox.js', import.meta.url)))) {
+  if (!existsSync(fileURLToPath(new URL('../../dist/card-sandbox.cjs', import.meta.url)))) {
     throw new Error('dist/ is missing: run `npm run build` before the e2e tests (npm test does)');
   }
 }

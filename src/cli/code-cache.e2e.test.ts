@@ -1,0 +1,49 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, ROOT } from '../testing/spawn.js';
+
+// The bin compiles the bundle with V8's code cache beside it. A cache that is missing, damaged or
+// made by another Node version must never stop the CLI: it runs, and leaves a cache this Node accepts
+// (one the next run leaves alone: a rewrite replaces the file, so its inode changes).
+const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-cache-'));
+const cache = join(dir, 'dist', 'card-sandbox.cjs.cache');
+const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const run = () => execFileSync(process.execPath, [join(dir, 'bin', 'card-sandbox.js'), '--version'], { encoding: 'utf8' }).trim();
+
+beforeAll(() => {
+  assertBuilt();
+  mkdirSync(join(dir, 'bin'));
+  mkdirSync(join(dir, 'dist'));
+  copyFileSync(join(ROOT, 'bin', 'card-sandbox.js'), join(dir, 'bin', 'card-sandbox.js'));
+  copyFileSync(join(ROOT, 'dist', 'card-sandbox.cjs'), join(dir, 'dist', 'card-sandbox.cjs'));
+  copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the code cache', () => {
+  it('is written by a run without one, and used as it is by the next', () => {
+    rmSync(cache, { force: true });
+    expect(run()).toBe(version);
+    const written = statSync(cache);
+    expect(written.size).toBeGreaterThan(0);
+    expect(run()).toBe(version);
+    expect(statSync(cache).ino).toBe(written.ino);
+  });
+
+  it('damaged or foreign, is ignored and replaced by one this Node accepts', () => {
+    writeFileSync(cache, 'not a V8 code cache');
+    expect(run()).toBe(version);
+    expect(readFileSync(cache, 'latin1')).not.toBe('not a V8 code cache');
+    const replaced = statSync(cache);
+    expect(run()).toBe(version);
+    expect(statSync(cache).ino).toBe(replaced.ino);
+  });
+
+  it('ships with the build', () => {
+    expect(existsSync(join(ROOT, 'dist', 'card-sandbox.cjs.cache'))).toBe(true);
+  });
+});
