@@ -31,5 +31,5 @@ VOLUME /data
 EXPOSE 4242
 HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:4242/_sandbox/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "bin/card-sandbox.js"]
+ENTRYPOINT ["node", "bin/card-sandbox.cjs"]
 CMD ["start", "--host", "0.0.0.0", "--db", "/data/sandbox.db"]

@@ -130,7 +130,7 @@ if (only.length === PHASES.length) {
     '# Benchmarks',
     '',
     'Written by `npm run bench` (bench/run.mjs). Every figure comes from one run, phases back to back, against the compiled CLI',
-    '(`node bin/card-sandbox.js start --db :memory:`) in its own process on loopback; the load generator runs in the bench process.',
+    '(`node bin/card-sandbox.cjs start --db :memory:`) in its own process on loopback; the load generator runs in the bench process.',
     'The machine is shared: compare figures within one run (the ceiling ratio) rather than across runs.',
     '',
     ...header.map((h) => `- ${h}`),

@@ -1,5 +1,5 @@
 // Bundles the compiled CLI (dist/cli/main.js) into one minified CommonJS file,
-// dist/card-sandbox.cjs, which bin/card-sandbox.js runs, then starts it once so that V8's code
+// dist/card-sandbox.cjs, which bin/card-sandbox.cjs runs, then starts it once so that V8's code
 // cache for it (dist/card-sandbox.cjs.cache) is written. Loading one file instead of several
 // hundred modules, and not compiling it at every start, is what keeps the cold start short.
 // better-sqlite3 stays external (a native addon).
@@ -39,7 +39,7 @@ await build({
 // The warm-up: start the sandbox, answer one request, stop. The cache the bin writes on the way out
 // holds the code that start-up and a first request compiled.
 rmSync(CACHE, { force: true });
-const child = spawn(process.execPath, ['bin/card-sandbox.js', 'start', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const child = spawn(process.execPath, ['bin/card-sandbox.cjs', 'start', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
 let output = '';
 child.stderr.on('data', (chunk) => (output += chunk));
 const url = await new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 /**
- * The sandbox under test: the compiled CLI (bin/card-sandbox.js, i.e. the shipped bundle) in a
+ * The sandbox under test: the compiled CLI (bin/card-sandbox.cjs, i.e. the shipped bundle) in a
  * child process on a free loopback port, its CPU time and memory read from /proc, and the small
  * HTTP helpers the phases use to set up a world before loading it.
  */
@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/card-sandbox.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/card-sandbox.cjs', import.meta.url));
 const API_KEY = '11111111-1111-4111-8111-111111111111';
 const API_SECRET = 'sandbox-secret';
 const HEALTH_POLL_MS = 3;

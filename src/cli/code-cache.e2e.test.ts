@@ -11,13 +11,13 @@ import { assertBuilt, ROOT } from '../testing/spawn.js';
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-cache-'));
 const cache = join(dir, 'dist', 'card-sandbox.cjs.cache');
 const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const run = () => execFileSync(process.execPath, [join(dir, 'bin', 'card-sandbox.js'), '--version'], { encoding: 'utf8' }).trim();
+const run = () => execFileSync(process.execPath, [join(dir, 'bin', 'card-sandbox.cjs'), '--version'], { encoding: 'utf8' }).trim();
 
 beforeAll(() => {
   assertBuilt();
   mkdirSync(join(dir, 'bin'));
   mkdirSync(join(dir, 'dist'));
-  copyFileSync(join(ROOT, 'bin', 'card-sandbox.js'), join(dir, 'bin', 'card-sandbox.js'));
+  copyFileSync(join(ROOT, 'bin', 'card-sandbox.cjs'), join(dir, 'bin', 'card-sandbox.cjs'));
   copyFileSync(join(ROOT, 'dist', 'card-sandbox.cjs'), join(dir, 'dist', 'card-sandbox.cjs'));
   copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));

@@ -22,7 +22,7 @@ test('the packed tarball ships only what it needs and starts as the image starts
   const app = join(dir, 'package');
   symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'));
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/card-sandbox.js', 'start', '--host', '0.0.0.0', '--port', String(port), '--db', join(dir, 'sandbox.db')], { cwd: app, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['bin/card-sandbox.cjs', 'start', '--host', '0.0.0.0', '--port', String(port), '--db', join(dir, 'sandbox.db')], { cwd: app, stdio: 'ignore' });
   try {
     let health: Record<string, unknown> | undefined;
     for (let i = 0; i < 200 && !health; i++) {

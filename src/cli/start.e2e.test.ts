@@ -15,7 +15,7 @@ import { newSigningKey, signedHeaders } from '../testing/signer.js';
 import { assertBuilt } from '../testing/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/card-sandbox.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/card-sandbox.cjs', import.meta.url));
 
 interface Cli {
   child: ChildProcessWithoutNullStreams;

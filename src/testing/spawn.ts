@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/card-sandbox.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/card-sandbox.cjs', import.meta.url));
 
 export interface Run {
   code: number | null;

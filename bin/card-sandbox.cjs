@@ -3,13 +3,15 @@
 // it (written by `npm run build`), which saves most of the compile work at every start. When the
 // cache is missing or was made by another Node version, this run writes a new one as it exits
 // (if the directory is writable; otherwise the CLI runs the same, only slower to start).
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+// CommonJS, like the bundle: Node reaches a CommonJS entry sooner than an ES module.
+'use strict';
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { join } = require('node:path');
+const { Script } = require('node:vm');
 
-const bundle = fileURLToPath(new URL('../dist/card-sandbox.cjs', import.meta.url));
+const dist = join(__dirname, '..', 'dist');
+const bundle = join(dist, 'card-sandbox.cjs');
 const cacheFile = `${bundle}.cache`;
 let cachedData;
 try {
@@ -30,6 +32,6 @@ if (cachedData === undefined || script.cachedDataRejected) {
     }
   });
 }
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
-await module.exports.main(process.argv);
+const loaded = { exports: {} };
+script.runInThisContext()(loaded.exports, createRequire(bundle), loaded, bundle, dist);
+loaded.exports.main(process.argv);
