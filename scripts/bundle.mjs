@@ -2,7 +2,7 @@
 // dist/card-sandbox.cjs, which bin/card-sandbox.cjs runs, then starts it once so that V8's code
 // cache for it (dist/card-sandbox.cjs.cache) is written. Loading one file instead of several
 // hundred modules, and not compiling it at every start, is what keeps the cold start short.
-// better-sqlite3 stays external (a native addon).
+// better-sqlite3's JavaScript is bundled too; the store loads its native addon by path.
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -28,7 +28,8 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['better-sqlite3'],
+  // better-sqlite3 finds its addon through `bindings` only when not given the path, which the store always gives.
+  external: ['bindings'],
   plugins: [englishOnly],
   // The sources are ES modules; in the CommonJS bundle their `import.meta.url` is the bundle's own.
   define: { 'import.meta.url': '__bundleUrl' },

@@ -4,6 +4,7 @@
  * committed transaction survives the process being killed (SIGKILL); only a power loss can take
  * the last commits, which a local emulator accepts for the write speed.
  */
+import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
@@ -24,8 +25,24 @@ export interface Store {
   close(): void;
 }
 
+let addon: string | undefined;
+
+/**
+ * better-sqlite3's native addon, named directly: finding it through the `bindings` package probes
+ * the file system at every start and cannot work from the CLI bundle, which includes
+ * better-sqlite3's JavaScript. Prebuilt or compiled at install, the addon is in build/Release/.
+ */
+function nativeBinding(): string {
+  if (addon) return addon;
+  try {
+    return (addon = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node'));
+  } catch {
+    throw new Error("better-sqlite3's native addon (build/Release/better_sqlite3.node) is missing: run `npm rebuild better-sqlite3`");
+  }
+}
+
 export function openStore(path = ':memory:'): Store {
-  const sqlite = new Database(path);
+  const sqlite = new Database(path, { nativeBinding: nativeBinding() });
   if (path !== ':memory:') {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
