@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs the CLI: the single-file bundle dist/card-sandbox.cjs, compiled with V8's code cache beside
 // it (written by `npm run build`), which saves most of the compile work at every start. When the
-// cache is missing or was made by another Node version, this run writes a new one as it exits
-// (if the directory is writable; otherwise the CLI runs the same, only slower to start).
-// CommonJS, like the bundle: Node reaches a CommonJS entry sooner than an ES module.
+// cache is missing, was made by another Node version or for another bundle, this run writes a new
+// one as it exits (if the directory is writable; otherwise the CLI runs the same, only slower to
+// start). CommonJS, like the bundle: Node reaches a CommonJS entry sooner than an ES module.
 'use strict';
+const { createHash } = require('node:crypto');
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
@@ -13,19 +14,24 @@ const { Script } = require('node:vm');
 const dist = join(__dirname, '..', 'dist');
 const bundle = join(dist, 'card-sandbox.cjs');
 const cacheFile = `${bundle}.cache`;
+const bytes = readFileSync(bundle);
+// The cache file starts with the SHA-256 of the bundle it was made for: V8 itself only compares the
+// source's length, and would run stale code from a cache made for another bundle of the same size.
+const digest = createHash('sha256').update(bytes).digest();
 let cachedData;
 try {
-  cachedData = readFileSync(cacheFile);
+  const file = readFileSync(cacheFile);
+  if (file.subarray(0, digest.length).equals(digest)) cachedData = file.subarray(digest.length);
 } catch {
   cachedData = undefined;
 }
-const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`;
+const source = `(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`;
 const script = new Script(source, { filename: bundle, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) {
   process.once('exit', () => {
     try {
       const partial = `${cacheFile}.${process.pid}`;
-      writeFileSync(partial, script.createCachedData());
+      writeFileSync(partial, Buffer.concat([digest, script.createCachedData()]));
       renameSync(partial, cacheFile);
     } catch {
       // A read-only install: nothing to do.

@@ -5,20 +5,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, ROOT } from '../testing/spawn.js';
 
-// The bin compiles the bundle with V8's code cache beside it. A cache that is missing, damaged or
-// made by another Node version must never stop the CLI: it runs, and leaves a cache this Node accepts
-// (one the next run leaves alone: a rewrite replaces the file, so its inode changes).
+// The bin compiles the bundle with V8's code cache beside it. A cache that is missing, damaged, made
+// by another Node version or for another bundle must never stop the CLI or change what it does: it
+// runs, and leaves a cache this Node accepts (one the next run leaves alone: a rewrite replaces the
+// file, so its inode changes).
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-cache-'));
 const cache = join(dir, 'dist', 'card-sandbox.cjs.cache');
 const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const run = () => execFileSync(process.execPath, [join(dir, 'bin', 'card-sandbox.cjs'), '--version'], { encoding: 'utf8' }).trim();
+const bundle = join(dir, 'dist', 'card-sandbox.cjs');
+const run = (arg = '--version') => execFileSync(process.execPath, [join(dir, 'bin', 'card-sandbox.cjs'), arg], { encoding: 'utf8' }).trim();
 
 beforeAll(() => {
   assertBuilt();
   mkdirSync(join(dir, 'bin'));
   mkdirSync(join(dir, 'dist'));
   copyFileSync(join(ROOT, 'bin', 'card-sandbox.cjs'), join(dir, 'bin', 'card-sandbox.cjs'));
-  copyFileSync(join(ROOT, 'dist', 'card-sandbox.cjs'), join(dir, 'dist', 'card-sandbox.cjs'));
+  copyFileSync(join(ROOT, 'dist', 'card-sandbox.cjs'), bundle);
   copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
 });
@@ -41,6 +43,19 @@ describe('the code cache', () => {
     const replaced = statSync(cache);
     expect(run()).toBe(version);
     expect(statSync(cache).ino).toBe(replaced.ino);
+  });
+
+  it('made for another bundle of the same size is not used', () => {
+    // V8 alone would accept this cache (it only compares the source's length) and run the old code.
+    rmSync(cache);
+    expect(run('--help')).toMatch(/^Usage: card-sandbox/);
+    const source = readFileSync(bundle, 'utf8');
+    writeFileSync(bundle, source.replace('Usage:', 'Usagf:'));
+    try {
+      expect(run('--help')).toMatch(/^Usagf: card-sandbox/);
+    } finally {
+      writeFileSync(bundle, source);
+    }
   });
 
   it('ships with the build', () => {
