@@ -33,7 +33,10 @@ export const SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTi
 const PRUNE_EVERY_MS = 60_000;
 
 export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}): Promise<RunningSandbox> {
-  const app = createApp(deps);
+  // Listening comes first and the app is built straight after, before the event loop turns again:
+  // a client that connects meanwhile waits in the accept queue, and is answered by the finished app
+  // the moment it is built rather than at its next retry.
+  let app: ReturnType<typeof createApp> | undefined;
   const { host, port } = deps.config;
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...SERVER_LIMITS, ...limits };
   const serverOptions = {
@@ -44,9 +47,15 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
     connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)),
   };
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, () => resolve(s));
+    const s = serve({ fetch: (request, env) => app!.fetch(request, env), hostname: host, port, serverOptions }, () => resolve(s));
     s.once('error', reject);
   });
+  try {
+    app = createApp(deps);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   deps.services.scheduler.start();
   deps.services.scheduler.kick();
   const pruning = setInterval(() => {
