@@ -57,10 +57,10 @@ function probe(url) {
  * (what a sandbox started in the background costs); stderr is kept for the error report.
  * Resolves once GET /_sandbox/health answers 200, with `startMs` measured from the spawn.
  */
-export async function startSandbox(args = [], { nodeArgs = [] } = {}) {
+export async function startSandbox(args = [], { nodeArgs = [], dropEnv = [] } = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CARD_SANDBOX_')));
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CARD_SANDBOX_') && !dropEnv.includes(name)));
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'start', '--port', String(port), '--host', '127.0.0.1', '--db', ':memory:', ...args], {
     cwd: ROOT,
