@@ -37,16 +37,21 @@ await build({
   logLevel: 'warning',
 });
 
-// The warm-up: start the sandbox, answer one request, stop. The cache the bin writes on the way out
-// holds the code that start-up and a first request compiled.
+// The warm-up: start the sandbox as a user does (banner, readable log), answer one request, stop.
+// The cache the bin writes on the way out holds the code that start-up and a first request compiled.
 rmSync(CACHE, { force: true });
-const child = spawn(process.execPath, ['bin/card-sandbox.cjs', 'start', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const child = spawn(process.execPath, ['bin/card-sandbox.cjs', 'start', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
 let output = '';
 child.stderr.on('data', (chunk) => (output += chunk));
 const url = await new Promise((resolve, reject) => {
+  const timer = setTimeout(() => {
+    child.kill('SIGKILL');
+    reject(new Error(`the warm-up start was not ready within 30 s:\n${output}`));
+  }, 30_000);
+  timer.unref();
   child.stdout.on('data', (chunk) => {
     output += chunk;
-    const found = /"url":"([^"]+)"/.exec(output);
+    const found = /API\s+(http:\/\/\S+)\/v1/.exec(output);
     if (found) resolve(found[1]);
   });
   child.once('exit', (code) => reject(new Error(`the warm-up start exited (${code}) before it was ready:\n${output}`)));
