@@ -51,10 +51,10 @@ if (wants('cold')) {
   const cold = await phase('cold start', () => coldStart(nodeArgs));
   rows.push(row('Cold start, spawn → 200 /_sandbox/health (median of 5)', {}, `${ms(cold.medianMs)} (node -e 0: ${ms(cold.bareNodeMs)})`, `≤ ${TARGETS.coldMs} ms`, cold.medianMs <= TARGETS.coldMs));
   notes.push(`Cold start runs: ${cold.runsMs.map(ms).join(', ')}; Node alone (spawn to exit of \`node -e 0\`), median of 5 taken between them: ${ms(cold.bareNodeMs)}.`);
-  const bare = cold.withoutExtraCaCerts;
-  if (bare) {
-    rows.push(row('Cold start, the same without NODE_EXTRA_CA_CERTS', {}, `${ms(bare.medianMs)} (node -e 0: ${ms(bare.bareNodeMs)})`));
-    notes.push(`NODE_EXTRA_CA_CERTS is set here; Node 20 reads and parses that CA file at every start, before any JavaScript runs. Without it: cold start runs ${bare.runsMs.map(ms).join(', ')}, Node alone ${ms(bare.bareNodeMs)}.`);
+  const withoutCa = cold.withoutExtraCaCerts;
+  if (withoutCa) {
+    rows.push(row('Cold start, the same without NODE_EXTRA_CA_CERTS', {}, `${ms(withoutCa.medianMs)} (node -e 0: ${ms(withoutCa.bareNodeMs)})`));
+    notes.push(`NODE_EXTRA_CA_CERTS is set here; Node 20 reads and parses that CA file at every start, before any JavaScript runs. Without it: cold start runs ${withoutCa.runsMs.map(ms).join(', ')}, Node alone ${ms(withoutCa.bareNodeMs)}.`);
   }
 }
 
