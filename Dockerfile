@@ -11,6 +11,7 @@ COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
+COPY bin ./bin
 COPY src ./src
 COPY drizzle ./drizzle
 COPY fixtures ./fixtures
