@@ -5,6 +5,12 @@
 // one as it exits (if the directory is writable; otherwise the CLI runs the same, only slower to
 // start). CommonJS, like the bundle: Node reaches a CommonJS entry sooner than an ES module.
 'use strict';
+// Node.js 22 is the oldest line still maintained, and the oldest better-sqlite3's addon loads on.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) {
+  process.stderr.write(`error card-sandbox needs Node.js 22 or later; this is Node.js ${process.version}. Install a current LTS (22, 24 or 26).\n`);
+  process.exit(1);
+}
 const { createHash } = require('node:crypto');
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');

@@ -2,23 +2,13 @@
 // dist/card-sandbox.cjs, which bin/card-sandbox.cjs runs, then starts it once so that V8's code
 // cache for it (dist/card-sandbox.cjs.cache) is written. Loading one file instead of several
 // hundred modules, and not compiling it at every start, is what keeps the cold start short.
-// better-sqlite3's JavaScript is bundled too; the store loads its native addon by path.
+// better-sqlite3 stays outside: it loads its prebuilt Node-API addon from its own package folder.
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const BUNDLE = 'dist/card-sandbox.cjs';
 const CACHE = `${BUNDLE}.cache`;
-
-// zod's `locales` namespace re-exports its error messages in every language (about 260 KB of the
-// bundle, which Node parses at every start); the sandbox only uses English, the default. In the
-// bundle `z.locales` therefore holds `en` alone.
-const englishOnly = {
-  name: 'zod-english-only',
-  setup(bundle) {
-    bundle.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
-  },
-};
 
 await build({
   entryPoints: ['dist/cli/main.js'],
@@ -27,10 +17,8 @@ await build({
   minify: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
-  // better-sqlite3 finds its addon through `bindings` only when not given the path, which the store always gives.
-  external: ['bindings'],
-  plugins: [englishOnly],
+  target: 'node22',
+  external: ['better-sqlite3'],
   // The sources are ES modules; in the CommonJS bundle their `import.meta.url` is the bundle's own.
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },

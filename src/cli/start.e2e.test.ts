@@ -4,7 +4,7 @@
  * clean exit on SIGTERM and SIGINT.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { newSigningKey, signedHeaders } from '../testing/signer.js';
-import { assertBuilt } from '../testing/spawn.js';
+import { assertBuilt, runCli } from '../testing/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/card-sandbox.cjs', import.meta.url));
@@ -173,5 +173,40 @@ describe('card-sandbox start', () => {
     const sandbox = cli(['start', '--port', String(await freePort()), ...args]);
     expect((await sandbox.exited).code).toBe(2);
     expect(sandbox.stderr()).toMatch(reason);
+  }, SPAWN_TIMEOUT_MS);
+
+  it('says which directory the database cannot be written in, for whom, and how to fix it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-unwritable-'));
+    chmodSync(dir, 0o755);
+    const data = join(dir, 'data');
+    mkdirSync(data, { mode: 0o755 });
+    // As root (a container build, CI), run the sandbox as uid 1000 like the image does; otherwise
+    // take the write permission away from ourselves.
+    const root = process.getuid?.() === 0;
+    if (!root) chmodSync(data, 0o555);
+    try {
+      const run = await runCli(['start', '--port', '0', '--db', join(data, 'sandbox.db')], {}, root ? { uid: 1000 } : {});
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${data} is not writable by uid ${root ? 1000 : process.getuid!()}`);
+      expect(run.stderr).toContain('-v card-sandbox-data:/data');
+      const missing = await runCli(['start', '--port', '0', '--db', join(dir, 'nowhere', 'sandbox.db')]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain(`the directory ${join(dir, 'nowhere')} does not exist`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, SPAWN_TIMEOUT_MS);
+
+  it('refuses to run on a Node.js older than 22, saying what it needs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-old-node-'));
+    const preload = join(dir, 'node-20.cjs');
+    writeFileSync(preload, "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '20.19.5' } });\nObject.defineProperty(process, 'version', { value: 'v20.19.5' });\n");
+    try {
+      const run = await runCli(['start', '--port', '0'], {}, { nodeArgs: ['--require', preload] });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe('error card-sandbox needs Node.js 22 or later; this is Node.js v20.19.5. Install a current LTS (22, 24 or 26).\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, SPAWN_TIMEOUT_MS);
 });

@@ -4,11 +4,13 @@
  * committed transaction survives the process being killed (SIGKILL); only a power loss can take
  * the last commits, which a local emulator accepts for the write speed.
  */
-import { createRequire } from 'node:module';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { eq } from 'drizzle-orm';
+import { ConfigError } from '../config.js';
 import { packagePath } from '../paths.js';
 import * as schema from './schema.js';
 
@@ -25,28 +27,55 @@ export interface Store {
   close(): void;
 }
 
-let addon: string | undefined;
+const writable = (path: string) => {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /**
- * better-sqlite3's native addon, named directly: finding it through the `bindings` package probes
- * the file system at every start and cannot work from the CLI bundle, which includes
- * better-sqlite3's JavaScript. Prebuilt or compiled at install, the addon is in build/Release/.
+ * Why a database file cannot be opened, saying how to fix it. The usual cause is a directory the
+ * sandbox's user may not write to, such as a root-owned bind mount in a container that runs as uid
+ * 1000: SQLite itself only says "unable to open database file".
  */
-function nativeBinding(): string {
-  if (addon) return addon;
+function openFailure(path: string, error: unknown): ConfigError {
+  const file = resolve(path);
+  const dir = dirname(file);
+  const cannot = `cannot open the database ${path}`;
+  if (!existsSync(dir)) return new ConfigError(`${cannot}: the directory ${dir} does not exist; create it first`);
+  const uid = process.getuid?.();
+  const blocked = !writable(dir) ? dir : existsSync(file) && !writable(file) ? file : undefined;
+  if (blocked !== undefined && uid !== undefined) {
+    const owner = statSync(blocked).uid;
+    return new ConfigError(
+      `${cannot}: ${blocked} is not writable by uid ${uid} (it belongs to uid ${owner}). Give uid ${uid} write access ` +
+        `(for a bind mount, on the host: \`sudo chown -R ${uid} <directory>\`), or in Docker use a named volume ` +
+        `(\`-v card-sandbox-data:/data\`) or run as the owner (\`docker run --user ${owner} …\`)`,
+    );
+  }
+  return new ConfigError(`${cannot}: ${(error as Error).message}`);
+}
+
+function openSqlite(path: string): Database.Database {
+  let sqlite: Database.Database | undefined;
   try {
-    return (addon = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node'));
-  } catch {
-    throw new Error("better-sqlite3's native addon (build/Release/better_sqlite3.node) is missing: run `npm rebuild better-sqlite3`");
+    sqlite = new Database(path);
+    if (path !== ':memory:') {
+      sqlite.pragma('journal_mode = WAL');
+      sqlite.pragma('synchronous = NORMAL');
+    }
+    return sqlite;
+  } catch (error) {
+    sqlite?.close();
+    throw openFailure(path, error);
   }
 }
 
 export function openStore(path = ':memory:'): Store {
-  const sqlite = new Database(path, { nativeBinding: nativeBinding() });
-  if (path !== ':memory:') {
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
-  }
+  const sqlite = openSqlite(path);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = drizzle(sqlite, { schema });

@@ -30,10 +30,21 @@ export function assertBuilt(): void {
   }
 }
 
+export interface SpawnOptions {
+  /** Run as this user (the test runs as root). */
+  uid?: number;
+  /** Options for node itself, before the bin. */
+  nodeArgs?: string[];
+}
+
 /** Only what the test passes configures the CLI: CARD_SANDBOX_* is dropped from the environment. */
-export function spawnCli(args: string[], env: Record<string, string> = {}): Spawned {
+export function spawnCli(args: string[], env: Record<string, string> = {}, options: SpawnOptions = {}): Spawned {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CARD_SANDBOX_')));
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, NO_COLOR: '1', ...env } });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    cwd: ROOT,
+    env: { ...base, NO_COLOR: '1', ...env },
+    ...(options.uid !== undefined && { uid: options.uid }),
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk) => (out += chunk));
@@ -43,7 +54,7 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): Spaw
 }
 
 /** Runs one command to its end. */
-export const runCli = (args: string[], env?: Record<string, string>): Promise<Run> => spawnCli(args, env).exited;
+export const runCli = (args: string[], env?: Record<string, string>, options?: SpawnOptions): Promise<Run> => spawnCli(args, env, options).exited;
 
 /** Resolves when `predicate` holds for the output so far; rejects if the process ends first. */
 export async function waitForOutput(process: Spawned, predicate: (stdout: string, stderr: string) => boolean, timeoutMs = 30_000): Promise<string> {
@@ -76,8 +87,8 @@ export interface RunningCli {
 }
 
 /** `card-sandbox start --port 0 --json …`; resolves with its URL once it listens. */
-export async function startSandbox(args: string[] = []): Promise<RunningCli> {
-  const process = spawnCli(['start', '--port', '0', '--json', ...args]);
+export async function startSandbox(args: string[] = [], env: Record<string, string> = {}): Promise<RunningCli> {
+  const process = spawnCli(['start', '--port', '0', '--json', ...args], env);
   const out = await waitForOutput(process, (text) => text.includes('"card-sandbox started"'));
   const started = out.split('\n').map((line) => (line.startsWith('{') ? (JSON.parse(line) as { msg?: string; url?: string }) : {})).find((l) => l.msg === 'card-sandbox started');
   return {
