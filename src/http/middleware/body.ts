@@ -3,27 +3,13 @@
  * fingerprints; routes parse JSON from the same bytes. A body that is not declared as JSON is
  * refused rather than silently read as empty.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { SandboxError } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
 
 const EMPTY = new Uint8Array(0);
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
-const utf8 = new TextDecoder();
-
-/**
- * Hands the route's validator the parsed body: otherwise hono's c.req.json() reads the bytes
- * again through a new Response object. A body that does not parse is left to the validator, which
- * refuses it the usual way.
- */
-function primeJson(c: Context<AppEnv>, body: Uint8Array): void {
-  try {
-    c.req.bodyCache.json = Promise.resolve(JSON.parse(utf8.decode(body)));
-  } catch {
-    // Not JSON: the validator reports it.
-  }
-}
 
 export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
   const tooLarge = (): never => {
@@ -52,7 +38,6 @@ export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
       if (!JSON_TYPE.test(type)) {
         throw new SandboxError('invalid_request', `the body must be JSON sent with Content-Type: application/json (got ${type ? `"${type}"` : 'no Content-Type'})`);
       }
-      primeJson(c, body);
     }
     return next();
   };
