@@ -1,10 +1,11 @@
 /**
  * The CLI's HTTP client to a running sandbox's control plane (/_sandbox). It knows where the
- * sandbox is (`--url`, `CARD_SANDBOX_URL`, default http://127.0.0.1:4242), sends the optional
+ * sandbox is (`--url`, `CARD_SANDBOX_URL`, the port, default http://127.0.0.1:4242), sends the optional
  * admin token, turns refusals into `RefusedError` (the RFC 9457 problem) and a missing sandbox into
  * `UnreachableError`, and follows the Server-Sent Events stream (WHATWG HTML §9.2.6).
  */
 import type { Io } from './io.js';
+import { runningSandboxes, type RunFile } from './run-files.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:4242';
 
@@ -36,6 +37,8 @@ export class ClientUsageError extends Error {}
 
 export interface ClientOptions {
   url?: string | undefined;
+  /** The port `start` was given: the sandbox on this machine at that port. */
+  port?: string | undefined;
   adminToken?: string | undefined;
 }
 
@@ -47,9 +50,38 @@ export interface SseMessage {
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
-/** Flag, then environment, then default; a URL pointing at /v1 or /_sandbox is trimmed to its base. */
-export function resolveClientOptions(options: ClientOptions, env: Record<string, string | undefined>): { url: string; adminToken?: string } {
-  const raw = options.url ?? (env.CARD_SANDBOX_URL || DEFAULT_URL);
+const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
+
+/** The sandbox on this machine listening on `raw` (a port as `start` takes it), or undefined for port 0. */
+function urlOfPort(raw: string, source: string, env: Record<string, string | undefined>): string | undefined {
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ClientUsageError(`${source} must be a port from 1 to 65535, got "${raw}"`);
+  if (Number(raw) === 0) return undefined;
+  const host = env.CARD_SANDBOX_HOST && !WILDCARDS.has(env.CARD_SANDBOX_HOST) ? env.CARD_SANDBOX_HOST : '127.0.0.1';
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${raw}`;
+}
+
+/** The one sandbox running on this machine, by the files `start` keeps; the default when none or several are. */
+function discovered(running: () => RunFile[]): string {
+  const found = running();
+  if (found.length === 1) return found[0]!.url;
+  if (found.length > 1 && !found.some((r) => r.url === DEFAULT_URL)) {
+    throw new ClientUsageError(`${found.length} sandboxes are running (${found.map((r) => r.url).join(', ')}): say which with --url`);
+  }
+  return DEFAULT_URL;
+}
+
+/**
+ * Where the sandbox is: `--url`, else `--port`, else CARD_SANDBOX_URL, else CARD_SANDBOX_PORT (the
+ * variables `start` reads too), else the one sandbox running on this machine, else the default. A
+ * URL pointing at /v1 or /_sandbox is trimmed to its base.
+ */
+export function resolveClientOptions(options: ClientOptions, env: Record<string, string | undefined>, running: () => RunFile[] = runningSandboxes): { url: string; adminToken?: string } {
+  const raw =
+    options.url ??
+    (options.port !== undefined ? urlOfPort(options.port, '--port', env) : undefined) ??
+    (env.CARD_SANDBOX_URL || undefined) ??
+    (env.CARD_SANDBOX_PORT ? urlOfPort(env.CARD_SANDBOX_PORT, 'CARD_SANDBOX_PORT', env) : undefined) ??
+    discovered(running);
   let parsed: URL;
   try {
     parsed = new URL(raw);

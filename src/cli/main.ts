@@ -6,12 +6,13 @@ import { buildProgram, StartError, UsageError } from './program.js';
 
 export async function main(argv: string[]): Promise<void> {
   const io = createIo();
-  const program = buildProgram(io).exitOverride();
+  const program = buildProgram(io);
   try {
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
-      process.exitCode = error.exitCode;
+      // Help and --version end with 0; every other complaint of commander's is bad usage.
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
       return;
     }
     if (error instanceof UsageError || error instanceof StartError || error instanceof ConfigError) {

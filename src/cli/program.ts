@@ -5,17 +5,20 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, OPTIONS, resolveConfig, type Config } from '../config.js';
+import { parseDuration } from '../domain/duration.js';
 import { version } from '../version.js';
 import { ClientUsageError, createClient, DEFAULT_URL, RefusedError, resolveClientOptions, UnreachableError, type CommandContext } from './client.js';
 import { authorise } from './commands/authorise.js';
 import { advanceClock, showClock } from './commands/clock.js';
 import { listEvents, resendEvent, showEvent, tailEvents } from './commands/events.js';
+import { health } from './commands/health.js';
 import { listRequests } from './commands/requests.js';
 import { reset } from './commands/reset.js';
 import { seed } from './commands/seed.js';
 import { SIMULATIONS, simulate, type Simulation } from './commands/simulate.js';
 import { start, StartError } from './commands/start.js';
 import type { Io } from './io.js';
+import { recordRunning } from './run-files.js';
 
 export class UsageError extends Error {}
 
@@ -24,11 +27,18 @@ export const EXIT_UNREACHABLE = 3;
 
 interface ClientFlags {
   url?: string;
+  port?: string;
   adminToken?: string;
   json?: boolean;
 }
 
 const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ card-sandbox ${l}`).join('\n')}`;
+
+const duration = (name: string) => (raw: string) => {
+  const ms = parseDuration(raw);
+  if (ms === undefined) throw new InvalidArgumentError(`${name} must be a duration such as 30s, 2m or PT1M`);
+  return ms;
+};
 
 const positiveInt = (name: string) => (raw: string) => {
   const n = Number(raw);
@@ -40,6 +50,8 @@ export function buildProgram(io: Io, env: Record<string, string | undefined> = p
   const program = new Command('card-sandbox')
     .description('A local, stateful emulator of a card-issuance programme API, with signed webhooks and time travel.')
     .version(version(), '-v, --version')
+    // Set before the commands are declared, so that they inherit it: main() decides the exit code.
+    .exitOverride()
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
@@ -75,9 +87,13 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       throw error;
     }
     const running = await start(config, io);
+    const forget = recordRunning(running.url);
     const stop = (signal: string) => {
       io.err(`\n${signal}: shutting down…`);
-      void running.close().then(() => process.exit(0));
+      void running.close().then(() => {
+        forget();
+        process.exit(0);
+      });
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
@@ -112,6 +128,11 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       } else throw error;
     }
   };
+
+  client(program, 'health', 'Check that the sandbox is up: exit 0 when healthy, 1 when it answers but is not, 3 when nothing answers', ['health', 'health --port 5000', 'health --wait 30s'])
+    .option('--port <port>', 'the port the sandbox was started with (env CARD_SANDBOX_PORT, as for start)')
+    .option('--wait <duration>', 'keep asking until it is healthy, for up to this long (e.g. 30s)', duration('--wait'))
+    .action((flags: ClientFlags & { wait?: number }) => run(flags, (ctx) => health(ctx, flags.wait)));
 
   client(program, 'seed <file>', 'Load a seed world (customers, accounts, cards, webhooks) into the running sandbox; all or nothing', ['seed fixtures/demo.json'])
     .action((file: string, flags: ClientFlags) => run(flags, (ctx) => seed(ctx, file)));

@@ -1,0 +1,33 @@
+/**
+ * `health`: is the sandbox up and well? Exit 0 when it answers `status: ok`, 1 when it answers
+ * otherwise, 3 when nothing answers (see program.ts). With a wait it keeps asking until the sandbox
+ * is healthy or the wait is over, for scripts and container HEALTHCHECKs that start it first.
+ */
+import { RefusedError, UnreachableError, type CommandContext } from '../client.js';
+
+interface Health {
+  status: string;
+  version: string;
+  env: string;
+  verify: string;
+  clock: string;
+}
+
+const POLL_MS = 200;
+
+export async function health({ client, io, json }: CommandContext, waitMs = 0): Promise<void> {
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    try {
+      const state = (await client.request<Health>('GET', '/health'))!;
+      if (state.status !== 'ok') throw new RefusedError({ title: 'Not healthy', status: 200, detail: `the sandbox at ${client.url} reports status "${state.status}"` });
+      if (json) return io.json(state);
+      io.out(`${io.color.green('✓')} healthy ${client.url} ${io.color.dim(`(v${state.version}, env ${state.env}, verify ${state.verify}, clock ${state.clock})`)}`);
+      return;
+    } catch (error) {
+      const retry = (error instanceof RefusedError || error instanceof UnreachableError) && performance.now() + POLL_MS < deadline;
+      if (!retry) throw error;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+}
