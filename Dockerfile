@@ -1,11 +1,9 @@
-# card-sandbox image. Two stages with the compilers better-sqlite3 needs — production dependencies
-# (npm ci --omit=dev) and the build — then a slim runtime stage that runs as a non-root user.
-FROM node:20-bookworm AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev
-
-FROM node:20-bookworm AS build
+# card-sandbox image. A build stage installs everything and runs `npm run build`: the CLI bundle,
+# which holds every dependency but better-sqlite3, and its V8 code cache. The runtime stage takes
+# the bundle, its cache and better-sqlite3's JavaScript with the one prebuilt Node-API addon this
+# platform loads, and runs as the non-root `node` user (uid 1000). Both stages run the same Node,
+# so the code cache is used as built.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -16,12 +14,15 @@ COPY src ./src
 COPY drizzle ./drizzle
 COPY fixtures ./fixtures
 RUN npm run build
+RUN mkdir -p runtime/better-sqlite3/prebuilds \
+  && cp -r node_modules/better-sqlite3/package.json node_modules/better-sqlite3/LICENSE node_modules/better-sqlite3/lib runtime/better-sqlite3/ \
+  && cp "node_modules/better-sqlite3/prebuilds/linux-$(node -p process.arch).node" runtime/better-sqlite3/prebuilds/
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=deps /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
+COPY --from=build /app/runtime ./node_modules
+COPY --from=build /app/dist/card-sandbox.cjs /app/dist/card-sandbox.cjs.cache ./dist/
 COPY package.json README.md LICENSE ./
 COPY bin ./bin
 COPY drizzle ./drizzle
@@ -30,7 +31,7 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data
 EXPOSE 4242
-HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:4242/_sandbox/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# `health` finds the sandbox on whatever port `start` was given (--port, CARD_SANDBOX_PORT).
+HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=3 CMD ["node", "bin/card-sandbox.cjs", "health"]
 ENTRYPOINT ["node", "bin/card-sandbox.cjs"]
 CMD ["start", "--host", "0.0.0.0", "--db", "/data/sandbox.db"]

@@ -1,39 +1,78 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { ROOT } from '../testing/spawn.js';
+import { freePort, ROOT } from '../testing/spawn.js';
 
-// No Docker engine runs here, so the image's build stage is replayed by hand: only the files its
-// COPY lines bring in, then its `npm run build` (production dependencies linked from this checkout).
-// The build must succeed there and leave the bundle and its code cache for the runtime stage.
-const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-image-build-'));
+// The image is built for real by scripts/image-check.sh where an engine runs. Here, without one,
+// its two stages are replayed from the Dockerfile itself: the build stage's COPY lines and RUN
+// commands (dependencies linked from this checkout instead of `npm ci`), then the runtime stage's
+// COPY lines, and the runtime is started with the image's own command. It must serve, with only
+// what the runtime stage copies: the bundle and better-sqlite3.
+const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-image-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The build stage's `COPY <source…> <destination>` lines (from the context, not other stages) and RUN commands. */
-function buildStage(dockerfile: string): { copies: { from: string; to: string }[]; runs: string[] } {
-  const stage = dockerfile.split(/^FROM /m).find((s) => /^\S+ AS build\s*$/m.test(s.split('\n')[0] ?? ''));
-  if (!stage) throw new Error('the Dockerfile has no build stage');
-  const lines = stage.split('\n').map((l) => l.trim());
-  const copies = lines
-    .filter((l) => l.startsWith('COPY ') && !l.includes('--from'))
-    .flatMap((l) => {
-      const [, ...args] = l.split(/\s+/);
-      const to = args.pop()!;
-      // Several sources go into a directory; one source is copied to the destination itself.
-      return args.map((from) => ({ from, to: args.length > 1 || to.endsWith('/') ? join(to, from) : to }));
-    });
-  const runs = lines.filter((l) => l.startsWith('RUN ')).map((l) => l.slice(4));
-  return { copies, runs };
+interface Copy {
+  from: string;
+  to: string;
+  stage?: string;
 }
 
-test("the image's build stage has what `npm run build` needs", () => {
-  const { copies, runs } = buildStage(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+/** One stage's COPY lines (`--from=<stage>` kept), RUN commands and the exec-form CMD. */
+function stage(dockerfile: string, name: string) {
+  const text = dockerfile.split(/^FROM /m).find((s) => new RegExp(`^\\S+ AS ${name}\\s*$`, 'm').test(s.split('\n')[0] ?? ''));
+  if (!text) throw new Error(`the Dockerfile has no ${name} stage`);
+  // Continued lines (ending in a backslash) are one instruction.
+  const lines = text.replace(/\\\n\s*/g, '').split('\n').map((l) => l.trim());
+  const copies: Copy[] = lines
+    .filter((l) => l.startsWith('COPY '))
+    .flatMap((l) => {
+      const args = l.split(/\s+/).slice(1);
+      const from = args[0]!.startsWith('--from=') ? args.shift()!.slice('--from='.length) : undefined;
+      const to = args.pop()!;
+      // Several sources go into a directory; one source is copied to the destination itself.
+      return args.map((source) => ({ from: source, to: args.length > 1 || to.endsWith('/') ? join(to, source.split('/').pop()!) : to, ...(from && { stage: from }) }));
+    });
+  const runs = lines.filter((l) => l.startsWith('RUN ')).map((l) => l.slice(4));
+  const cmd = lines.find((l) => l.startsWith('CMD '));
+  return { copies, runs, cmd: cmd ? (JSON.parse(cmd.slice(4)) as string[]) : [] };
+}
+
+test("the image's stages, replayed, build a runtime that serves with only what it copies", async () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+  const build = join(dir, 'build');
+  const runtime = join(dir, 'runtime');
+  const { copies, runs } = stage(dockerfile, 'build');
+  for (const { from, to } of copies) cpSync(join(ROOT, from), join(build, to), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(build, 'node_modules'));
+  expect(runs[0]).toBe('npm ci');
   expect(runs).toContain('npm run build');
-  for (const { from, to } of copies) cpSync(join(ROOT, from), join(dir, to), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'pipe' });
-  expect(existsSync(join(dir, 'dist', 'card-sandbox.cjs'))).toBe(true);
-  expect(existsSync(join(dir, 'dist', 'card-sandbox.cjs.cache'))).toBe(true);
+  for (const command of runs.slice(1)) execFileSync('sh', ['-c', command], { cwd: build, stdio: 'pipe' });
+
+  const image = stage(dockerfile, 'runtime');
+  for (const { from, to, stage: source } of image.copies) {
+    // WORKDIR is /app in both stages.
+    const origin = source === 'build' ? join(build, from.replace(/^\/app\//, '')) : join(ROOT, from);
+    const target = join(runtime, to.replace(/^\/app\//, ''));
+    mkdirSync(dirname(target), { recursive: true });
+    cpSync(origin, target, { recursive: true });
+  }
+  expect(readdirSync(join(runtime, 'node_modules'))).toEqual(['better-sqlite3']);
+  expect(readdirSync(join(runtime, 'dist')).sort()).toEqual(['card-sandbox.cjs', 'card-sandbox.cjs.cache']);
+
+  // The image's command, with the database where /data would be and a free port.
+  const port = await freePort();
+  mkdirSync(join(dir, 'data'));
+  const args = image.cmd.map((a) => a.replace('/data/', `${join(dir, 'data')}/`));
+  expect(args).toEqual(['start', '--host', '0.0.0.0', '--db', join(dir, 'data', 'sandbox.db')]);
+  const child = spawn(process.execPath, ['bin/card-sandbox.cjs', ...args, '--port', String(port)], { cwd: runtime, stdio: 'ignore' });
+  try {
+    const health = execFileSync(process.execPath, ['bin/card-sandbox.cjs', 'health', '--port', String(port), '--wait', '20s', '--json'], { cwd: runtime, encoding: 'utf8' });
+    expect(JSON.parse(health)).toMatchObject({ status: 'ok' });
+    expect(existsSync(join(dir, 'data', 'sandbox.db'))).toBe(true);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
 }, 180_000);
