@@ -54,7 +54,7 @@ if (wants('cold')) {
   const withoutCa = cold.withoutExtraCaCerts;
   if (withoutCa) {
     rows.push(row('Cold start, the same without NODE_EXTRA_CA_CERTS', {}, `${ms(withoutCa.medianMs)} (node -e 0: ${ms(withoutCa.bareNodeMs)})`));
-    notes.push(`NODE_EXTRA_CA_CERTS is set here; Node 20 reads and parses that CA file at every start, before any JavaScript runs. Without it: cold start runs ${withoutCa.runsMs.map(ms).join(', ')}, Node alone ${ms(withoutCa.bareNodeMs)}.`);
+    notes.push(`NODE_EXTRA_CA_CERTS is set here (a CA file Node reads when it starts). Without it: cold start runs ${withoutCa.runsMs.map(ms).join(', ')}, Node alone ${ms(withoutCa.bareNodeMs)}.`);
   }
 }
 

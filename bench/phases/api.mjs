@@ -26,7 +26,7 @@ async function bareNodeMs(env) {
 /**
  * Spawn to the first 200 from /_sandbox/health, `COLD_STARTS` times, each sandbox stopped before
  * the next; each run paired with a bare Node start for comparison. With NODE_EXTRA_CA_CERTS set,
- * the same again without it: Node 20 reads that file at every start, before any JavaScript runs.
+ * the same again without it: Node reads that file when it starts (Node 20 did so before any JavaScript ran).
  */
 export async function coldStart(nodeArgs = []) {
   const series = async (dropEnv) => {
