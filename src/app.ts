@@ -14,7 +14,8 @@ import { requestContext } from './http/middleware/context.js';
 import { idempotentRequests } from './http/middleware/idempotency.js';
 import { verifyRequests } from './http/middleware/verify.js';
 import { accountRoutes } from './http/routes/accounts.js';
-import { authRoutes } from './http/routes/auth.js';
+import { authorisationRoutes } from './http/routes/authorisations.js';
+import { credentialRoutes, tokenRoute } from './http/routes/auth.js';
 import { cardRoutes } from './http/routes/cards.js';
 import { controlRoutes } from './http/routes/control.js';
 import { customerRoutes } from './http/routes/customers.js';
@@ -29,8 +30,7 @@ export const MAX_BODY_BYTES = 1_048_576;
 
 const TARGETS: Record<string, string> = { json: 'body', param: 'path parameters', query: 'query parameters', header: 'headers' };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const defaultHook: Hook<any, AppEnv, any, any> = (result) => {
+const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
   if (!result.success) throw validationError(result.error, TARGETS[result.target] ?? result.target);
 };
 
@@ -43,20 +43,27 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   app.onError(onError);
   app.notFound((c) => problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`)));
 
+  // /v1 reads the body once for every route. Then come POST /auth/token, which asks nothing else; a
+  // bearer token for the rest of /auth, which never needs a signature, digest or idempotency key;
+  // then verification and idempotency for every other operation. Hono runs handlers in the order
+  // they were added and a route that answers ends the chain, so each group of routes is added
+  // before the middleware it must not meet.
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook });
   v1.onError(onError);
+  v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   v1.use('*', ...readBody(MAX_BODY_BYTES));
+  tokenRoute(v1, deps);
   v1.use('*', authenticate(services.auth));
+  credentialRoutes(v1, deps);
   v1.use('*', verifyRequests(config.verify, services.auth, clock, log));
   v1.use('*', idempotentRequests(services.idempotency));
-  v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-  authRoutes(v1, deps);
   engineRoutes(v1, deps);
   customerRoutes(v1, deps);
   accountRoutes(v1, deps);
   cardRoutes(v1, deps);
   simulatorCustomerCardRoutes(v1, deps);
   webhookRoutes(v1, deps);
+  authorisationRoutes(v1, deps);
   transactionRoutes(v1, deps);
   simulatorAuthorisationRoutes(v1, deps);
 

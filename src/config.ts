@@ -5,6 +5,7 @@
  */
 import { parseClockOption } from './clock.js';
 import { parseDuration } from './domain/duration.js';
+import { NETWORKS, type Network } from './domain/pan.js';
 
 export type Verify = 'strict' | 'warn' | 'off';
 export type Env = 'sandbox' | 'production';
@@ -24,7 +25,7 @@ export interface Config {
   webhookKey: string | undefined;
   physicalCards: boolean;
   cardholderName: string;
-  network: 'visa' | 'mastercard';
+  network: Network;
   journalSize: number;
   eventRetention: number;
   adminToken: string | undefined;
@@ -101,7 +102,7 @@ export const OPTIONS = [
   spec({ key: 'webhookKey', flag: '--webhook-key <file>', env: 'CARD_SANDBOX_WEBHOOK_KEY', default: undefined, parse: strOpt, defaultText: 'made on first start', doc: 'PEM file of the P-384 private key that signs webhooks' }),
   spec({ key: 'physicalCards', flag: '--physical-cards', env: 'CARD_SANDBOX_PHYSICAL_CARDS', default: false, parse: bool, doc: 'Allow physical cards (then `shippingAddress` is required)' }),
   spec({ key: 'cardholderName', flag: '--cardholder-name <name>', env: 'CARD_SANDBOX_CARDHOLDER_NAME', default: 'SANDBOX CARDHOLDER', parse: str, doc: 'Name printed on issued cards' }),
-  spec({ key: 'network', flag: '--network <network>', env: 'CARD_SANDBOX_NETWORK', default: 'visa' as const, parse: oneOf(['visa', 'mastercard'] as const), doc: 'Network of issued cards' }),
+  spec({ key: 'network', flag: '--network <network>', env: 'CARD_SANDBOX_NETWORK', default: 'visa' as Network, parse: oneOf(NETWORKS), doc: 'Network of issued cards' }),
   spec({ key: 'journalSize', flag: '--journal-size <n>', env: 'CARD_SANDBOX_JOURNAL_SIZE', default: 1000, parse: int(0, 1_000_000), doc: 'How many API requests GET /_sandbox/requests keeps' }),
   spec({ key: 'eventRetention', flag: '--event-retention <n>', env: 'CARD_SANDBOX_EVENT_RETENTION', default: 10_000, parse: int(1, 10_000_000), doc: 'How many events the database keeps, with their deliveries and attempts; older ones are deleted, except those with a delivery still pending' }),
   spec({ key: 'adminToken', flag: '--admin-token <token>', env: 'CARD_SANDBOX_ADMIN_TOKEN', default: undefined, parse: strOpt, defaultText: 'none', doc: 'Require `Authorization: Bearer <token>` on /_sandbox/*' }),

@@ -1,24 +1,16 @@
 /**
- * Composition: the dependencies every part receives — store, clock, ids, randomness, config and
- * log (`Core`), then the services and the journal built on them (`Deps`). Tests pass a manual
+ * Composition: the core every service receives (core.ts), then the services and the journal
+ * built on it (`Deps`). Tests pass a manual
  * clock and seeded ids; nothing is read from the environment here.
  */
 import { createClock, parseClockOption, type Clock } from './clock.js';
+import type { Core } from './core.js';
 import { ConfigError, type Config } from './config.js';
-import { cryptoIds, cryptoRandom, type Ids, type Random } from './ids.js';
+import { cryptoIds, cryptoRandom } from './ids.js';
 import { Journal } from './journal.js';
-import { jsonLog, type Log } from './log.js';
+import { jsonLog } from './log.js';
 import { createServices, type Services } from './services/index.js';
 import { openStore, type Store } from './store/store.js';
-
-export interface Core {
-  store: Store;
-  clock: Clock;
-  ids: Ids;
-  random: Random;
-  config: Config;
-  log: Log;
-}
 
 export interface Deps extends Core {
   services: Services;

@@ -1,6 +1,6 @@
 /**
- * Ids and randomness: the one source of both. Production uses node:crypto; tests and
- * `--seed-random` use a seeded generator so that runs are reproducible.
+ * Ids and randomness: the one source of both. Production uses node:crypto; tests use a seeded
+ * generator so that their runs are reproducible.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 

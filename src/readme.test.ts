@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { OPTIONS } from './config.js';
-import { ERRORS } from './domain/errors.js';
+import { PROBLEMS } from './http/errors.js';
 import { packagePath } from './paths.js';
 
 // The README is the manual: what the code can answer or accept must be written there.
 const readme = readFileSync(packagePath('README.md'), 'utf8');
 
 describe('README', () => {
-  test.each(Object.keys(ERRORS))('documents the error code %s', (code) => {
+  test.each(Object.keys(PROBLEMS))('documents the error code %s', (code) => {
     expect(readme).toContain(`\`${code}\``);
   });
 

@@ -27,7 +27,6 @@ let carol: { id: string };
 /** A client command against the shared sandbox. */
 const cli = (...args: string[]) => runCli([...args, '--url', sandbox.url]);
 /** The control plane directly, for what a test only needs to look at or set up. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const control = async (method: string, path: string, body?: unknown): Promise<any> => {
   const res = await fetch(`${sandbox.url}/_sandbox${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   return res.json();

@@ -4,19 +4,14 @@
  * admin token, turns refusals into `RefusedError` (the RFC 9457 problem) and a missing sandbox into
  * `UnreachableError`, and follows the Server-Sent Events stream (WHATWG HTML §9.2.6).
  */
+import type { Problem as SandboxProblem } from '../wire/problem.js';
 import type { Io } from './io.js';
 import { runningSandboxes, type RunFile } from './run-files.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:4242';
 
-export interface Problem {
-  type?: string;
-  title: string;
-  status: number;
-  detail?: string;
-  code?: string;
-  errors?: { path: string; message: string }[];
-}
+/** What the sandbox refused with, or, from something that is not a sandbox, its status described the same way. */
+export type Problem = Pick<SandboxProblem, 'title' | 'status'> & Partial<SandboxProblem>;
 
 /** The sandbox answered with an error. */
 export class RefusedError extends Error {

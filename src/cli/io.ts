@@ -2,6 +2,7 @@
  * Terminal output: the only importer of chalk. Colour follows the terminal and NO_COLOR /
  * FORCE_COLOR; `--json` output is never coloured. Also the readable server log.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Log, RequestLine } from '../log.js';
 
@@ -57,13 +58,10 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
       },
     }),
     table(headers, rows) {
-      const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => stripAnsi(r[i] ?? '').length)));
-      const line = (cells: string[]) => cells.map((c, i) => c + ' '.repeat(Math.max(0, widths[i]! - stripAnsi(c).length))).join('  ').trimEnd();
+      const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => stripVTControlCharacters(r[i] ?? '').length)));
+      const line = (cells: string[]) => cells.map((c, i) => c + ' '.repeat(Math.max(0, widths[i]! - stripVTControlCharacters(c).length))).join('  ').trimEnd();
       out(color.bold(line(headers)));
       for (const row of rows) out(line(row));
     },
   };
 }
-
-// eslint-disable-next-line no-control-regex
-const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');

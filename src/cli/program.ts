@@ -15,7 +15,7 @@ import { health } from './commands/health.js';
 import { listRequests } from './commands/requests.js';
 import { reset } from './commands/reset.js';
 import { seed } from './commands/seed.js';
-import { SIMULATIONS, simulate, type Simulation } from './commands/simulate.js';
+import { simulate, type Simulation } from './commands/simulate.js';
 import { start, StartError } from './commands/start.js';
 import type { Io } from './io.js';
 import { recordRunning } from './run-files.js';

@@ -3,12 +3,13 @@
  * in a child process on a free port — health, banner, a real request, refusals of bad flags and a
  * clean exit on SIGTERM and SIGINT.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { newSigningKey, signedHeaders } from '../testing/signer.js';
@@ -92,7 +93,7 @@ describe('card-sandbox start', () => {
     expect(banner).toContain(DEFAULT_API_SECRET);
     expect(banner).toMatch(/env sandbox, verify warn/);
     expect(banner).toMatch(/in memory/);
-    expect(banner).not.toMatch(/\x1b\[/);
+    expect(stripVTControlCharacters(banner)).toBe(banner);
 
     const token = await fetch(`${base}/v1/auth/token`, {
       method: 'POST',
@@ -175,23 +176,21 @@ describe('card-sandbox start', () => {
     expect(sandbox.stderr()).toMatch(reason);
   }, SPAWN_TIMEOUT_MS);
 
-  it('says which directory the database cannot be written in, for whom, and how to fix it', async () => {
+  // As root (a container build, CI) the sandbox runs as uid 1000, as the image does, when that user
+  // may run this checkout; otherwise it takes the write permission away from itself.
+  const root = process.getuid?.() === 0;
+  const canRunAs1000 = root && spawnSync(process.execPath, [BIN, '--version'], { uid: 1000, cwd: ROOT }).status === 0;
+  it.skipIf(root && !canRunAs1000)('says which directory the database cannot be written in, for whom, and how to fix it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-unwritable-'));
     chmodSync(dir, 0o755);
     const data = join(dir, 'data');
     mkdirSync(data, { mode: 0o755 });
-    // As root (a container build, CI), run the sandbox as uid 1000 like the image does; otherwise
-    // take the write permission away from ourselves.
-    const root = process.getuid?.() === 0;
     if (!root) chmodSync(data, 0o555);
     try {
       const run = await runCli(['start', '--port', '0', '--db', join(data, 'sandbox.db')], {}, root ? { uid: 1000 } : {});
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`${data} is not writable by uid ${root ? 1000 : process.getuid!()}`);
       expect(run.stderr).toContain('-v card-sandbox-data:/data');
-      const missing = await runCli(['start', '--port', '0', '--db', join(dir, 'nowhere', 'sandbox.db')]);
-      expect(missing.code).toBe(2);
-      expect(missing.stderr).toContain(`the directory ${join(dir, 'nowhere')} does not exist`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

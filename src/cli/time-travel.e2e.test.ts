@@ -26,7 +26,6 @@ const cliJson = async (...args: string[]) => {
 };
 
 /** A /v1 request with a fresh token (tokens expire with sandbox time); verification is in warn mode. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function api(method: string, path: string): Promise<any> {
   const auth = await fetch(`${sandbox.url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }) });
   const { token } = (await auth.json()) as { token: string };

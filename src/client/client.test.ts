@@ -11,7 +11,6 @@ const ORIGIN = 'http://127.0.0.1:4242';
 /** Sends what signRequest produced through the in-process app. */
 async function send(sb: TestSandbox, path: string, signed: ReturnType<typeof signRequest>) {
   const res = await sb.app.request(`${ORIGIN}${path}`, { method: signed.method, headers: { ...signed.headers, Authorization: `Bearer ${sb.token()}` }, body: signed.body });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- problem or resource JSON
   return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
 }
 

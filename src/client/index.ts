@@ -6,6 +6,7 @@
  * node:crypto's.
  */
 import { createPrivateKey, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
+import { MUTATIONS } from '../domain/idempotency.js';
 import { checkContentDigest, contentDigest } from '../signatures/digest.js';
 import {
   ALGORITHM,
@@ -42,8 +43,6 @@ export interface SignedRequest {
   headers: Record<string, string>;
   body?: string | Uint8Array;
 }
-
-const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Returns `{ method, headers, body }` ready for `fetch(url, signRequest({...}))`.

@@ -1,15 +1,8 @@
 /**
- * Postal addresses on cards: the fields the wire carries, in wire order, and the ISO 3166-1
- * alpha-2 country codes a `country` may take (the 249 officially assigned codes).
+ * Postal addresses on cards: the one definition of their fields, checks and wire order, and the
+ * ISO 3166-1 alpha-2 country codes a `country` may take (the 249 officially assigned codes).
  */
-export interface Address {
-  firstLine: string;
-  secondLine?: string;
-  city: string;
-  state?: string;
-  country: string;
-  postCode: string;
-}
+import { z } from 'zod';
 
 const COUNTRIES = new Set(
   `AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ
@@ -23,14 +16,23 @@ const COUNTRIES = new Set(
 
 export const isCountryCode = (code: string): boolean => COUNTRIES.has(code);
 
+const line = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(255, 'must be at most 255 characters');
+
+export const Address = z
+  .object(
+    {
+      firstLine: line,
+      secondLine: line.optional(),
+      city: line,
+      state: line.optional(),
+      country: z.string({ error: 'must be a string' }).refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as GB'),
+      postCode: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(32, 'must be at most 32 characters'),
+    },
+    { error: 'must be an address object' },
+  )
+  .meta({ id: 'Address' });
+
+export type Address = z.infer<typeof Address>;
+
 /** The address with its fields in wire order and absent optional fields omitted. */
-export function orderAddress(a: Address): Address {
-  return {
-    firstLine: a.firstLine,
-    ...(a.secondLine !== undefined && { secondLine: a.secondLine }),
-    city: a.city,
-    ...(a.state !== undefined && { state: a.state }),
-    country: a.country,
-    postCode: a.postCode,
-  };
-}
+export const orderAddress = (address: Address): Address => Address.parse(address);

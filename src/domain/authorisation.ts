@@ -1,8 +1,9 @@
 /**
- * The authorisation's life cycle (CONTRACT §7 Authorisation): created `pending`, then captured
+ * The authorisation's life cycle (README: Authorisations and transactions): created `pending`, then captured
  * (`capturing → captured`) or released (`releasing → released`). Also who may move it by hand,
  * the default test merchant and the delays the sandbox automates.
  */
+import { z } from 'zod';
 import { transition, type Machine } from './state-machine.js';
 
 export const AUTHORISATION_STATUSES = ['pending', 'capturing', 'captured', 'releasing', 'released'] as const;
@@ -31,13 +32,8 @@ export const MANUAL_COMPLETION_DELAY_MS = 1_000;
 /** Pending holds on a terminated card stay capturable this long; then they are released. */
 export const TERMINATED_HOLD_WINDOW_MS = 30 * 24 * 60 * 60 * 1_000;
 
-export type Merchant = {
-  id: string;
-  name: string;
-  mcc: number;
-  country: string;
-  city: string;
-};
+export const Merchant = z.object({ id: z.string(), name: z.string(), mcc: z.number().int(), country: z.string(), city: z.string() }).meta({ id: 'Merchant' });
+export type Merchant = z.infer<typeof Merchant>;
 
 export const DEFAULT_MERCHANT: Readonly<Merchant> = { id: 'TEST', name: 'Test Merchant', mcc: 9999, country: 'GB', city: 'London' };
 

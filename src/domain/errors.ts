@@ -1,48 +1,48 @@
 /**
- * The closed list of error codes, each with its HTTP status and title (CONTRACT §3). Services
- * refuse by throwing `SandboxError`; the one funnel in `http/errors.ts` turns it into RFC 9457
- * problem+json. Adding a code means adding a row here.
+ * The closed list of error codes (README: Errors). Services refuse by throwing `SandboxError`
+ * with one; the one funnel in `http/errors.ts` gives each its HTTP status and title and turns it
+ * into RFC 9457 problem+json. Adding a code means adding it here and a row there.
  */
-export const ERRORS = {
-  invalid_request: { status: 400, title: 'Invalid request' },
-  invalid_signature: { status: 400, title: 'Invalid request' },
-  invalid_content_digest: { status: 400, title: 'Invalid request' },
-  missing_idempotency_key: { status: 400, title: 'Invalid request' },
-  invalid_idempotency_key: { status: 400, title: 'Invalid request' },
-  invalid_signing_key: { status: 400, title: 'Invalid request' },
-  last_credential: { status: 400, title: 'Invalid request' },
-  customer_not_active: { status: 400, title: 'Invalid request' },
-  account_not_active: { status: 400, title: 'Invalid request' },
-  card_not_active: { status: 400, title: 'Invalid request' },
-  card_limit_reached: { status: 400, title: 'Invalid request' },
-  customer_not_pending: { status: 400, title: 'Invalid request' },
-  card_not_issuing: { status: 400, title: 'Invalid request' },
-  authorisation_not_pending: { status: 400, title: 'Invalid request' },
-  physical_cards_unsupported: { status: 400, title: 'Invalid request' },
-  invalid_challenge_signature: { status: 400, title: 'Invalid request' },
-  challenge_expired: { status: 400, title: 'Invalid request' },
-  invalid_credentials: { status: 401, title: 'Invalid credentials' },
-  not_authorised: { status: 401, title: 'Not authorised' },
-  customer_not_found: { status: 404, title: 'Customer not found' },
-  account_not_found: { status: 404, title: 'Account not found' },
-  card_not_found: { status: 404, title: 'Card not found' },
-  authorisation_not_found: { status: 404, title: 'Authorisation not found' },
-  transaction_not_found: { status: 404, title: 'Transaction not found' },
-  webhook_not_found: { status: 404, title: 'Webhook not found' },
-  signing_key_not_found: { status: 404, title: 'Signing key not found' },
-  credential_not_found: { status: 404, title: 'Credential not found' },
-  event_not_found: { status: 404, title: 'Event not found' },
-  route_not_found: { status: 404, title: 'Not found' },
-  customer_already_exists: { status: 409, title: 'Customer already exists' },
-  invalid_state_transition: { status: 409, title: 'Invalid state transition' },
-  challenge_already_signed: { status: 409, title: 'Challenge already signed' },
-  idempotency_in_flight: { status: 409, title: 'Idempotency conflict' },
-  payload_too_large: { status: 413, title: 'Invalid request' },
-  idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
-  internal_error: { status: 500, title: 'Internal error' },
-} as const satisfies Record<string, { status: number; title: string }>;
+export const ERROR_CODES = [
+  'invalid_request',
+  'invalid_signature',
+  'invalid_content_digest',
+  'missing_idempotency_key',
+  'invalid_idempotency_key',
+  'invalid_signing_key',
+  'last_credential',
+  'customer_not_active',
+  'account_not_active',
+  'card_not_active',
+  'card_limit_reached',
+  'customer_not_pending',
+  'card_not_issuing',
+  'authorisation_not_pending',
+  'physical_cards_unsupported',
+  'invalid_challenge_signature',
+  'challenge_expired',
+  'invalid_credentials',
+  'not_authorised',
+  'customer_not_found',
+  'account_not_found',
+  'card_not_found',
+  'authorisation_not_found',
+  'transaction_not_found',
+  'webhook_not_found',
+  'signing_key_not_found',
+  'credential_not_found',
+  'event_not_found',
+  'route_not_found',
+  'customer_already_exists',
+  'invalid_state_transition',
+  'challenge_already_signed',
+  'idempotency_in_flight',
+  'payload_too_large',
+  'idempotency_key_reused',
+  'internal_error',
+] as const;
 
-export type ErrorCode = keyof typeof ERRORS;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface FieldError {
   path: string;
@@ -59,9 +59,6 @@ export class SandboxError extends Error {
     this.name = 'SandboxError';
   }
 
-  get status(): number {
-    return ERRORS[this.code].status;
-  }
 }
 
 /** Shorthand for the common refusal. */

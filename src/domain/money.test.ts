@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadMoneyTables } from '../services/authorisations.js';
+import { loadMoneyTables } from '../fixtures.js';
 import { amountProblems, convert, exchangeRate, MAX_INTEGER_DIGITS, normalise, type MoneyTables } from './money.js';
 
 const tables = loadMoneyTables();

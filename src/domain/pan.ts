@@ -3,7 +3,8 @@
  * (ISO/IEC 7812-1 Annex B); only the masked form (first six, `******`, last four) is kept.
  * Also the expiry date printed on a card and the instant it stops being valid.
  */
-export type Network = 'visa' | 'mastercard';
+export const NETWORKS = ['visa', 'mastercard'] as const;
+export type Network = (typeof NETWORKS)[number];
 
 /** Six-digit BINs inside each network's range (Visa 4…, Mastercard 51–55), used for every sandbox card. */
 export const NETWORK_BIN: Record<Network, string> = { visa: '431940', mastercard: '536127' };

@@ -19,7 +19,7 @@ const message: SiweMessage = {
 describe('EIP-4361 messages', () => {
   it('round-trip through build and parse', () => {
     expect(parseSiweMessage(buildSiweMessage(message))).toEqual(message);
-    const { statement: _, requestId: __, expirationTime: ___, ...bare } = message;
+    const { statement: _statement, requestId: _requestId, expirationTime: _expirationTime, ...bare } = message;
     expect(parseSiweMessage(buildSiweMessage(bare))).toEqual(bare);
   });
 

@@ -1,8 +1,10 @@
 /**
- * The transaction's life cycle (CONTRACT §7 Transaction): a captured authorisation becomes a
+ * The transaction's life cycle (README: Authorisations and transactions): a captured authorisation becomes a
  * debit that is `processing`, then settles to `processed`. The reference also names `reversing`
  * and `reversed`; nothing in the sandbox reverses a transaction, so no move leads there.
  */
+import { z } from 'zod';
+import { DateTime, Decimal } from './formats.js';
 import { transition, type Machine } from './state-machine.js';
 
 export const TRANSACTION_STATUSES = ['processing', 'processed', 'reversing', 'reversed'] as const;
@@ -23,8 +25,11 @@ export const TRANSACTION_MACHINE: Machine<TransactionStatus, TransactionAction> 
 
 export const transactionTransition = (status: TransactionStatus, action: TransactionAction) => transition(TRANSACTION_MACHINE, status, action);
 
-export type Fee = { type: 'partner' | 'service' | 'network'; tokenAmount: string };
-export type ChainTransaction = { chainId: string; createdAt: string };
+export const Fee = z.object({ type: z.enum(['partner', 'service', 'network']), tokenAmount: Decimal }).meta({ id: 'Fee' });
+export type Fee = z.infer<typeof Fee>;
+
+export const ChainTransaction = z.object({ chainId: z.string(), createdAt: DateTime }).meta({ id: 'ChainTransaction' });
+export type ChainTransaction = z.infer<typeof ChainTransaction>;
 
 /** A new transaction settles this long after the capture that created it. */
 export const SETTLEMENT_DELAY_MS = 1_000;

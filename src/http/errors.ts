@@ -6,24 +6,55 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
-import { ERRORS, SandboxError, type ErrorCode, type FieldError } from '../domain/errors.js';
+import { SandboxError, type ErrorCode } from '../domain/errors.js';
+import type { Problem } from '../wire/problem.js';
 import type { AppEnv } from './env.js';
 import type { Log } from '../log.js';
 
+/** Each error code's HTTP status and title (the error names of the specification). */
+export const PROBLEMS = {
+  invalid_request: { status: 400, title: 'Invalid request' },
+  invalid_signature: { status: 400, title: 'Invalid request' },
+  invalid_content_digest: { status: 400, title: 'Invalid request' },
+  missing_idempotency_key: { status: 400, title: 'Invalid request' },
+  invalid_idempotency_key: { status: 400, title: 'Invalid request' },
+  invalid_signing_key: { status: 400, title: 'Invalid request' },
+  last_credential: { status: 400, title: 'Invalid request' },
+  customer_not_active: { status: 400, title: 'Invalid request' },
+  account_not_active: { status: 400, title: 'Invalid request' },
+  card_not_active: { status: 400, title: 'Invalid request' },
+  card_limit_reached: { status: 400, title: 'Invalid request' },
+  customer_not_pending: { status: 400, title: 'Invalid request' },
+  card_not_issuing: { status: 400, title: 'Invalid request' },
+  authorisation_not_pending: { status: 400, title: 'Invalid request' },
+  physical_cards_unsupported: { status: 400, title: 'Invalid request' },
+  invalid_challenge_signature: { status: 400, title: 'Invalid request' },
+  challenge_expired: { status: 400, title: 'Invalid request' },
+  invalid_credentials: { status: 401, title: 'Invalid credentials' },
+  not_authorised: { status: 401, title: 'Not authorised' },
+  customer_not_found: { status: 404, title: 'Customer not found' },
+  account_not_found: { status: 404, title: 'Account not found' },
+  card_not_found: { status: 404, title: 'Card not found' },
+  authorisation_not_found: { status: 404, title: 'Authorisation not found' },
+  transaction_not_found: { status: 404, title: 'Transaction not found' },
+  webhook_not_found: { status: 404, title: 'Webhook not found' },
+  signing_key_not_found: { status: 404, title: 'Signing key not found' },
+  credential_not_found: { status: 404, title: 'Credential not found' },
+  event_not_found: { status: 404, title: 'Event not found' },
+  route_not_found: { status: 404, title: 'Not found' },
+  customer_already_exists: { status: 409, title: 'Customer already exists' },
+  invalid_state_transition: { status: 409, title: 'Invalid state transition' },
+  challenge_already_signed: { status: 409, title: 'Challenge already signed' },
+  idempotency_in_flight: { status: 409, title: 'Idempotency conflict' },
+  payload_too_large: { status: 413, title: 'Invalid request' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
+  internal_error: { status: 500, title: 'Internal error' },
+} as const satisfies Record<ErrorCode, { status: number; title: string }>;
+
 export const PROBLEM_TYPE_BASE = 'https://card-sandbox.dev/problems/';
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: ErrorCode;
-  requestId: string;
-  errors?: FieldError[];
-}
-
 export function problemBody(error: SandboxError, requestId: string): Problem {
-  const { status, title } = ERRORS[error.code];
+  const { status, title } = PROBLEMS[error.code];
   const body: Problem = { type: `${PROBLEM_TYPE_BASE}${error.code.replaceAll('_', '-')}`, title, status, detail: error.detail, code: error.code, requestId };
   if (error.errors?.length) body.errors = error.errors;
   return body;

@@ -9,7 +9,7 @@ import { randomUUID, sign } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
-import { ERRORS } from '../domain/errors.js';
+import { PROBLEMS } from './errors.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { brokenAuthorization, brokenDigest, brokenIdempotencyKey, brokenSignature, brokenSignatureInput, contentType, hostileQuery, hostileRawBody, hostileSegment, hostileValue } from '../testing/hostile-input.js';
 import { buildWorld, fieldPaths, validBody, withField, worldStands, type HostileWorld } from '../testing/hostile-world.js';
@@ -25,7 +25,7 @@ const ROUTES: [string, string][] = [...new Map(createTestSandbox().app.routes.fi
 const PIPELINE_CODES = ['not_authorised', 'invalid_signature', 'invalid_content_digest', 'missing_idempotency_key', 'invalid_idempotency_key', 'payload_too_large'];
 
 // The only state a refusal may touch, both by contract: the idempotency record, which keeps refusals
-// to replay them (CONTRACT §6), and the challenge a wrong signature replaces with a new one (§7).
+// to replay them (README: Idempotency), and the challenge a wrong signature replaces with a new one (§7).
 const CHALLENGE = ['challenge', 'challenge_expires_at'];
 const WATCH = { except: ['idempotency_keys'], apart: { customers: CHALLENGE, accounts: CHALLENGE } };
 
@@ -189,12 +189,12 @@ describe.each(['strict', 'warn'] as const)('hostile input, --verify %s', (verify
     if (res.status < 400) return undefined;
 
     expect(res.headers.get('Content-Type'), label).toBe('application/problem+json');
-    const problem = JSON.parse(text) as { type: string; title: string; status: number; detail: string; code: keyof typeof ERRORS; requestId: string };
-    expect(ERRORS[problem.code], `${label}: ${text}`).toBeDefined();
+    const problem = JSON.parse(text) as { type: string; title: string; status: number; detail: string; code: keyof typeof PROBLEMS; requestId: string };
+    expect(PROBLEMS[problem.code], `${label}: ${text}`).toBeDefined();
     // A replay is the stored answer, body and all, so it names the request that was first answered.
     const replayed = res.headers.get('Idempotent-Replayed') === 'true';
-    expect(problem, label).toMatchObject({ status: res.status, title: ERRORS[problem.code].title, ...(replayed ? {} : { requestId }) });
-    expect(ERRORS[problem.code].status, label).toBe(res.status);
+    expect(problem, label).toMatchObject({ status: res.status, title: PROBLEMS[problem.code].title, ...(replayed ? {} : { requestId }) });
+    expect(PROBLEMS[problem.code].status, label).toBe(res.status);
     expect(typeof problem.type === 'string' && typeof problem.detail === 'string', label).toBe(true);
     expect(problem.detail, label).not.toMatch(/\n\s+at /);
     const allowed = (op: string) => op === 'update-apart' && problem.code === 'invalid_challenge_signature';

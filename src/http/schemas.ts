@@ -1,27 +1,14 @@
 /**
- * Request schemas shared by the routes, and the helpers that declare a route with its standard
- * problem responses so `/openapi.json` documents them.
+ * The helpers that declare a route — its path id, JSON body and answers, with the standard problem
+ * responses — so that `/openapi.json` documents it. The shapes themselves are in wire/ and domain/.
  */
 import { z } from '@hono/zod-openapi';
-
-/** Any well-formed UUID (version-agnostic, like the real service's uuid format). */
-export const Uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
+import { Uuid } from '../domain/formats.js';
+import { Problem } from '../wire/problem.js';
 
 /** A path id: a UUID, compared in lower case as ids are stored. */
 export const idParam = <K extends string>(name: K) =>
   z.object({ [name]: Uuid.toLowerCase().openapi({ param: { name, in: 'path' } }) } as { [P in K]: typeof Uuid });
-
-const Problem = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z.string(),
-    requestId: z.string(),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  })
-  .openapi('Problem');
 
 export const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
 

@@ -1,5 +1,5 @@
 /**
- * Authentication (CONTRACT §4) through the API: tokens and their expiry in sandbox time, refused
+ * Authentication (README: Authentication, signatures and idempotency) through the API: tokens and their expiry in sandbox time, refused
  * forgeries, credential rotation and revocation, and request-signing key registration.
  */
 import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';

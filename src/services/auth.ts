@@ -1,26 +1,22 @@
 /**
- * Authentication (CONTRACT §4): API credentials, HS256 access tokens and the integrator's
+ * Authentication (README: Authentication, signatures and idempotency): API credentials, HS256 access tokens and the integrator's
  * request-signing keys. Tokens are signed with a random secret kept in the database and carry a
  * generation counter: changing or deleting credentials bumps it and so invalidates every token
  * issued before. Expiry is checked against the sandbox clock.
  */
 import { createHash, createHmac, timingSafeEqual, type KeyObject, createPublicKey } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { Core } from '../deps.js';
+import type { Core } from '../core.js';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { fail } from '../domain/errors.js';
 import { credentials, signingKeys } from '../store/schema.js';
 import { parseP384PublicKey } from '../signatures/keys.js';
+import type { Token } from '../wire/auth.js';
 
 const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 const JWT_HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
-export interface Token {
-  token: string;
-  expiresAt: number;
-  tokenType: 'Bearer';
-}
 
 export function createAuth(core: Core) {
   const { store, clock, random, config } = core;

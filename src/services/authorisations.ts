@@ -6,25 +6,24 @@
  * capture also records the transaction.
  */
 import { and, eq } from 'drizzle-orm';
-import { iso } from '../clock.js';
-import type { Core } from '../deps.js';
+import type { Core } from '../core.js';
 import {
-  authorisationTransition,
+  AUTHORISATION_MACHINE,
   AUTO_CAPTURE_DELAY_MS,
   manualRefusal,
   MANUAL_COMPLETION_DELAY_MS,
   merchantFrom,
   TERMINATED_HOLD_WINDOW_MS,
-  type AuthorisationAction,
-  type AuthorisationStatus,
   type Merchant,
 } from '../domain/authorisation.js';
-import { fail, SandboxError } from '../domain/errors.js';
-import { amountProblems, convert, normalise, type MoneyTables, type RateTable } from '../domain/money.js';
-import { readFixture } from '../fixtures.js';
+import { fail } from '../domain/errors.js';
+import { amountProblems, convert, normalise } from '../domain/money.js';
+import { loadMoneyTables } from '../fixtures.js';
 import { accounts, authorisations, cards } from '../store/schema.js';
+import { toAuthorisation, type Authorisation } from '../wire/payment.js';
 import type { Events } from './events.js';
 import type { Jobs } from './jobs.js';
+import { lifecycle } from './lifecycle.js';
 import type { Transactions } from './transactions.js';
 
 type AuthorisationRow = typeof authorisations.$inferSelect;
@@ -33,58 +32,29 @@ export interface AuthorisationRequest {
   amount: string;
   currency: string;
   capture: boolean;
-  merchant?: Partial<Merchant>;
+  merchant?: Partial<Merchant> | undefined;
 }
 
 const AUTO_CAPTURE = 'authorisation.auto-capture';
 const COMPLETE = 'authorisation.complete';
 const RELEASE_HOLD = 'authorisation.release-hold';
 
-/** The authorisation exactly as GET /authorisations/{id} returns it, fields in the reference's order. */
-export function authorisationView(row: AuthorisationRow) {
-  return {
-    id: row.id,
-    accountId: row.accountId,
-    cardId: row.cardId,
-    status: row.status as AuthorisationStatus,
-    amount: row.amount,
-    currency: row.currency,
-    merchantAmount: row.merchantAmount,
-    merchantCurrency: row.merchantCurrency,
-    exchangeRate: row.exchangeRate,
-    merchant: row.merchant as Merchant,
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
-  };
-}
-
-export type AuthorisationView = ReturnType<typeof authorisationView>;
-
-/** The shipped ISO 4217 table and rate table. */
-export function loadMoneyTables(): MoneyTables {
-  return {
-    currencies: readFixture<{ currencies: Record<string, number> }>('currencies.json').currencies,
-    rates: readFixture<RateTable>('rates.json'),
-  };
-}
-
 export function createAuthorisations(core: Core, { jobs, events, transactions }: { jobs: Jobs; events: Events; transactions: Transactions }) {
   const { store, clock, ids } = core;
   const { db } = store;
   const money = loadMoneyTables();
 
-  const find = (id: string) => db.select().from(authorisations).where(eq(authorisations.id, id)).get();
-
-  /** Applies one move of the state table, emits its event, and records the transaction of a capture. */
-  const move = (row: AuthorisationRow, action: AuthorisationAction, now: number): AuthorisationRow => {
-    const outcome = authorisationTransition(row.status as AuthorisationStatus, action);
-    if (!outcome.ok) throw new SandboxError(outcome.code, outcome.detail);
-    const next = { ...row, status: outcome.next, updatedAt: now };
-    db.update(authorisations).set({ status: next.status, updatedAt: now }).where(eq(authorisations.id, row.id)).run();
-    events.emit('authorisation.updated', row.id, authorisationView(next));
-    if (next.status === 'captured') transactions.recordCapture(next, now);
-    return next;
-  };
+  // A capture records the transaction in the same database transaction.
+  const { find, load, move } = lifecycle(core, events, {
+    table: authorisations,
+    machine: AUTHORISATION_MACHINE,
+    event: 'authorisation.updated',
+    notFound: 'authorisation_not_found',
+    view: toAuthorisation,
+    afterSave(next, now) {
+      if (next.status === 'captured') transactions.recordCapture(next, now);
+    },
+  });
 
   /** Automatic moves pass through the intermediate state and complete in the same instant. */
   const automatically = (action: 'capture' | 'release') => (id: string, now: number) => {
@@ -100,8 +70,8 @@ export function createAuthorisations(core: Core, { jobs, events, transactions }:
 
   const byHand = (id: string, action: 'capture' | 'release'): void =>
     store.transaction(() => {
-      const row = find(id) ?? fail('authorisation_not_found', `no authorisation with id ${id}`);
-      const refusal = manualRefusal({ id, status: row.status as AuthorisationStatus, capture: row.capture }, action);
+      const row = load(id);
+      const refusal = manualRefusal({ id, status: row.status, capture: row.capture }, action);
       if (refusal) fail('authorisation_not_pending', refusal);
       const now = clock.now();
       move(row, action, now);
@@ -113,7 +83,7 @@ export function createAuthorisations(core: Core, { jobs, events, transactions }:
     /** The ISO 4217 table: request validation names unknown currencies and excess fraction digits with it. */
     currencies: money.currencies,
 
-    authorise(cardId: string, request: AuthorisationRequest): AuthorisationView {
+    authorise(cardId: string, request: AuthorisationRequest): Authorisation {
       const problems = amountProblems(request.amount, request.currency, money.currencies);
       if (problems.length) fail('invalid_request', `invalid body: ${problems.map((p) => p.path).join(', ')}`, problems);
       return store.transaction(() => {
@@ -148,19 +118,17 @@ export function createAuthorisations(core: Core, { jobs, events, transactions }:
           updatedAt: now,
         };
         db.insert(authorisations).values(row).run();
-        const view = authorisationView(row);
-        events.emit('authorisation.updated', row.id, view);
+        const created = toAuthorisation(row);
+        events.emit('authorisation.updated', row.id, created);
         if (row.capture) jobs.schedule(AUTO_CAPTURE, row.id, now + AUTO_CAPTURE_DELAY_MS);
-        return view;
+        return created;
       });
     },
 
     capture: (id: string): void => byHand(id, 'capture'),
     release: (id: string): void => byHand(id, 'release'),
 
-    get(id: string): AuthorisationView {
-      return authorisationView(find(id) ?? fail('authorisation_not_found', `no authorisation with id ${id}`));
-    },
+    get: (id: string): Authorisation => toAuthorisation(load(id)),
 
     /**
      * A card was terminated: its pending holds stay capturable for 30 days, then are released.

@@ -9,15 +9,10 @@ import { parseAccountId } from '../domain/caip.js';
 import { fail } from '../domain/errors.js';
 import { encodeChallenge, makeNonce, parseSiweMessage, SIWE_DOMAIN } from '../domain/siwe.js';
 import type { Random } from '../ids.js';
+import type { OwnerSignature } from '../wire/challenge.js';
 import { decodeBase64, decodeSignature, recoverPersonalSigner, toChecksumAddress } from '../signatures/eip191.js';
 
 export const CHALLENGE_TTL_MS = 3_600_000;
-
-export interface Proof {
-  ownerId: string;
-  challenge: string;
-  signature: string;
-}
 
 export interface StoredChallenge {
   challenge: string | null;
@@ -58,7 +53,7 @@ export type ProofOutcome = { ok: true } | { ok: false; detail: string };
  * and a well-formed signature (else this throws a 400 and nothing changes); then the EIP-191
  * signer must be `ownerId`'s address and `ownerId` the customer's wallet (case-insensitive).
  */
-export function checkProof(stored: StoredChallenge, proof: Proof, wallet: string, now: number, challengePath: string): ProofOutcome {
+export function checkProof(stored: StoredChallenge, proof: OwnerSignature, wallet: string, now: number, challengePath: string): ProofOutcome {
   const sent = decodeBase64(proof.challenge);
   if (!sent) fail('invalid_request', 'challenge must be the base64 challenge this sandbox issued', [{ path: 'challenge', message: 'not base64' }]);
   const current = stored.challenge === null ? undefined : decodeBase64(stored.challenge);

@@ -1,31 +1,24 @@
 /**
- * Customers (CONTRACT §7 Customer): creation with an ownership challenge, the wallet's signature
+ * Customers (README: Customers, accounts and cards): creation with an ownership challenge, the wallet's signature
  * (initiating → screening → verifying), the simulator's verdict, and deactivate/activate with the
  * cascade to accounts and cards. Every change writes one `customer.updated` event in its
  * transaction.
  */
 import { asc, eq, or, sql } from 'drizzle-orm';
-import { iso } from '../clock.js';
-import type { Core } from '../deps.js';
-import { checkWallet, customerTransition, type CustomerAction, type CustomerStatus } from '../domain/customer.js';
+import type { Core } from '../core.js';
+import { checkWallet, CUSTOMER_MACHINE, customerTransition } from '../domain/customer.js';
 import { fail } from '../domain/errors.js';
 import { customers } from '../store/schema.js';
 import { untilChanged } from '../store/read-cache.js';
+import type { OwnerSignature } from '../wire/challenge.js';
+import { toCustomer, type Customer } from '../wire/customer.js';
 import type { Accounts } from './accounts.js';
+import { checkProof, isLive, issueChallenge } from './challenges.js';
 import type { Engine } from './engine.js';
 import type { Events } from './events.js';
-import { checkProof, isLive, issueChallenge, type Proof } from './challenges.js';
+import { lifecycle } from './lifecycle.js';
 
 type CustomerRow = typeof customers.$inferSelect;
-
-export interface Customer {
-  id: string;
-  externalId: string;
-  chainId: string;
-  status: CustomerStatus;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export interface NewCustomer {
   chainId: string;
@@ -34,35 +27,17 @@ export interface NewCustomer {
 
 const STATEMENT = 'Prove that you own this wallet to become a card programme customer.';
 
-/** The customer as GET returns it and as its events carry it, in YAML field order. */
-export function toCustomer(row: CustomerRow): Customer {
-  return { id: row.id, externalId: row.externalId, chainId: row.chainId, status: row.status as CustomerStatus, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
-}
-
 export function createCustomers(core: Core, { events, engine, accounts }: { events: Events; engine: Engine; accounts: Accounts }) {
   const { store, clock, ids, random } = core;
   const { db } = store;
 
-  const load = (id: string): CustomerRow => db.select().from(customers).where(eq(customers.id, id)).get() ?? fail('customer_not_found', `no customer with id ${id}`);
+  const { load, move, mutate } = lifecycle(core, events, { table: customers, machine: CUSTOMER_MACHINE, event: 'customer.updated', notFound: 'customer_not_found', view: toCustomer });
   // GET /v1/customers serialises every customer each time: the list is prepared once and kept until
   // the database changes (store/read-cache.ts).
   const listQuery = db.select().from(customers).orderBy(asc(customers.createdAt), asc(sql`rowid`)).prepare();
   const listAll = untilChanged(store.sqlite, () => listQuery.all().map(toCustomer));
 
-  const move = (row: CustomerRow, action: CustomerAction, now: number, changes: Partial<CustomerRow> = {}): CustomerRow => {
-    const outcome = customerTransition(row.status as CustomerStatus, action);
-    if (!outcome.ok) fail(outcome.code, outcome.detail);
-    const write = { status: outcome.next, ...changes, updatedAt: now };
-    const next = { ...row, ...write };
-    db.update(customers).set(write).where(eq(customers.id, row.id)).run();
-    events.emit('customer.updated', row.id, toCustomer(next));
-    return next;
-  };
-
   const challengeFor = (chainId: string, now: number) => issueChallenge(random, now, { wallet: chainId, statement: STATEMENT });
-
-  const mutate = (id: string, fn: (row: CustomerRow, now: number) => CustomerRow): Customer =>
-    store.transaction(() => toCustomer(fn(load(id), clock.now())));
 
   return {
     create(input: NewCustomer): Customer & { challenge: string } {
@@ -81,9 +56,9 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
           ...challengeFor(input.chainId, now),
         };
         db.insert(customers).values(row).run();
-        const customer = toCustomer(row);
-        events.emit('customer.updated', row.id, customer);
-        return { ...customer, challenge: row.challenge! };
+        const created = toCustomer(row);
+        events.emit('customer.updated', row.id, created);
+        return { ...created, challenge: row.challenge! };
       });
     },
 
@@ -104,11 +79,11 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
     },
 
     /** The wallet signed the challenge: screening, then verifying at once. A wrong signer gets a new challenge and a refusal. */
-    signChallenge(id: string, proof: Proof): void {
+    signChallenge(id: string, proof: OwnerSignature): void {
       const refusal = store.transaction(() => {
         const row = load(id);
         if (row.challengeSigned) fail('challenge_already_signed', `the challenge of customer ${id} was already signed; the customer is ${row.status}`);
-        const check = customerTransition(row.status as CustomerStatus, 'sign');
+        const check = customerTransition(row.status, 'sign');
         if (!check.ok) fail(check.code, check.detail);
         const now = clock.now();
         const outcome = checkProof(row, proof, row.chainId, now, `/v1/customers/${id}/challenge`);

@@ -6,18 +6,8 @@ import type { Env } from '../config.js';
 import { fail } from '../domain/errors.js';
 import { isChainId } from '../domain/caip.js';
 import { readFixture } from '../fixtures.js';
+import type { Asset, Blockchain } from '../wire/engine.js';
 
-export interface Chain {
-  id: string;
-  name: string;
-}
-
-export interface Asset {
-  id: string;
-  blockchain: string;
-  name: string;
-  symbol: string;
-}
 
 interface ChainFixture {
   id: string;
@@ -27,14 +17,14 @@ interface ChainFixture {
 
 export function createEngine(env: Env) {
   const fixture = readFixture<Record<Env, ChainFixture[]>>('chains.json')[env];
-  const chains: Chain[] = fixture.map(({ id, name }) => ({ id, name }));
+  const chains: Blockchain[] = fixture.map(({ id, name }) => ({ id, name }));
   const assets: (Asset & { currency: string })[] = fixture.flatMap((chain) =>
     chain.assets.map((a) => ({ id: `${chain.id}/${a.reference}`, blockchain: chain.id, name: a.name, symbol: a.symbol, currency: a.currency })),
   );
   const wire = ({ id, blockchain, name, symbol }: Asset): Asset => ({ id, blockchain, name, symbol });
 
   return {
-    chains: (): Chain[] => chains,
+    chains: (): Blockchain[] => chains,
     isSupportedChain: (chain: string): boolean => chains.some((c) => c.id === chain),
     assets(chain?: string): Asset[] {
       if (chain === undefined) return assets.map(wire);

@@ -4,6 +4,7 @@
  * events that committed.
  */
 import { describe, expect, it } from 'vitest';
+import type { WebhookType } from '../domain/events.js';
 import { deliveries, events, webhooks } from '../store/schema.js';
 import { createTestSandbox, T0 } from '../testing/harness.js';
 import type { EventRecord } from './events.js';
@@ -13,7 +14,7 @@ function setUp() {
   const { store } = sandbox.deps;
   const heard: EventRecord[] = [];
   sandbox.deps.services.events.subscribe((event) => heard.push(event));
-  const hook = (id: string, types: string[]) =>
+  const hook = (id: string, types: WebhookType[]) =>
     store.db.insert(webhooks).values({ id, callbackUrl: `http://127.0.0.1:9/${id}`, types, createdAt: T0, updatedAt: T0 }).run();
   return { sandbox, store, events: sandbox.deps.services.events, heard, hook };
 }

@@ -6,15 +6,14 @@
  * events after their transaction has committed.
  */
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { Core } from '../deps.js';
+import type { Core } from '../core.js';
+import type { WebhookType } from '../domain/events.js';
 import { deliveries, events, webhooks } from '../store/schema.js';
 
-export const WEBHOOK_TYPES = ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'] as const;
-export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
 export interface EventRecord {
   id: string;
-  type: string;
+  type: WebhookType;
   entityId: string;
   body: string;
   createdAt: number;
@@ -65,7 +64,7 @@ export function createEvents(core: Core) {
      * One pending delivery, due at `now`, per webhook subscribed to `type` at this moment (at
      * event time, and again for a resend). Call inside a transaction; returns the deliveries.
      */
-    queueDeliveries(eventId: string, type: string, now: number) {
+    queueDeliveries(eventId: string, type: WebhookType, now: number) {
       const queued = [];
       for (const hook of db.select().from(webhooks).orderBy(asc(webhooks.createdAt)).all()) {
         if (!hook.types.includes(type)) continue;

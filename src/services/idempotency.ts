@@ -1,15 +1,14 @@
 /**
- * Idempotency keys (CONTRACT §6). Scope: (API credential, key); kept 1 h of sandbox time. The
+ * Idempotency keys (README: Idempotency). Scope: (API credential, key); kept 1 h of sandbox time. The
  * first request claims the key (`in_flight`); its response is stored unless it is a 5xx. A replay
  * of the same method, path and body gets the stored response; anything else under the key is
  * refused (422), and so is a duplicate while the first is still running (409).
  */
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { Core } from '../deps.js';
+import type { Core } from '../core.js';
+import { IDEMPOTENCY_TTL_MS } from '../domain/idempotency.js';
 import { idempotencyKeys } from '../store/schema.js';
-
-export const IDEMPOTENCY_TTL_MS = 3_600_000;
 
 export type Claim =
   | { kind: 'claimed' }

@@ -2,7 +2,7 @@
  * The use cases, wired together once per sandbox. Each service takes the core dependencies and
  * the services it builds on; nothing here listens on a port.
  */
-import type { Core } from '../deps.js';
+import type { Core } from '../core.js';
 import { createAccounts } from './accounts.js';
 import { createAuth } from './auth.js';
 import { createAuthorisations } from './authorisations.js';
@@ -15,7 +15,7 @@ import { createJobs } from './jobs.js';
 import { createRetention } from './retention.js';
 import { createSandbox } from './sandbox.js';
 import { createSandboxEvents } from './sandbox-events.js';
-import { createScheduler } from './scheduler.js';
+import { createScheduler } from '../scheduler.js';
 import { createTransactions } from './transactions.js';
 import { createWebhooks } from './webhooks.js';
 

@@ -4,9 +4,9 @@
  * once even across a crash. Handlers are synchronous and take the due time as `now`.
  */
 import { and, asc, eq, lte } from 'drizzle-orm';
-import type { Core } from '../deps.js';
+import type { Core } from '../core.js';
 import { jobs } from '../store/schema.js';
-import type { DueSource } from './scheduler.js';
+import type { DueSource } from '../scheduler.js';
 
 export type JobHandler = (subjectId: string, now: number) => void;
 

@@ -8,7 +8,7 @@ import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, resolveConfig } from 
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { DEAD_CALLBACK } from '../testing/hostile-world.js';
 import { KEY_SWEEP_INTERVAL_MS } from './retention.js';
-import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
+import { IDEMPOTENCY_TTL_MS } from '../domain/idempotency.js';
 
 const count = (sb: TestSandbox, table: string) => (sb.deps.store.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 const eventEntities = (sb: TestSandbox) => (sb.deps.store.sqlite.prepare('SELECT entity_id FROM events ORDER BY rowid').all() as { entity_id: string }[]).map((r) => r.entity_id);

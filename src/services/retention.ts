@@ -6,7 +6,7 @@
  * wrote events, and on the server's timer for quiet periods.
  */
 import { and, eq, lte, notExists, sql } from 'drizzle-orm';
-import type { Core } from '../deps.js';
+import type { Core } from '../core.js';
 import { deliveries, events, idempotencyKeys } from '../store/schema.js';
 import type { Events } from './events.js';
 

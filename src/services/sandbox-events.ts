@@ -5,8 +5,9 @@
  */
 import { and, asc, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { iso } from '../clock.js';
-import type { Core } from '../deps.js';
+import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
+import type { WebhookType } from '../domain/events.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 
 export interface DeliverySummary {
@@ -40,7 +41,7 @@ export interface EventDetail extends Omit<EventSummary, 'deliveries'> {
 }
 
 export interface EventFilter {
-  type?: string | undefined;
+  type?: WebhookType | undefined;
   entityId?: string | undefined;
   /** Only events older than this one (the last id of the previous page). */
   before?: string | undefined;

@@ -3,17 +3,17 @@
  * falls due, and keep the offset so a restart with a file database resumes at the same time),
  * reset (wipe the world, keep credentials and keys) and seed (load a world document).
  */
-import type { Core } from '../deps.js';
+import type { Core } from '../core.js';
 import { SandboxError } from '../domain/errors.js';
-import { DEFAULT_BILLING_ADDRESS, seedPath, type SeedAccount, type SeedCard, type SeedCustomer, type SeedDocument, type SeedPath as Path, type SeedResult } from '../domain/seed.js';
+import { DEFAULT_BILLING_ADDRESS, seedPath, type SeedPath as Path } from '../domain/seed.js';
 import { advanceTarget, type AdvanceRequest } from '../domain/time-travel.js';
 import * as tables from '../store/schema.js';
+import type { SeedAccount, SeedCard, SeedCustomer, SeedDocument, SeedResult } from '../wire/seed.js';
 import type { Accounts } from './accounts.js';
 import type { Cards } from './cards.js';
 import type { Customers } from './customers.js';
 import type { Engine } from './engine.js';
-import type { WebhookType } from './events.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../scheduler.js';
 import type { Webhooks } from './webhooks.js';
 
 /** Wiped by reset, children before parents (foreign keys). Credentials, signing keys and meta stay. */
@@ -44,7 +44,7 @@ export interface SandboxServices {
 
 /** A refusal while loading, re-addressed to the place in the document that caused it. */
 function located(error: unknown, path: Path): unknown {
-  if (!(error instanceof SandboxError) || error.status >= 500) return error;
+  if (!(error instanceof SandboxError) || error.code === 'internal_error') return error;
   const place = seedPath(path);
   // Services name fields relative to their own input (`currencies.0`); prefix them with the item.
   const errors = error.errors?.length
@@ -117,7 +117,7 @@ export function createSandbox(core: Core, services: SandboxServices) {
      */
     seed(document: SeedDocument): SeedResult {
       return store.transaction(() => {
-        const hooks = document.webhooks.map((hook, i) => at(['webhooks', i], () => webhooks.put({ callbackUrl: hook.callbackUrl, types: hook.types as WebhookType[] })));
+        const hooks = document.webhooks.map((hook, i) => at(['webhooks', i], () => webhooks.put({ callbackUrl: hook.callbackUrl, types: hook.types })));
         const seeded = document.customers.map((customer, i) => seedCustomer(customer, ['customers', i]));
         // Read back at the end: a parent's deactivation or closure cascades onto its children.
         return {

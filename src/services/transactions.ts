@@ -5,12 +5,12 @@
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import { iso } from '../clock.js';
-import type { Core } from '../deps.js';
+import type { Core } from '../core.js';
 import { parseAccountId } from '../domain/caip.js';
 import { fail } from '../domain/errors.js';
-import type { Merchant } from '../domain/authorisation.js';
-import { chainTransactionId, SETTLEMENT_DELAY_MS, transactionTransition, type ChainTransaction, type Fee, type TransactionStatus } from '../domain/transaction.js';
+import { chainTransactionId, SETTLEMENT_DELAY_MS, transactionTransition } from '../domain/transaction.js';
 import { accounts, authorisations, cards, customers, transactions } from '../store/schema.js';
+import { paymentOf, toTransaction, type Transaction } from '../wire/payment.js';
 import type { Engine } from './engine.js';
 import type { Events } from './events.js';
 import type { Jobs } from './jobs.js';
@@ -19,32 +19,6 @@ type TransactionRow = typeof transactions.$inferSelect;
 type AuthorisationRow = typeof authorisations.$inferSelect;
 
 const SETTLE = 'transaction.settle';
-
-/** The transaction exactly as GET /transactions/{id} returns it, fields in the reference's order. */
-export function transactionView(row: TransactionRow) {
-  return {
-    id: row.id,
-    accountId: row.accountId,
-    ...(row.cardId !== null && { cardId: row.cardId }),
-    ...(row.authorisationId !== null && { authorisationId: row.authorisationId }),
-    status: row.status as TransactionStatus,
-    direction: row.direction as 'debit' | 'credit',
-    amount: row.amount,
-    currency: row.currency,
-    merchantAmount: row.merchantAmount,
-    merchantCurrency: row.merchantCurrency,
-    exchangeRate: row.exchangeRate,
-    merchant: row.merchant as Merchant,
-    tokenAmount: row.tokenAmount,
-    token: row.token,
-    fees: row.fees as Fee[],
-    chainTransactions: row.chainTransactions as ChainTransaction[],
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
-  };
-}
-
-export type TransactionView = ReturnType<typeof transactionView>;
 
 export function createTransactions(core: Core, { jobs, events, engine }: { jobs: Jobs; events: Events; engine: Engine }) {
   const { store, ids, random } = core;
@@ -69,15 +43,15 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
   jobs.define(SETTLE, (id, now) => {
     const row = find(id);
     if (!row) return;
-    const outcome = transactionTransition(row.status as TransactionStatus, 'settle');
+    const outcome = transactionTransition(row.status, 'settle');
     if (!outcome.ok) return;
     db.update(transactions).set({ status: outcome.next, updatedAt: now }).where(eq(transactions.id, id)).run();
-    events.emit('transaction.updated', id, transactionView({ ...row, status: outcome.next, updatedAt: now }));
+    events.emit('transaction.updated', id, toTransaction({ ...row, status: outcome.next, updatedAt: now }));
   });
 
   return {
     /** Records the debit of a just-captured authorisation; call inside the capture's transaction. */
-    recordCapture(auth: AuthorisationRow, now: number): TransactionView {
+    recordCapture(auth: AuthorisationRow, now: number): Transaction {
       const chain = chainOfAccount(auth.accountId);
       const token = engine.tokenFor(chain, auth.currency);
       if (!token) throw new Error(`no asset for ${auth.currency} on ${chain}`);
@@ -88,12 +62,7 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
         authorisationId: auth.id,
         status: 'processing',
         direction: 'debit',
-        amount: auth.amount,
-        currency: auth.currency,
-        merchantAmount: auth.merchantAmount,
-        merchantCurrency: auth.merchantCurrency,
-        exchangeRate: auth.exchangeRate,
-        merchant: auth.merchant,
+        ...paymentOf(auth),
         // Stablecoins of the account currency: one token per unit.
         tokenAmount: auth.amount,
         token,
@@ -103,25 +72,22 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
         updatedAt: now,
       };
       db.insert(transactions).values(row).run();
-      const view = transactionView(row);
-      events.emit('transaction.updated', row.id, view);
+      const recorded = toTransaction(row);
+      events.emit('transaction.updated', row.id, recorded);
       jobs.schedule(SETTLE, row.id, now + SETTLEMENT_DELAY_MS);
-      return view;
+      return recorded;
     },
 
-    get(id: string): TransactionView {
-      const row = find(id) ?? fail('transaction_not_found', `no transaction with id ${id}`);
-      return transactionView(row);
-    },
+    get: (id: string): Transaction => toTransaction(find(id) ?? fail('transaction_not_found', `no transaction with id ${id}`)),
 
-    forAccount(accountId: string): TransactionView[] {
+    forAccount(accountId: string): Transaction[] {
       if (!db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).get()) fail('account_not_found', `no account with id ${accountId}`);
-      return db.select().from(transactions).where(eq(transactions.accountId, accountId)).orderBy(...oldestFirst).all().map(transactionView);
+      return db.select().from(transactions).where(eq(transactions.accountId, accountId)).orderBy(...oldestFirst).all().map(toTransaction);
     },
 
-    forCard(cardId: string): TransactionView[] {
+    forCard(cardId: string): Transaction[] {
       if (!db.select({ id: cards.id }).from(cards).where(eq(cards.id, cardId)).get()) fail('card_not_found', `no card with id ${cardId}`);
-      return db.select().from(transactions).where(eq(transactions.cardId, cardId)).orderBy(...oldestFirst).all().map(transactionView);
+      return db.select().from(transactions).where(eq(transactions.cardId, cardId)).orderBy(...oldestFirst).all().map(toTransaction);
     },
   };
 }

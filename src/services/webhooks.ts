@@ -1,35 +1,28 @@
 /**
- * Webhooks (CONTRACT §8): subscriptions, the P-384 key that signs every delivery, resending an
+ * Webhooks (README: Webhooks): subscriptions, the P-384 key that signs every delivery, resending an
  * event, and the feed of attempt outcomes the control plane follows. Sending and retrying is the
  * dispatcher's (webhooks/dispatcher.ts); the delivery rows are written by events.ts.
  */
 import { readFileSync } from 'node:fs';
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { iso } from '../clock.js';
-import type { Core } from '../deps.js';
+import { ConfigError } from '../config.js';
+import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
 import { deliveries, webhooks } from '../store/schema.js';
 import { generateP384, isP384, keyFingerprintId, pkcs8Pem, readP384PrivateKey, spkiPem } from '../signatures/keys.js';
 import { createDispatcher, type AttemptListener } from '../webhooks/dispatcher.js';
 import type { WebhookSigner } from '../webhooks/send.js';
-import type { Events, WebhookType } from './events.js';
-import type { Scheduler } from './scheduler.js';
-import { ConfigError } from '../config.js';
+import type { WebhookType } from '../domain/events.js';
+import { toWebhook, type Webhook } from '../wire/webhook.js';
+import type { Events } from './events.js';
+import type { Scheduler } from '../scheduler.js';
 
 export interface WebhookInput {
   /** Updates this webhook; without it a new one is created. */
   id?: string | undefined;
   callbackUrl: string;
   types: WebhookType[];
-}
-
-export interface Webhook {
-  id: string;
-  callbackUrl: string;
-  types: WebhookType[];
-  createdAt: string;
-  updatedAt: string;
 }
 
 const MAX_URL_LENGTH = 2048;
@@ -81,15 +74,6 @@ function loadKey({ config, store }: Core): WebhookSigner & { publicKey: KeyObjec
   return { keyId: keyFingerprintId(publicKey), privateKey, publicKey };
 }
 
-const view = (row: typeof webhooks.$inferSelect): Webhook => ({
-  id: row.id,
-  callbackUrl: row.callbackUrl,
-  // Only put() writes this column, with validated types.
-  types: row.types as WebhookType[],
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
-});
-
 export function createWebhooks(core: Core, { events, scheduler }: { events: Events; scheduler: Scheduler }) {
   const { store, clock, ids } = core;
   const { db } = store;
@@ -119,11 +103,11 @@ export function createWebhooks(core: Core, { events, scheduler }: { events: Even
 
     /** Oldest first. */
     list(): Webhook[] {
-      return db.select().from(webhooks).orderBy(asc(webhooks.createdAt), sql`${webhooks}.rowid`).all().map(view);
+      return db.select().from(webhooks).orderBy(asc(webhooks.createdAt), sql`${webhooks}.rowid`).all().map(toWebhook);
     },
 
     get(id: string): Webhook {
-      return view(find(id));
+      return toWebhook(find(id));
     },
 
     /**
@@ -141,7 +125,7 @@ export function createWebhooks(core: Core, { events, scheduler }: { events: Even
         if (input.id === undefined) {
           const row = { id: ids.uuid(), callbackUrl: input.callbackUrl, types, createdAt: now, updatedAt: now };
           db.insert(webhooks).values(row).run();
-          return view(row);
+          return toWebhook(row);
         }
         const existing = find(input.id);
         const row = { ...existing, callbackUrl: input.callbackUrl, types, updatedAt: now };
@@ -150,7 +134,7 @@ export function createWebhooks(core: Core, { events, scheduler }: { events: Even
           .set({ callbackUrl: row.callbackUrl, updatedAt: now })
           .where(and(eq(deliveries.webhookId, row.id), eq(deliveries.status, 'pending')))
           .run();
-        return view(row);
+        return toWebhook(row);
       });
     },
 

@@ -4,6 +4,14 @@
  * `drizzle/` from this file (`npm run db:generate`).
  */
 import { sqliteTable, text, integer, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../domain/account.js';
+import type { Address } from '../domain/address.js';
+import { AUTHORISATION_STATUSES, type Merchant } from '../domain/authorisation.js';
+import { CARD_STATUSES, CARD_TYPES } from '../domain/card.js';
+import { CUSTOMER_STATUSES } from '../domain/customer.js';
+import { WEBHOOK_TYPES, type WebhookType } from '../domain/events.js';
+import { NETWORKS } from '../domain/pan.js';
+import { TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, type ChainTransaction, type Fee } from '../domain/transaction.js';
 
 const createdAt = () => integer('created_at').notNull();
 const updatedAt = () => integer('updated_at').notNull();
@@ -51,7 +59,7 @@ export const customers = sqliteTable(
     chainId: text('chain_id').notNull(),
     /** `chainId` lower-cased: addresses compare case-insensitively. */
     chainIdKey: text('chain_id_key').notNull(),
-    status: text('status').notNull(),
+    status: text('status', { enum: CUSTOMER_STATUSES }).notNull(),
     challenge: text('challenge'),
     challengeExpiresAt: integer('challenge_expires_at'),
     challengeSigned: integer('challenge_signed', { mode: 'boolean' }).notNull().default(false),
@@ -68,9 +76,9 @@ export const accounts = sqliteTable(
     customerId: text('customer_id')
       .notNull()
       .references(() => customers.id),
-    type: text('type').notNull(),
+    type: text('type', { enum: ACCOUNT_TYPES }).notNull(),
     currencies: text('currencies', { mode: 'json' }).$type<string[]>().notNull(),
-    status: text('status').notNull(),
+    status: text('status', { enum: ACCOUNT_STATUSES }).notNull(),
     chainId: text('chain_id'),
     challenge: text('challenge'),
     challengeExpiresAt: integer('challenge_expires_at'),
@@ -89,14 +97,14 @@ export const cards = sqliteTable(
     accountId: text('account_id')
       .notNull()
       .references(() => accounts.id),
-    type: text('type').notNull(),
-    status: text('status').notNull(),
+    type: text('type', { enum: CARD_TYPES }).notNull(),
+    status: text('status', { enum: CARD_STATUSES }).notNull(),
     name: text('name'),
-    network: text('network'),
+    network: text('network', { enum: NETWORKS }),
     maskedPan: text('masked_pan'),
     expirationDate: text('expiration_date'),
-    billingAddress: text('billing_address', { mode: 'json' }).$type<Record<string, string>>().notNull(),
-    shippingAddress: text('shipping_address', { mode: 'json' }).$type<Record<string, string>>(),
+    billingAddress: text('billing_address', { mode: 'json' }).$type<Address>().notNull(),
+    shippingAddress: text('shipping_address', { mode: 'json' }).$type<Address>(),
     /** Set when an account or customer cascade deactivated it, so that activation restores exactly that. */
     cascadeDeactivated: integer('cascade_deactivated', { mode: 'boolean' }).notNull().default(false),
     terminatedAt: integer('terminated_at'),
@@ -112,13 +120,13 @@ export const authorisations = sqliteTable(
     id: text('id').primaryKey(),
     accountId: text('account_id').notNull(),
     cardId: text('card_id').notNull(),
-    status: text('status').notNull(),
+    status: text('status', { enum: AUTHORISATION_STATUSES }).notNull(),
     amount: text('amount').notNull(),
     currency: text('currency').notNull(),
     merchantAmount: text('merchant_amount').notNull(),
     merchantCurrency: text('merchant_currency').notNull(),
     exchangeRate: text('exchange_rate').notNull(),
-    merchant: text('merchant', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    merchant: text('merchant', { mode: 'json' }).$type<Merchant>().notNull(),
     capture: integer('capture', { mode: 'boolean' }).notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -133,18 +141,18 @@ export const transactions = sqliteTable(
     accountId: text('account_id').notNull(),
     cardId: text('card_id'),
     authorisationId: text('authorisation_id'),
-    status: text('status').notNull(),
-    direction: text('direction').notNull(),
+    status: text('status', { enum: TRANSACTION_STATUSES }).notNull(),
+    direction: text('direction', { enum: TRANSACTION_DIRECTIONS }).notNull(),
     amount: text('amount').notNull(),
     currency: text('currency').notNull(),
     merchantAmount: text('merchant_amount').notNull(),
     merchantCurrency: text('merchant_currency').notNull(),
     exchangeRate: text('exchange_rate').notNull(),
-    merchant: text('merchant', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    merchant: text('merchant', { mode: 'json' }).$type<Merchant>().notNull(),
     tokenAmount: text('token_amount').notNull(),
     token: text('token').notNull(),
-    fees: text('fees', { mode: 'json' }).$type<unknown[]>().notNull(),
-    chainTransactions: text('chain_transactions', { mode: 'json' }).$type<unknown[]>().notNull(),
+    fees: text('fees', { mode: 'json' }).$type<Fee[]>().notNull(),
+    chainTransactions: text('chain_transactions', { mode: 'json' }).$type<ChainTransaction[]>().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -156,7 +164,7 @@ export const events = sqliteTable(
   'events',
   {
     id: text('id').primaryKey(),
-    type: text('type').notNull(),
+    type: text('type', { enum: WEBHOOK_TYPES }).notNull(),
     entityId: text('entity_id').notNull(),
     body: text('body').notNull(),
     createdAt: createdAt(),
@@ -167,7 +175,7 @@ export const events = sqliteTable(
 export const webhooks = sqliteTable('webhooks', {
   id: text('id').primaryKey(),
   callbackUrl: text('callback_url').notNull(),
-  types: text('types', { mode: 'json' }).$type<string[]>().notNull(),
+  types: text('types', { mode: 'json' }).$type<WebhookType[]>().notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

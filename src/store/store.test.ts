@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from './store.js';
+import { openFailureMessage, openStore, type Store } from './store.js';
 
 describe('openStore', () => {
   let dir: string;
@@ -51,6 +51,33 @@ describe('openStore', () => {
       expect(keys).toEqual(['committed']);
     } finally {
       other.close();
+    }
+  });
+});
+
+describe('a database that cannot be opened', () => {
+  const facts = { path: '/data/sandbox.db', dir: '/data', dirExists: true, uid: 1000, reason: 'unable to open database file' };
+
+  it('names the directory the sandbox may not write to, whose it is, and the fixes', () => {
+    const message = openFailureMessage({ ...facts, blocked: { path: '/data', owner: 0 } });
+    expect(message).toBe(
+      'cannot open the database /data/sandbox.db: /data is not writable by uid 1000 (it belongs to uid 0). Give uid 1000 write access ' +
+        '(for a bind mount, on the host: `sudo chown -R 1000 <directory>`), or in Docker use a named volume (`-v card-sandbox-data:/data`) ' +
+        'or run as the owner (`docker run --user 0 …`)',
+    );
+  });
+
+  it('says when the directory does not exist, and otherwise passes on what SQLite said', () => {
+    expect(openFailureMessage({ ...facts, dirExists: false })).toBe('cannot open the database /data/sandbox.db: the directory /data does not exist; create it first');
+    expect(openFailureMessage(facts)).toBe('cannot open the database /data/sandbox.db: unable to open database file');
+  });
+
+  it('is what opening a path in a missing directory throws', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-store-'));
+    try {
+      expect(() => openStore(join(dir, 'missing', 'sandbox.db'))).toThrow(`the directory ${join(dir, 'missing')} does not exist`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -36,27 +36,43 @@ const writable = (path: string) => {
   }
 };
 
+/** What the file system says about a database path that could not be opened. */
+export interface OpenFacts {
+  path: string;
+  /** The directory that should hold it, and whether it exists. */
+  dir: string;
+  dirExists: boolean;
+  /** The directory or file this process may not write to, and its owner. */
+  blocked?: { path: string; owner: number } | undefined;
+  uid?: number | undefined;
+  /** SQLite's own words. */
+  reason: string;
+}
+
 /**
  * Why a database file cannot be opened, saying how to fix it. The usual cause is a directory the
  * sandbox's user may not write to, such as a root-owned bind mount in a container that runs as uid
  * 1000: SQLite itself only says "unable to open database file".
  */
+export function openFailureMessage({ path, dir, dirExists, blocked, uid, reason }: OpenFacts): string {
+  const cannot = `cannot open the database ${path}`;
+  if (!dirExists) return `${cannot}: the directory ${dir} does not exist; create it first`;
+  if (!blocked || uid === undefined) return `${cannot}: ${reason}`;
+  return (
+    `${cannot}: ${blocked.path} is not writable by uid ${uid} (it belongs to uid ${blocked.owner}). Give uid ${uid} write access ` +
+    `(for a bind mount, on the host: \`sudo chown -R ${uid} <directory>\`), or in Docker use a named volume ` +
+    `(\`-v card-sandbox-data:/data\`) or run as the owner (\`docker run --user ${blocked.owner} …\`)`
+  );
+}
+
 function openFailure(path: string, error: unknown): ConfigError {
   const file = resolve(path);
   const dir = dirname(file);
-  const cannot = `cannot open the database ${path}`;
-  if (!existsSync(dir)) return new ConfigError(`${cannot}: the directory ${dir} does not exist; create it first`);
-  const uid = process.getuid?.();
-  const blocked = !writable(dir) ? dir : existsSync(file) && !writable(file) ? file : undefined;
-  if (blocked !== undefined && uid !== undefined) {
-    const owner = statSync(blocked).uid;
-    return new ConfigError(
-      `${cannot}: ${blocked} is not writable by uid ${uid} (it belongs to uid ${owner}). Give uid ${uid} write access ` +
-        `(for a bind mount, on the host: \`sudo chown -R ${uid} <directory>\`), or in Docker use a named volume ` +
-        `(\`-v card-sandbox-data:/data\`) or run as the owner (\`docker run --user ${owner} …\`)`,
-    );
-  }
-  return new ConfigError(`${cannot}: ${(error as Error).message}`);
+  const dirExists = existsSync(dir);
+  const blocked = !dirExists ? undefined : !writable(dir) ? dir : existsSync(file) && !writable(file) ? file : undefined;
+  return new ConfigError(
+    openFailureMessage({ path, dir, dirExists, blocked: blocked === undefined ? undefined : { path: blocked, owner: statSync(blocked).uid }, uid: process.getuid?.(), reason: (error as Error).message }),
+  );
 }
 
 function openSqlite(path: string): Database.Database {

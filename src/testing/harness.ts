@@ -1,14 +1,17 @@
 /**
  * A sandbox for one test: in-memory store, a frozen manual clock, seeded ids and a memory log,
- * served in-process through `app.request()`. Not shipped.
+ * served in-process through `app.request()`. Every answer is checked against the shape its route
+ * declares (testing/wire.ts). Not shipped.
  */
 import { createApp } from '../app.js';
 import { createClock } from '../clock.js';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig, type Config } from '../config.js';
-import { buildDeps, type Core } from '../deps.js';
+import type { Core } from '../core.js';
+import { buildDeps } from '../deps.js';
 import { seededRandom, uuidFrom } from '../ids.js';
 import { memoryLog } from '../log.js';
 import { openStore } from '../store/store.js';
+import { answerMismatch, declaredAnswers } from './wire.js';
 
 export const T0 = Date.parse('2026-03-01T09:00:00.000Z');
 
@@ -31,12 +34,13 @@ export function createTestSandbox(config: Partial<Config> = {}, core: Partial<Co
     ...core,
   });
   const app = createApp(deps);
+  const declared = declaredAnswers(app.openAPIRegistry.definitions);
   let defaultToken: string | undefined;
 
   const token = () => (defaultToken ??= deps.services.auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET).token);
 
   /** Sends a request in-process; JSON bodies are serialised unless a string is given. */
-  const request = (method: string, path: string, options: RequestOptions = {}) => {
+  const request = async (method: string, path: string, options: RequestOptions = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     const auth = options.token === undefined ? token() : options.token;
     if (auth) headers.Authorization ??= `Bearer ${auth}`;
@@ -45,7 +49,14 @@ export function createTestSandbox(config: Partial<Config> = {}, core: Partial<Co
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['Content-Type'] ??= 'application/json';
     }
-    return app.request(`http://127.0.0.1:4242${path}`, { method, headers, body });
+    const res = await app.request(`http://127.0.0.1:4242${path}`, { method, headers, body });
+    const type = res.headers.get('Content-Type') ?? '';
+    // A stream (Server-Sent Events) has no end to wait for: only JSON answers are checked.
+    if (/json/.test(type)) {
+      const mismatch = answerMismatch(declared, method, new URL(path, 'http://h').pathname, res.status, type, await res.clone().text());
+      if (mismatch) throw new Error(mismatch);
+    }
+    return res;
   };
 
   /** Sends a request and parses the JSON answer. */

@@ -7,6 +7,7 @@
  */
 import { createHash, generateKeyPairSync, randomUUID, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { httpbis, type SigningKey } from 'http-message-signatures';
+import { MUTATIONS } from '../domain/idempotency.js';
 import type { TestSandbox } from './harness.js';
 
 export const SIGNATURE_ALGORITHM = 'ecdsa-p384-sha384';
@@ -52,7 +53,6 @@ export interface SignOptions {
   sign?: (data: Buffer) => Buffer;
 }
 
-const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The headers of a signed request for `method url`: Content-Type, Content-Digest, Idempotency-Key, Signature-Input, Signature. */
 export async function signedHeaders(key: TestSigningKey, method: string, url: string, options: SignOptions = {}): Promise<Record<string, string>> {

@@ -1,39 +1,60 @@
 /**
- * Wire-shape assertions for tests: a body carries every required field of its reference schema,
- * nothing outside the schema, and never `null`. The field lists mirror the reference's
- * Customer, Account, Card and Address schemas. Not shipped.
+ * Wire-shape checks for tests, against the one definition of each shape (wire/, domain/): a body
+ * parses with its schema and the schema keeps all of it — every required field, nothing outside
+ * the schema, never `null`. The harness runs `answerMismatch` on every response it hands a test.
+ * Not shipped.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
+import type { z } from 'zod';
+import { Problem } from '../wire/problem.js';
 
-export interface Shape {
-  required: readonly string[];
-  optional?: readonly string[];
+/** Why `body` is not exactly a `schema` value, or undefined when it is. */
+export function wireMismatch(schema: z.ZodType, body: unknown): string | undefined {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) return parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+  // The schema strips what it does not know: anything it dropped was not part of the shape.
+  if (!isDeepStrictEqual(parsed.data, body)) return `fields outside the schema: ${JSON.stringify(body)}`;
+  return undefined;
 }
 
-export const CUSTOMER: Shape = { required: ['id', 'externalId', 'chainId', 'status', 'createdAt', 'updatedAt'] };
-export const ACCOUNT: Shape = { required: ['id', 'customerId', 'status', 'type', 'createdAt', 'updatedAt'], optional: ['chainId', 'currencies'] };
-export const CARD: Shape = {
-  required: ['id', 'accountId', 'type', 'status', 'createdAt', 'updatedAt'],
-  optional: ['name', 'network', 'maskedPan', 'expirationDate', 'billingAddress'],
-};
-export const ADDRESS: Shape = { required: ['firstLine', 'city', 'country', 'postCode'], optional: ['secondLine', 'state'] };
-export const WITH_CHALLENGE = ['challenge'];
-
-const RFC3339_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-export function expectShape(body: unknown, shape: Shape, extra: readonly string[] = []): void {
+export function expectShape(body: unknown, schema: z.ZodType, extra: readonly string[] = []): void {
   expect(body).toBeTypeOf('object');
-  const record = body as Record<string, unknown>;
-  for (const key of [...shape.required, ...extra]) expect(record, `missing ${key}`).toHaveProperty(key);
-  const allowed = new Set([...shape.required, ...(shape.optional ?? []), ...extra]);
-  expect(Object.keys(record).filter((k) => !allowed.has(k))).toEqual([]);
-  expect(nullPaths(body)).toEqual([]);
-  for (const key of ['createdAt', 'updatedAt']) if (key in record) expect(record[key]).toMatch(RFC3339_MS);
+  const rest = { ...(body as Record<string, unknown>) };
+  for (const key of extra) {
+    expect(rest, `missing ${key}`).toHaveProperty(key);
+    delete rest[key];
+  }
+  expect(wireMismatch(schema, rest)).toBeUndefined();
 }
 
-/** Paths of every `null` inside `value`. */
-function nullPaths(value: unknown, path = '$'): string[] {
-  if (value === null) return [path];
-  if (typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => nullPaths(v, `${path}.${k}`));
+interface Declared {
+  method: string;
+  path: RegExp;
+  responses: Record<string, { content?: Record<string, { schema?: z.ZodType }> }>;
+}
+
+/** Every operation's declared answers, from the routes that /openapi.json is generated from. */
+export function declaredAnswers(definitions: readonly unknown[]): Declared[] {
+  return definitions
+    .filter((d): d is { type: 'route'; route: { method: string; path: string; responses: Declared['responses'] } } => (d as { type?: string }).type === 'route')
+    .map(({ route }) => ({
+      method: route.method.toUpperCase(),
+      path: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      responses: route.responses,
+    }));
+}
+
+/**
+ * Why an answer does not match what its route declares (or, for any problem+json answer, the
+ * problem shape), or undefined when it does or nothing is declared for its status.
+ */
+export function answerMismatch(declared: readonly Declared[], method: string, path: string, status: number, contentType: string, text: string): string | undefined {
+  if (!text) return undefined;
+  const type = contentType.split(';')[0]!.trim();
+  const route = declared.find((d) => d.method === method && d.path.test(path));
+  const schema = type === 'application/problem+json' ? Problem : route?.responses[String(status)]?.content?.[type]?.schema;
+  if (!schema) return undefined;
+  const why = wireMismatch(schema, JSON.parse(text));
+  return why && `${method} ${path} answered ${status} with a body that is not its declared shape: ${why}`;
 }

@@ -7,7 +7,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { NewCard } from '../services/cards.js';
-import type { Proof } from '../services/challenges.js';
+import type { OwnerSignature } from '../wire/challenge.js';
 import type { TestSandbox } from './harness.js';
 
 export const DEFAULT_CHAIN = 'eip155:11155111';
@@ -37,7 +37,7 @@ export function testWallet(seed: string, chain = DEFAULT_CHAIN): Wallet {
 }
 
 /** The body of POST …/challenge/sign: `wallet` signing `challenge`. */
-export async function proofFor(wallet: Wallet, challenge: string): Promise<Proof> {
+export async function proofFor(wallet: Wallet, challenge: string): Promise<OwnerSignature> {
   return { ownerId: wallet.chainId, challenge, signature: await wallet.sign(challenge) };
 }
 

@@ -7,7 +7,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../ids.js';
-import type { WebhookType } from '../services/events.js';
+import type { WebhookType } from '../domain/events.js';
 import { attempts, deliveries } from '../store/schema.js';
 import { createTestSandbox, T0, type TestSandbox } from '../testing/harness.js';
 import { startReceiver, type Receiver } from '../testing/receiver.js';

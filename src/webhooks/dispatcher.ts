@@ -10,8 +10,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import { and, asc, eq, lte, min, sql } from 'drizzle-orm';
-import type { Core } from '../deps.js';
-import type { DueSource } from '../services/scheduler.js';
+import type { Core } from '../core.js';
+import type { DueSource } from '../scheduler.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 import { nextAttemptAt } from './retry-policy.js';
 import { createAgents, sendAttempt, type AttemptOutcome, type WebhookSigner } from './send.js';

@@ -1,26 +1,14 @@
 /** `authorise <cardId> --amount --currency [--no-capture] [--merchant-…]`: a simulated card authorisation. */
+import type { Merchant } from '../../domain/authorisation.js';
+import type { Authorisation } from '../../wire/payment.js';
 import type { CommandContext } from '../client.js';
-
-/** The merchant the sandbox uses when none is given (CONTRACT §7); flags override its fields. */
-export const DEFAULT_MERCHANT = { id: 'TEST', name: 'Test Merchant', mcc: 9999, country: 'GB', city: 'London' };
 
 export interface AuthoriseOptions {
   amount: string;
   currency: string;
   capture: boolean;
-  merchant?: Partial<typeof DEFAULT_MERCHANT>;
-}
-
-interface Authorisation {
-  id: string;
-  cardId?: string;
-  status: string;
-  amount: string;
-  currency: string;
-  merchantAmount: string;
-  merchantCurrency: string;
-  exchangeRate: string;
-  merchant: typeof DEFAULT_MERCHANT;
+  /** The merchant fields given; the sandbox keeps its default merchant's for the rest (README: Authorisations and transactions). */
+  merchant?: { [K in keyof Merchant]?: Merchant[K] | undefined };
 }
 
 export async function authorise({ client, io, json }: CommandContext, cardId: string, options: AuthoriseOptions): Promise<void> {
@@ -29,7 +17,7 @@ export async function authorise({ client, io, json }: CommandContext, cardId: st
     amount: options.amount,
     currency: options.currency,
     capture: options.capture,
-    ...(given.length ? { merchant: { ...DEFAULT_MERCHANT, ...Object.fromEntries(given) } } : {}),
+    ...(given.length ? { merchant: Object.fromEntries(given) } : {}),
   };
   const auth = (await client.request<Authorisation>('POST', `/simulator/cards/${encodeURIComponent(cardId)}/authorisation`, body))!;
   if (json) return io.json(auth);

@@ -104,7 +104,8 @@ export async function resendEvent({ client, io, json }: CommandContext, eventId:
  * Follows the stream until `signal` aborts (Ctrl-C) or the sandbox stops. Prints each event and
  * each delivery attempt's outcome; with --json, one JSON object per line.
  */
-export async function tailEvents({ client, io, json }: CommandContext, options: EventFilterOptions, signal?: AbortSignal): Promise<void> {
+/** Follows the stream until `signal` aborts or the sandbox ends it; `onOpen` runs once it is following. */
+export async function tailEvents({ client, io, json }: CommandContext, options: EventFilterOptions, signal?: AbortSignal, onOpen?: () => void): Promise<void> {
   const c = io.color;
   await client.stream(
     `/events/stream${query({ type: options.type, entityId: options.entity })}`,
@@ -122,7 +123,10 @@ export async function tailEvents({ client, io, json }: CommandContext, options: 
     },
     signal,
     // On stderr, so that --json output stays clean; once connected, so that it also says "ready".
-    () => io.err(c.dim(`following events at ${client.url} (Ctrl-C to stop)`)),
+    () => {
+      io.err(c.dim(`following events at ${client.url} (Ctrl-C to stop)`));
+      onOpen?.();
+    },
   );
   if (!signal?.aborted) io.err(c.dim('the sandbox closed the stream (it stopped)'));
 }

@@ -2,8 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Deps } from '../../deps.js';
 import { SandboxError } from '../../domain/errors.js';
-import type { SeedResult } from '../../domain/seed.js';
-import { parseSeedDocument } from '../../http/routes/control-seed.js';
+import { parseSeedDocument, type SeedResult } from '../../wire/seed.js';
 import { ClientUsageError, type CommandContext } from '../client.js';
 
 /** Reads and parses a seed file; an unreadable or non-JSON file is the caller's mistake. */

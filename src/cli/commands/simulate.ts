@@ -4,7 +4,7 @@
  */
 import type { CommandContext } from '../client.js';
 
-export const SIMULATIONS = {
+const SIMULATIONS = {
   verify: { noun: 'customer', path: 'customers/:id/verify', done: 'verified' },
   reject: { noun: 'customer', path: 'customers/:id/reject', done: 'rejected' },
   issue: { noun: 'card', path: 'cards/:id/issue', done: 'issued' },

@@ -1,6 +1,7 @@
 /**
- * Bearer-token authentication for /v1 (CONTRACT §4): every operation but POST /auth/token.
- * Requests for paths that match no route fall through to the 404 instead.
+ * Bearer-token authentication for /v1 (README: Tokens and credentials): every operation but POST
+ * /auth/token, which app.ts adds before it. Requests for paths that match no route fall through
+ * to the 404 instead.
  */
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
@@ -11,7 +12,7 @@ export const hasRoute = (c: Parameters<MiddlewareHandler>[0]) => matchedRoutes(c
 
 export function authenticate(auth: Auth): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!hasRoute(c) || (c.req.method === 'POST' && c.req.path === '/v1/auth/token')) return next();
+    if (!hasRoute(c)) return next();
     c.set('apiKey', auth.authenticate(c.req.header('Authorization')));
     return next();
   };

@@ -1,21 +1,21 @@
 /**
- * Idempotency-Key handling on /v1 mutations outside /auth (CONTRACT §6). Applies whenever a valid
+ * Idempotency-Key handling on /v1 mutations outside /auth (README: Idempotency). Applies whenever a valid
  * key is sent, whatever the --verify mode.
  */
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../domain/errors.js';
+import { MUTATIONS } from '../../domain/idempotency.js';
 import { fingerprint, type Idempotency } from '../../services/idempotency.js';
-import { Uuid } from '../schemas.js';
+import { Uuid } from '../../domain/formats.js';
 import type { AppEnv } from '../env.js';
 import { hasRoute } from './auth.js';
-import { MUTATIONS } from './verify.js';
 
 const KEPT_HEADERS = ['content-type', 'location'];
 
 export function idempotentRequests(idempotency: Idempotency): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header('Idempotency-Key');
-    if (!MUTATIONS.has(c.req.method) || key === undefined || !Uuid.safeParse(key).success || !hasRoute(c) || c.req.path.startsWith('/v1/auth/')) {
+    if (!MUTATIONS.has(c.req.method) || key === undefined || !Uuid.safeParse(key).success || !hasRoute(c)) {
       return next();
     }
     const scope = c.get('apiKey');

@@ -1,5 +1,5 @@
 /**
- * Request verification (CONTRACT §5) on /v1 outside /auth: RFC 9530 Content-Digest over the raw
+ * Request verification (README: Request verification) on /v1 outside /auth: RFC 9530 Content-Digest over the raw
  * body, the RFC 9421 signature (ecdsa-p384-sha384, keyid lookup, created/expires against the wall
  * clock) and the Idempotency-Key on mutations. `strict` refuses the first failure with its code;
  * `warn` lets the request through with one `Sandbox-Warning` header and one log line per failure.
@@ -9,15 +9,15 @@ import type { KeyObject } from 'node:crypto';
 import type { Verify } from '../../config.js';
 import type { Clock } from '../../clock.js';
 import { SandboxError, type ErrorCode } from '../../domain/errors.js';
+import { MUTATIONS } from '../../domain/idempotency.js';
 import type { Log } from '../../log.js';
 import type { Auth } from '../../services/auth.js';
 import { checkContentDigest } from '../../signatures/digest.js';
 import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, SignatureFormatError, verifyBase, type SignatureInput, type SignedMessage } from '../../signatures/message.js';
-import { Uuid } from '../schemas.js';
+import { Uuid } from '../../domain/formats.js';
 import type { AppEnv } from '../env.js';
 import { hasRoute } from './auth.js';
 
-export const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAX_CLOCK_SKEW_S = 300;
 
 interface Failure {
@@ -111,7 +111,7 @@ const headerSafe = (text: string) => text.replace(/\n/g, '\\n').replace(/[^\x20-
 
 export function verifyRequests(mode: Verify, auth: Auth, clock: Clock, log: Log): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (mode === 'off' || !hasRoute(c) || c.req.path.startsWith('/v1/auth/')) return next();
+    if (mode === 'off' || !hasRoute(c)) return next();
     const rawBody = c.get('rawBody');
     const failures: Failure[] = [];
     if (rawBody.length > 0 || c.req.header('Content-Digest') !== undefined) {

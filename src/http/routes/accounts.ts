@@ -1,26 +1,14 @@
 /**
  * /v1/accounts and /v1/customers/{id}/accounts: create (with a deployment challenge), list,
- * read, the challenge and its signature, deactivate, activate and close (CONTRACT §7 Account).
+ * read, the challenge and its signature, deactivate, activate and close (README: Customers, accounts and cards).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { ACCOUNT_CURRENCIES, ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../../domain/account.js';
+import { ACCOUNT_CURRENCIES, ACCOUNT_TYPES } from '../../domain/account.js';
 import type { Deps } from '../../deps.js';
+import { Account } from '../../wire/account.js';
+import { OwnerChallenge, OwnerSignature } from '../../wire/challenge.js';
 import type { Api } from '../env.js';
-import { idParam, jsonBody, jsonResponse, problem, standardProblems, Uuid } from '../schemas.js';
-import { DateTime, OwnerChallenge, OwnerSignature } from './customers.js';
-
-export const Account = z
-  .object({
-    id: Uuid,
-    customerId: Uuid,
-    chainId: z.string().optional().openapi({ description: 'CAIP-10 address of the deployed smart account; absent until deployed' }),
-    status: z.enum(ACCOUNT_STATUSES),
-    type: z.enum(ACCOUNT_TYPES),
-    currencies: z.array(z.string()),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  })
-  .openapi('Account');
+import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 
 const NewAccount = z.object({
   type: z.enum(ACCOUNT_TYPES, { error: `must be ${ACCOUNT_TYPES.join(' or ')}` }),

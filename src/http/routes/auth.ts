@@ -1,15 +1,17 @@
-/** /v1/auth: tokens, credentials and request-signing keys (CONTRACT §4). */
+/** /v1/auth: tokens, credentials and request-signing keys (README: Authentication, signatures and idempotency). */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.js';
 import type { Api } from '../env.js';
-import { jsonBody, jsonResponse, problem, standardProblems, Uuid } from '../schemas.js';
+import { Uuid } from '../../domain/formats.js';
+import { Token } from '../../wire/auth.js';
+import { jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 
 const Credentials = z.object({ apiKey: Uuid, apiSecret: z.string().min(1) });
-const Token = z.object({ token: z.string(), expiresAt: z.number().int(), tokenType: z.literal('Bearer') }).openapi('Authentication');
 const noContent = { 204: { description: 'Successful operation' } };
 const tags = ['Authentication'];
 
-export function authRoutes(api: Api, { services: { auth } }: Deps): void {
+/** POST /auth/token: the credentials are in the body, and nothing else is asked. */
+export function tokenRoute(api: Api, { services: { auth } }: Deps): void {
   api.openapi(
     createRoute({
       method: 'post', path: '/auth/token', tags, operationId: 'getToken',
@@ -21,7 +23,10 @@ export function authRoutes(api: Api, { services: { auth } }: Deps): void {
       return c.json(auth.issueToken(apiKey, apiSecret), 200);
     },
   );
+}
 
+/** The rest of /auth: credentials and signing keys, behind a token but never a signature or idempotency key. */
+export function credentialRoutes(api: Api, { services: { auth } }: Deps): void {
   api.openapi(
     createRoute({ method: 'put', path: '/auth/credentials', tags, operationId: 'updateCredentials', request: { body: jsonBody(Credentials) }, responses: { ...noContent, ...standardProblems } }),
     (c) => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { T0, createTestSandbox, type TestSandbox } from '../../testing/harness.js';
-import { ADDRESS, CARD, expectShape } from '../../testing/wire.js';
+import { expectShape } from '../../testing/wire.js';
+import { Address } from '../../domain/address.js';
+import { Card } from '../../wire/card.js';
 import { BILLING_ADDRESS, activeAccount, eventsOf, issuedCard, pendingAccount } from '../../testing/world.js';
 
 const UNKNOWN = '3b241101-e2bb-4255-8caf-4136c566a962';
@@ -16,8 +18,8 @@ describe('POST /v1/accounts/{id}/cards', () => {
     const billingAddress = { postCode: 'NW6 2FG', country: 'GB', city: 'London', secondLine: '321 West End Lane', firstLine: 'Flat G', extra: 'ignored' };
     const res = await create(sb, accountId, { type: 'virtual', billingAddress, shippingAddress: BILLING_ADDRESS });
     expect(res.status).toBe(201);
-    expectShape(res.body, CARD);
-    expectShape(res.body.billingAddress, ADDRESS);
+    expectShape(res.body, Card);
+    expectShape(res.body.billingAddress, Address);
     expect(res.body).toMatchObject({ accountId, type: 'virtual', status: 'issuing' });
     expect(Object.keys(res.body.billingAddress)).toEqual(['firstLine', 'secondLine', 'city', 'country', 'postCode']);
     for (const field of ['name', 'network', 'maskedPan', 'expirationDate', 'shippingAddress']) expect(res.body).not.toHaveProperty(field);
@@ -100,7 +102,7 @@ describe('GET /v1/cards, /v1/cards/{id}, /v1/accounts/{id}/cards', () => {
     const c = await issuedCard(sb);
     const all = (await sb.json('GET', '/v1/cards')).body;
     expect(all.map((x: { id: string }) => x.id)).toEqual([a.cardId, b.cardId, c.cardId]);
-    for (const card of all) expectShape(card, CARD);
+    for (const card of all) expectShape(card, Card);
     expect((await sb.json('GET', `/v1/accounts/${a.accountId}/cards`)).body.map((x: { id: string }) => x.id)).toEqual([a.cardId, b.cardId]);
     expect((await sb.json('GET', `/v1/accounts/${UNKNOWN}/cards`)).body.code).toBe('account_not_found');
     expect((await sb.json('GET', `/v1/cards/${UNKNOWN}`)).body).toMatchObject({ status: 404, title: 'Card not found', code: 'card_not_found' });
@@ -114,7 +116,7 @@ describe('deactivate, activate and DELETE', () => {
     const { cardId } = await issuedCard(sb);
     const off = await sb.json('PATCH', `/v1/cards/${cardId}/deactivate`);
     expect(off.status).toBe(200);
-    expectShape(off.body, CARD);
+    expectShape(off.body, Card);
     expect(off.body.status).toBe('inactive');
     expect((await sb.json('PATCH', `/v1/cards/${cardId}/activate`)).body.status).toBe('active');
     expect(eventsOf(sb, cardId).map((e) => e.status)).toEqual(['issuing', 'active', 'inactive', 'active']);

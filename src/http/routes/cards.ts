@@ -1,43 +1,14 @@
 /**
  * /v1/cards and /v1/accounts/{id}/cards: create, list, read, deactivate, activate and terminate
- * (CONTRACT §7 Card).
+ * (README: Customers, accounts and cards).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { isCountryCode } from '../../domain/address.js';
-import { CARD_STATUSES, CARD_TYPES } from '../../domain/card.js';
+import { Address } from '../../domain/address.js';
+import { CARD_TYPES } from '../../domain/card.js';
 import type { Deps } from '../../deps.js';
+import { Card } from '../../wire/card.js';
 import type { Api } from '../env.js';
-import { idParam, jsonBody, jsonResponse, problem, standardProblems, Uuid } from '../schemas.js';
-import { DateTime } from './customers.js';
-
-const line = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(255, 'must be at most 255 characters');
-
-export const Address = z
-  .object({
-    firstLine: line,
-    secondLine: line.optional(),
-    city: line,
-    state: line.optional(),
-    country: z.string({ error: 'must be a string' }).refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as GB'),
-    postCode: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(32, 'must be at most 32 characters'),
-  }, { error: 'must be an address object' })
-  .openapi('Address');
-
-export const Card = z
-  .object({
-    id: Uuid,
-    accountId: Uuid,
-    type: z.enum(CARD_TYPES),
-    name: z.string().optional(),
-    network: z.enum(['visa', 'mastercard']).optional(),
-    maskedPan: z.string().optional(),
-    expirationDate: z.string().optional().openapi({ description: 'MM/YYYY' }),
-    billingAddress: Address,
-    status: z.enum(CARD_STATUSES),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  })
-  .openapi('Card');
+import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 
 const NewCard = z.object({
   type: z.enum(CARD_TYPES, { error: `must be ${CARD_TYPES.join(' or ')}` }),

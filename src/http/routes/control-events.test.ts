@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { WebhookType } from '../../domain/events.js';
 import { createClient } from '../../cli/client.js';
 import { attempts, deliveries, webhooks } from '../../store/schema.js';
 import { T0, createTestSandbox, type TestSandbox } from '../../testing/harness.js';
+import { until } from '../../testing/wait.js';
 
 const CUSTOMER = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const CARD = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
@@ -12,7 +14,7 @@ function emit(sb: TestSandbox, type: 'customer.updated' | 'card.updated', entity
   return sb.deps.store.transaction(() => sb.deps.services.events.emit(type, entityId, { id: entityId, status }));
 }
 
-function subscribe(sb: TestSandbox, types: string[]) {
+function subscribe(sb: TestSandbox, types: WebhookType[]) {
   sb.deps.store.db.insert(webhooks).values({ id: HOOK, callbackUrl: 'http://127.0.0.1:9/hook', types, createdAt: T0, updatedAt: T0 }).run();
 }
 
@@ -115,12 +117,14 @@ async function openStream(sb: TestSandbox, query = '') {
   let wanted = Infinity;
   let done: () => void = () => {};
   const finished = new Promise<void>((resolve) => (done = resolve));
+  let opened: () => void = () => {};
+  const open = new Promise<void>((resolve) => (opened = resolve));
   const following = client.stream(`/events/stream${query}`, (m) => {
     messages.push({ event: m.event, id: m.id, data: JSON.parse(m.data) });
     if (messages.length >= wanted) done();
-  }, abort.signal);
-  // Let the stream open and subscribe before anything happens.
-  await new Promise((r) => setTimeout(r, 10));
+  }, abort.signal, opened);
+  // The stream has subscribed once the sandbox accepted it: nothing that happens after is missed.
+  await open;
   return {
     following,
     async next(count: number) {
@@ -172,8 +176,7 @@ describe('GET /_sandbox/events/stream', () => {
     expect(listening).toBe(1);
     emit(sb, 'card.updated', CARD, 'active');
     await stream.next(1);
-    await new Promise((r) => setTimeout(r, 10));
-    expect(listening).toBe(0);
+    await until(() => listening === 0, 'the stream to unsubscribe');
   });
 
   it('refuses a bad filter', async () => {

@@ -8,10 +8,11 @@ import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { z } from 'zod';
 import { iso } from '../../clock.js';
 import type { Deps } from '../../deps.js';
-import { WEBHOOK_TYPES, type EventRecord } from '../../services/events.js';
+import { WEBHOOK_TYPES } from '../../domain/events.js';
+import type { EventRecord } from '../../services/events.js';
 import type { AttemptReport } from '../../webhooks/dispatcher.js';
 import type { AppEnv } from '../env.js';
-import { Uuid } from '../schemas.js';
+import { Uuid } from '../../domain/formats.js';
 import { parse } from './control-input.js';
 
 const HEARTBEAT_MS = 15_000;

@@ -1,74 +1,9 @@
-/**
- * POST /_sandbox/seed and the seed document's schema (the rules are in domain/seed.ts). The
- * document is checked whole before anything is loaded; every problem is named by its place
- * (`customers[0].accounts[1].currencies`). Objects are strict: a misspelt field in a hand-written
- * world is an error, not a silently ignored wish. `start --seed` parses with the same function.
- */
+/** POST /_sandbox/seed: loads a seed world document (wire/seed.ts) through the services (README: Seed worlds). */
 import type { Hono } from 'hono';
-import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { ACCOUNT_TYPES } from '../../domain/account.js';
-import { CARD_TYPES } from '../../domain/card.js';
-import { SandboxError } from '../../domain/errors.js';
-import { SEED_ACCOUNT_STATUSES, SEED_CARD_STATUSES, SEED_CUSTOMER_STATUSES, seedPath, seedTreeErrors, type SeedDocument } from '../../domain/seed.js';
-import { WEBHOOK_TYPES } from '../../services/events.js';
+import { parseSeedDocument } from '../../wire/seed.js';
 import type { AppEnv } from '../env.js';
-import { Address } from './cards.js';
 import { jsonOf } from './control-input.js';
-import { BlockchainAccountId } from './customers.js';
-
-const list = <T extends z.ZodType>(item: T) => z.array(item, { error: 'must be an array' }).default([]);
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
-
-const SeedCard = z.strictObject({
-  type: oneOf(CARD_TYPES).default('virtual'),
-  status: oneOf(SEED_CARD_STATUSES).default('active'),
-  billingAddress: Address.optional(),
-  shippingAddress: Address.optional(),
-});
-
-const SeedAccount = z.strictObject({
-  type: oneOf(ACCOUNT_TYPES).optional(),
-  currencies: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of ISO 4217 codes' }).min(1, 'must name at least one currency'),
-  status: oneOf(SEED_ACCOUNT_STATUSES).default('active'),
-  cards: list(SeedCard),
-});
-
-const SeedCustomer = z.strictObject({
-  externalId: z.string({ error: 'must be a string' }).min(1, 'must not be empty'),
-  chainId: BlockchainAccountId.optional(),
-  status: oneOf(SEED_CUSTOMER_STATUSES).default('active'),
-  accounts: list(SeedAccount),
-});
-
-const SeedWebhook = z.strictObject({
-  callbackUrl: z.string({ error: 'must be a string' }),
-  types: z.array(oneOf(WEBHOOK_TYPES), { error: 'must be an array of webhook types' }).min(1, 'must name at least one webhook type'),
-});
-
-const SeedDocumentSchema = z
-  .strictObject({
-    description: z.string().optional(),
-    webhooks: list(SeedWebhook),
-    customers: list(SeedCustomer),
-  }, { error: 'must be a JSON object' })
-  .superRefine((document, ctx) => {
-    for (const error of seedTreeErrors(document)) ctx.addIssue({ code: 'custom', message: error.message, path: error.path });
-  });
-
-/** The document checked whole; a 400 naming every bad place, or the typed document. */
-export function parseSeedDocument(value: unknown): SeedDocument {
-  const result = SeedDocumentSchema.safeParse(value);
-  if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => {
-    const path = seedPath(issue.path);
-    const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : [];
-    return unknownKeys.length
-      ? unknownKeys.map((key) => ({ path: path ? `${path}.${key}` : key, message: 'is not a field of the seed format' }))
-      : [{ path: path || 'body', message: issue.message }];
-  }).flat();
-  throw new SandboxError('invalid_request', `invalid seed document (nothing was loaded): ${[...new Set(errors.map((e) => e.path))].join(', ')}`, errors);
-}
 
 export function controlSeedRoutes(control: Hono<AppEnv>, { services }: Deps): void {
   control.post('/seed', (c) => c.json(services.sandbox.seed(parseSeedDocument(jsonOf(c))), 201));

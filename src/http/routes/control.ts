@@ -1,5 +1,5 @@
 /**
- * The emulator's own control plane, /_sandbox/* (CONTRACT §9). It lives apart from /v1: no
+ * The emulator's own control plane, /_sandbox/* (README: Time travel and the control plane). It lives apart from /v1: no
  * token, signature or idempotency key (only the optional --admin-token); it calls the same
  * services.
  */

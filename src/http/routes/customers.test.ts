@@ -1,7 +1,8 @@
 import { parseSiweMessage } from 'viem/siwe';
 import { describe, expect, it } from 'vitest';
 import { T0, createTestSandbox, type TestSandbox } from '../../testing/harness.js';
-import { CUSTOMER, WITH_CHALLENGE, expectShape } from '../../testing/wire.js';
+import { expectShape } from '../../testing/wire.js';
+import { Customer } from '../../wire/customer.js';
 import { customer, eventsOf, proofFor, testWallet } from '../../testing/world.js';
 
 const HOUR = 3_600_000;
@@ -16,7 +17,7 @@ describe('POST /v1/customers', () => {
     const wallet = testWallet('alice');
     const res = await create(sb, { chainId: wallet.chainId, externalId: 'alice-1' });
     expect(res.status).toBe(201);
-    expectShape(res.body, CUSTOMER, WITH_CHALLENGE);
+    expectShape(res.body, Customer, ['challenge']);
     expect(res.body).toMatchObject({ externalId: 'alice-1', chainId: wallet.chainId, status: 'initiating', createdAt: '2026-03-01T09:00:00.000Z' });
     const message = parseSiweMessage(decode(res.body.challenge));
     expect(message).toMatchObject({ address: wallet.address, chainId: 11155111, version: '1' });
@@ -78,7 +79,7 @@ describe('GET /v1/customers and /v1/customers/{id}', () => {
     const list = await sb.json('GET', '/v1/customers');
     expect(list.status).toBe(200);
     expect(list.body.map((c: { id: string }) => c.id)).toEqual([a.customerId, b.customerId]);
-    for (const item of list.body) expectShape(item, CUSTOMER);
+    for (const item of list.body) expectShape(item, Customer);
     expect((await sb.json('GET', `/v1/customers/${a.customerId}`)).body).toEqual(list.body[0]);
   });
 
@@ -212,7 +213,7 @@ describe('PATCH /v1/customers/{id}/deactivate and /activate', () => {
     const { customerId } = await customer(sb);
     const off = await sb.json('PATCH', `/v1/customers/${customerId}/deactivate`);
     expect(off.status).toBe(200);
-    expectShape(off.body, CUSTOMER);
+    expectShape(off.body, Customer);
     expect(off.body.status).toBe('inactive');
     const on = await sb.json('PATCH', `/v1/customers/${customerId}/activate`);
     expect(on.body.status).toBe('active');

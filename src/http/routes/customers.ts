@@ -1,39 +1,15 @@
 /**
  * /v1/customers: create (with an ownership challenge), list, read, the challenge and its
- * signature, deactivate and activate (CONTRACT §7 Customer). Also the wire schemas of customers
- * and of ownership challenges, which accounts share.
+ * signature, deactivate and activate (README: Customers, accounts and cards).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { parseAccountId } from '../../domain/caip.js';
-import { checkWallet, CUSTOMER_STATUSES } from '../../domain/customer.js';
+import { checkWallet } from '../../domain/customer.js';
 import type { Deps } from '../../deps.js';
+import { BlockchainAccountId, OwnerChallenge, OwnerSignature } from '../../wire/challenge.js';
+import { Customer } from '../../wire/customer.js';
 import type { Api } from '../env.js';
-import { idParam, jsonBody, jsonResponse, problem, standardProblems, Uuid } from '../schemas.js';
-
-export const DateTime = z.iso.datetime();
-
-export const BlockchainAccountId = z
-  .string({ error: 'must be a CAIP-10 account id' })
-  .refine((v) => parseAccountId(v) !== undefined, 'must be a CAIP-10 account id such as eip155:11155111:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb')
-  .openapi({ description: 'CAIP-10 account id', example: 'eip155:11155111:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb' });
-
-const base64 = (what: string) => z.string({ error: `must be ${what}` }).min(1, `must be ${what}`).openapi({ format: 'byte' });
-
-export const OwnerChallenge = z
-  .object({ challenge: base64('base64').openapi({ description: 'Base64 of an EIP-4361 message for the owner to sign (EIP-191 personal_sign)' }) })
-  .openapi('OwnerChallenge');
-
-export const OwnerSignature = z
-  .object({
-    ownerId: BlockchainAccountId,
-    challenge: base64('the base64 challenge this sandbox issued'),
-    signature: base64('base64 of the 65-byte r‖s‖v signature').openapi({ description: 'Base64 of the 65 bytes r‖s‖v (base64 of the 0x-hex text is accepted too)' }),
-  })
-  .openapi('OwnerSignature');
-
-export const Customer = z
-  .object({ id: Uuid, externalId: z.string(), chainId: z.string(), status: z.enum(CUSTOMER_STATUSES), createdAt: DateTime, updatedAt: DateTime })
-  .openapi('Customer');
+import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 
 const CustomerWithChallenge = z.intersection(Customer, OwnerChallenge);
 

@@ -1,11 +1,9 @@
-/** /v1/chains and /v1/assets: what the instance supports (CONTRACT §7 Engine). */
+/** /v1/chains and /v1/assets: what the instance supports (README: API behaviour). */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.js';
+import { Asset, Blockchain } from '../../wire/engine.js';
 import type { Api } from '../env.js';
 import { jsonResponse, standardProblems } from '../schemas.js';
-
-const Blockchain = z.object({ id: z.string(), name: z.string() }).openapi('Blockchain');
-const Asset = z.object({ id: z.string(), blockchain: z.string(), name: z.string(), symbol: z.string() }).openapi('Asset');
 const tags = ['Engine'];
 
 export function engineRoutes(api: Api, { services: { engine } }: Deps): void {

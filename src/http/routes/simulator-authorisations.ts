@@ -1,6 +1,6 @@
 /**
  * The three authorisation operations of the simulator: authorise a card payment, capture or
- * release it by hand (CONTRACT §7 Authorisation). Self-contained so that the control plane can
+ * release it by hand (README: Authorisations and transactions). Self-contained so that the control plane can
  * mount the same function on /_sandbox as the simulator mirror; the production environment has no
  * simulator, so nothing is registered there.
  */
@@ -9,7 +9,7 @@ import type { Deps } from '../../deps.js';
 import { amountProblems } from '../../domain/money.js';
 import type { Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
-import { Authorisation } from './transactions.js';
+import { Authorisation } from '../../wire/payment.js';
 
 const text = z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestSandbox } from '../../testing/harness.js';
-import { CARD, expectShape } from '../../testing/wire.js';
+import { expectShape } from '../../testing/wire.js';
+import { Card } from '../../wire/card.js';
 import { customer, eventsOf, issuedCard } from '../../testing/world.js';
 
 const UNKNOWN = '3b241101-e2bb-4255-8caf-4136c566a962';
@@ -38,7 +39,7 @@ describe('PATCH /v1/simulator/cards/{id}/issue and /fail', () => {
     const { cardId } = await issuedCard(sb, { status: 'issuing' });
     expect((await sb.request('PATCH', `/v1/simulator/cards/${cardId}/issue`)).status).toBe(202);
     const card = (await sb.json('GET', `/v1/cards/${cardId}`)).body;
-    expectShape(card, CARD);
+    expectShape(card, Card);
     expect(card).toMatchObject({ status: 'active', name: 'SANDBOX CARDHOLDER', network: 'visa', expirationDate: '03/2029' });
     expect(card.maskedPan).toMatch(/^4\d{5}\*{6}\d{4}$/);
     expect(eventsOf(sb, cardId).at(-1)).toEqual({ webhookType: 'card.updated', eventId: expect.any(String), ...card });

@@ -1,16 +1,11 @@
-/** /v1/webhooks: subscriptions and the verification key (CONTRACT §8, the reference's Webhooks tag). */
+/** /v1/webhooks: subscriptions and the verification key (README: Webhooks). */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.js';
-import { WEBHOOK_TYPES } from '../../services/events.js';
+import { Uuid } from '../../domain/formats.js';
 import { callbackUrlProblem } from '../../services/webhooks.js';
+import { VerificationKey, Webhook, WebhookType } from '../../wire/webhook.js';
 import type { Api } from '../env.js';
-import { idParam, jsonBody, jsonResponse, problem, standardProblems, Uuid } from '../schemas.js';
-
-const WebhookType = z.enum(WEBHOOK_TYPES).openapi('WebhookType');
-const Webhook = z
-  .object({ id: Uuid, callbackUrl: z.url(), types: z.array(WebhookType), createdAt: z.iso.datetime(), updatedAt: z.iso.datetime() })
-  .openapi('Webhook');
-const VerificationKey = z.object({ keyId: Uuid, key: z.base64() }).openapi('VerificationKey');
+import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 const SaveWebhook = z.object({
   id: Uuid.optional().openapi({ description: 'The webhook to update; without it a webhook is created' }),
   callbackUrl: z.string().superRefine((value, ctx) => {

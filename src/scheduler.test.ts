@@ -1,12 +1,12 @@
 /**
- * The scheduler and jobs (CONTRACT §9 time travel): due work runs in due order at its own due
+ * The scheduler and jobs (README: Time travel and the control plane): due work runs in due order at its own due
  * time, work scheduled along the way is picked up, failures are contained, and the real-time tick
  * runs the same code.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createClock } from '../clock.js';
-import { memoryLog } from '../log.js';
-import { createTestSandbox, T0 } from '../testing/harness.js';
+import { createClock } from './clock.js';
+import { memoryLog } from './log.js';
+import { createTestSandbox, T0 } from './testing/harness.js';
 import { createScheduler, type DueSource } from './scheduler.js';
 
 const S = 1000;
@@ -138,7 +138,10 @@ describe('advance (time travel)', () => {
       runDue(now, until = now) {
         calls.push(`${name} ${now - T0}..${until - T0}`);
         let n = 0;
-        while (due.length > 0 && due[0]! <= until) (due.shift(), n++);
+        while (due.length > 0 && due[0]! <= until) {
+          due.shift();
+          n++;
+        }
         return n;
       },
     });

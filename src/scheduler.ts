@@ -5,8 +5,8 @@
  * there and waits for it, then lands on `to`. One path serves both, so tests and the control plane
  * exercise the same code.
  */
-import type { Clock } from '../clock.js';
-import type { Log } from '../log.js';
+import type { Clock } from './clock.js';
+import type { Log } from './log.js';
 
 export interface DueSource {
   readonly name: string;

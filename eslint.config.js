@@ -1,0 +1,22 @@
+// ESLint: typescript-eslint's recommended rules over the sources, tests, scripts and examples
+// (`npm run lint`, run by CI).
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: globals.node },
+    rules: {
+      // `_`-prefixed names and the rest of a destructuring say "left out on purpose".
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  // The bin is CommonJS, which Node reaches sooner than an ES module.
+  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  // Tests read JSON answers loosely.
+  { files: ['src/**/*.test.ts', 'src/testing/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+);

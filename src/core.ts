@@ -1,0 +1,19 @@
+/**
+ * What every service is built from: the store, the sandbox clock, ids and randomness, the
+ * configuration and the log. Nothing here reads the environment; tests build one with a frozen
+ * clock and seeded ids (testing/harness.ts).
+ */
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Ids, Random } from './ids.js';
+import type { Log } from './log.js';
+import type { Store } from './store/store.js';
+
+export interface Core {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  random: Random;
+  config: Config;
+  log: Log;
+}

@@ -1,0 +1,14 @@
+/**
+ * The formats of values on the wire (README: API behaviour): UUIDs, RFC 3339 timestamps with
+ * milliseconds, and decimals as JSON strings.
+ */
+import { z } from 'zod';
+
+/** Any well-formed UUID (version-agnostic, like the real service's uuid format). */
+export const Uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
+
+/** RFC 3339 UTC with milliseconds, as every timestamp the sandbox writes. */
+export const DateTime = z.iso.datetime({ precision: 3 });
+
+/** A decimal number as a JSON string, without trailing zeros. */
+export const Decimal = z.string().meta({ format: 'decimal', description: 'A decimal number as a string, without trailing zeros' });

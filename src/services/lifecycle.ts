@@ -1,0 +1,66 @@
+/**
+ * The one way a resource changes (README: Customers, accounts and cards): load it or refuse with
+ * its not-found code, check the move against its state table, write the change with `updatedAt`,
+ * and append its `<entity>.updated` event with the resource as GET returns it — all inside the
+ * caller's transaction. Customers, accounts, cards and authorisations each make one.
+ */
+import { eq } from 'drizzle-orm';
+import type { Core } from '../core.js';
+import { fail, type ErrorCode } from '../domain/errors.js';
+import type { WebhookType } from '../domain/events.js';
+import { transition, type Machine } from '../domain/state-machine.js';
+import type { accounts, authorisations, cards, customers } from '../store/schema.js';
+import type { Events } from './events.js';
+
+type Table = typeof customers | typeof accounts | typeof cards | typeof authorisations;
+
+export interface LifecycleSpec<T extends Table, A extends string, W> {
+  table: T;
+  machine: Machine<T['$inferSelect']['status'], A>;
+  event: WebhookType;
+  notFound: ErrorCode;
+  /** The resource as GET returns it, which its events carry. */
+  view: (row: T['$inferSelect']) => W;
+  /** What else a change writes (a termination's time). */
+  alsoWrite?: (changes: Partial<T['$inferSelect']>, now: number) => Partial<T['$inferSelect']>;
+  /** Runs after each change is written, in the same transaction. */
+  afterSave?: (next: T['$inferSelect'], now: number) => void;
+}
+
+export function lifecycle<T extends Table, A extends string, W>(core: Core, events: Events, spec: LifecycleSpec<T, A, W>) {
+  type Row = T['$inferSelect'];
+  const { store, clock } = core;
+  const { table } = spec;
+  // drizzle cannot type a query over a union of tables; each spec names one table, so these are safe.
+  const db = store.db as unknown as { select(): { from(t: Table): { where(c: unknown): { get(): Row | undefined } } }; update(t: Table): { set(v: Partial<Row>): { where(c: unknown): { run(): unknown } } } };
+  const byId = (id: string) => eq(table.id, id);
+
+  const service = {
+    /** The row, or undefined. */
+    find: (id: string): Row | undefined => db.select().from(table).where(byId(id)).get(),
+
+    /** The row, or the resource's 404. */
+    load: (id: string): Row => service.find(id) ?? fail(spec.notFound, `no ${spec.machine.entity} with id ${id}`),
+
+    /** Writes `changes` and appends the event; returns the new row. Call inside a transaction. */
+    save(row: Row, changes: Partial<Row>, now: number): Row {
+      const write = { ...changes, ...spec.alsoWrite?.(changes, now), updatedAt: now };
+      const next = { ...row, ...write } as Row;
+      db.update(table).set(write).where(byId(row.id)).run();
+      events.emit(spec.event, row.id, spec.view(next) as object);
+      spec.afterSave?.(next, now);
+      return next;
+    },
+
+    /** One move of the state table, refused with its code when the row's state does not allow it. */
+    move(row: Row, action: A, now: number, changes: Partial<Row> = {}): Row {
+      const outcome = transition(spec.machine, row.status, action);
+      if (!outcome.ok) fail(outcome.code, outcome.detail);
+      return service.save(row, { ...changes, status: outcome.next } as Partial<Row>, now);
+    },
+
+    /** Loads the row and runs `change` on it at the sandbox's now, in one transaction; returns the resource. */
+    mutate: (id: string, change: (row: Row, now: number) => Row): W => store.transaction(() => spec.view(change(service.load(id), clock.now()))),
+  };
+  return service;
+}

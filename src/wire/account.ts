@@ -1,0 +1,35 @@
+/** The Account resource: its wire shape and the mapping from its row (README: Customers, accounts and cards). */
+import { z } from 'zod';
+import { iso } from '../clock.js';
+import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../domain/account.js';
+import { DateTime, Uuid } from '../domain/formats.js';
+import type { accounts } from '../store/schema.js';
+
+export const Account = z
+  .object({
+    id: Uuid,
+    customerId: Uuid,
+    chainId: z.string().optional().meta({ description: 'CAIP-10 address of the deployed smart account; absent until deployed' }),
+    status: z.enum(ACCOUNT_STATUSES),
+    type: z.enum(ACCOUNT_TYPES),
+    currencies: z.array(z.string()),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .meta({ id: 'Account' });
+
+export type Account = z.infer<typeof Account>;
+
+/** In the reference's field order; `chainId` only once deployed. */
+export function toAccount(row: typeof accounts.$inferSelect): Account {
+  return {
+    id: row.id,
+    customerId: row.customerId,
+    ...(row.chainId !== null && { chainId: row.chainId }),
+    status: row.status,
+    type: row.type,
+    currencies: row.currencies,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}

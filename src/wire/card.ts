@@ -1,0 +1,43 @@
+/** The Card resource: its wire shape and the mapping from its row (README: Customers, accounts and cards). */
+import { z } from 'zod';
+import { iso } from '../clock.js';
+import { Address } from '../domain/address.js';
+import { CARD_STATUSES, CARD_TYPES } from '../domain/card.js';
+import { DateTime, Uuid } from '../domain/formats.js';
+import { NETWORKS } from '../domain/pan.js';
+import type { cards } from '../store/schema.js';
+
+export const Card = z
+  .object({
+    id: Uuid,
+    accountId: Uuid,
+    type: z.enum(CARD_TYPES),
+    name: z.string().optional(),
+    network: z.enum(NETWORKS).optional(),
+    maskedPan: z.string().optional(),
+    expirationDate: z.string().optional().meta({ description: 'MM/YYYY' }),
+    billingAddress: Address,
+    status: z.enum(CARD_STATUSES),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .meta({ id: 'Card' });
+
+export type Card = z.infer<typeof Card>;
+
+/** In the reference's field order; what issuing fills in only once issued. */
+export function toCard(row: typeof cards.$inferSelect): Card {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    type: row.type,
+    ...(row.name !== null && { name: row.name }),
+    ...(row.network !== null && { network: row.network }),
+    ...(row.maskedPan !== null && { maskedPan: row.maskedPan }),
+    ...(row.expirationDate !== null && { expirationDate: row.expirationDate }),
+    billingAddress: row.billingAddress,
+    status: row.status,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The seed world document (README: Seed worlds) that `--seed`, `card-sandbox seed` and POST
+ * /_sandbox/seed load, and what loading it answers. The document is checked whole before anything
+ * is loaded; every problem is named by its place (`customers[0].accounts[1].currencies`). Objects
+ * are strict: a misspelt field in a hand-written world is an error, not a silently ignored wish.
+ */
+import { z } from 'zod';
+import { ACCOUNT_TYPES } from '../domain/account.js';
+import { Address } from '../domain/address.js';
+import { CARD_TYPES } from '../domain/card.js';
+import { SandboxError } from '../domain/errors.js';
+import { WEBHOOK_TYPES } from '../domain/events.js';
+import { SEED_ACCOUNT_STATUSES, SEED_CARD_STATUSES, SEED_CUSTOMER_STATUSES, seedPath, seedTreeErrors } from '../domain/seed.js';
+import { BlockchainAccountId } from './challenge.js';
+
+const list = <T extends z.ZodType>(item: T) => z.array(item, { error: 'must be an array' }).default([]);
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+const SeedCard = z.strictObject({
+  type: oneOf(CARD_TYPES).default('virtual'),
+  status: oneOf(SEED_CARD_STATUSES).default('active'),
+  billingAddress: Address.optional(),
+  shippingAddress: Address.optional(),
+});
+
+const SeedAccount = z.strictObject({
+  type: oneOf(ACCOUNT_TYPES).optional(),
+  currencies: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of ISO 4217 codes' }).min(1, 'must name at least one currency'),
+  status: oneOf(SEED_ACCOUNT_STATUSES).default('active'),
+  cards: list(SeedCard),
+});
+
+const SeedCustomer = z.strictObject({
+  externalId: z.string({ error: 'must be a string' }).min(1, 'must not be empty'),
+  chainId: BlockchainAccountId.optional(),
+  status: oneOf(SEED_CUSTOMER_STATUSES).default('active'),
+  accounts: list(SeedAccount),
+});
+
+const SeedWebhook = z.strictObject({
+  callbackUrl: z.string({ error: 'must be a string' }),
+  types: z.array(oneOf(WEBHOOK_TYPES), { error: 'must be an array of webhook types' }).min(1, 'must name at least one webhook type'),
+});
+
+const SeedDocument = z
+  .strictObject({
+    description: z.string().optional(),
+    webhooks: list(SeedWebhook),
+    customers: list(SeedCustomer),
+  }, { error: 'must be a JSON object' })
+  .superRefine((document, ctx) => {
+    for (const error of seedTreeErrors(document)) ctx.addIssue({ code: 'custom', message: error.message, path: error.path });
+  });
+
+export type SeedDocument = z.infer<typeof SeedDocument>;
+export type SeedCustomer = SeedDocument['customers'][number];
+export type SeedAccount = SeedCustomer['accounts'][number];
+export type SeedCard = SeedAccount['cards'][number];
+
+/** What was created, in document order, with the states things ended in. */
+export interface SeedResult {
+  webhooks: { id: string; callbackUrl: string }[];
+  customers: { id: string; externalId: string; status: string; accounts: { id: string; status: string; cards: { id: string; status: string }[] }[] }[];
+}
+
+/** The document checked whole; a 400 naming every bad place, or the typed document. */
+export function parseSeedDocument(value: unknown): SeedDocument {
+  const result = SeedDocument.safeParse(value);
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((issue) => {
+    const path = seedPath(issue.path);
+    const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+    return unknownKeys.length
+      ? unknownKeys.map((key) => ({ path: path ? `${path}.${key}` : key, message: 'is not a field of the seed format' }))
+      : [{ path: path || 'body', message: issue.message }];
+  }).flat();
+  throw new SandboxError('invalid_request', `invalid seed document (nothing was loaded): ${[...new Set(errors.map((e) => e.path))].join(', ')}`, errors);
+}
