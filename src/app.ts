@@ -35,7 +35,7 @@ const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
 };
 
 export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
-  const { services, config, clock, log } = deps;
+  const { programmes, config, clock, log } = deps;
   const onError = (error: Error, c: Parameters<Parameters<OpenAPIHono<AppEnv>['onError']>[0]>[1]) => problemResponse(c, toSandboxError(error, log));
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
@@ -53,18 +53,18 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   v1.use('*', ...readBody(MAX_BODY_BYTES));
   tokenRoute(v1, deps);
-  v1.use('*', authenticate(services.auth));
-  credentialRoutes(v1, deps);
-  v1.use('*', verifyRequests(config.verify, services.auth, clock, log));
-  v1.use('*', idempotentRequests(services.idempotency));
-  engineRoutes(v1, deps);
+  v1.use('*', authenticate(programmes));
+  credentialRoutes(v1);
+  v1.use('*', verifyRequests(config.verify, clock.wall, log));
+  v1.use('*', idempotentRequests());
+  engineRoutes(v1);
   customerRoutes(v1, deps);
-  accountRoutes(v1, deps);
-  cardRoutes(v1, deps);
+  accountRoutes(v1);
+  cardRoutes(v1);
   simulatorCustomerCardRoutes(v1, deps);
-  webhookRoutes(v1, deps);
-  authorisationRoutes(v1, deps);
-  transactionRoutes(v1, deps);
+  webhookRoutes(v1);
+  authorisationRoutes(v1);
+  transactionRoutes(v1);
   simulatorAuthorisationRoutes(v1, deps);
 
   app.route('/v1', v1);

@@ -30,6 +30,8 @@ export interface Config {
   eventRetention: number;
   adminToken: string | undefined;
   seed: string | undefined;
+  maxProgrammes: number;
+  randomSeed: number | undefined;
   jsonLogs: boolean;
 }
 
@@ -103,11 +105,13 @@ export const OPTIONS = [
   spec({ key: 'physicalCards', flag: '--physical-cards', env: 'CARD_SANDBOX_PHYSICAL_CARDS', default: false, parse: bool, doc: 'Allow physical cards (then `shippingAddress` is required)' }),
   spec({ key: 'cardholderName', flag: '--cardholder-name <name>', env: 'CARD_SANDBOX_CARDHOLDER_NAME', default: 'SANDBOX CARDHOLDER', parse: str, doc: 'Name printed on issued cards' }),
   spec({ key: 'network', flag: '--network <network>', env: 'CARD_SANDBOX_NETWORK', default: 'visa' as Network, parse: oneOf(NETWORKS), doc: 'Network of issued cards' }),
-  spec({ key: 'journalSize', flag: '--journal-size <n>', env: 'CARD_SANDBOX_JOURNAL_SIZE', default: 1000, parse: int(0, 1_000_000), doc: 'How many API requests GET /_sandbox/requests keeps' }),
-  spec({ key: 'eventRetention', flag: '--event-retention <n>', env: 'CARD_SANDBOX_EVENT_RETENTION', default: 10_000, parse: int(1, 10_000_000), doc: 'How many events the database keeps, with their deliveries and attempts; older ones are deleted, except those with a delivery still pending' }),
+  spec({ key: 'journalSize', flag: '--journal-size <n>', env: 'CARD_SANDBOX_JOURNAL_SIZE', default: 1000, parse: int(0, 1_000_000), doc: 'How many API requests GET /_sandbox/requests keeps, for each programme' }),
+  spec({ key: 'eventRetention', flag: '--event-retention <n>', env: 'CARD_SANDBOX_EVENT_RETENTION', default: 10_000, parse: int(1, 10_000_000), doc: 'How many events each programme keeps, with their deliveries and attempts; older ones are deleted, except those with a delivery still pending' }),
   spec({ key: 'adminToken', flag: '--admin-token <token>', env: 'CARD_SANDBOX_ADMIN_TOKEN', default: undefined, parse: strOpt, defaultText: 'none', doc: 'Require `Authorization: Bearer <token>` on /_sandbox/*' }),
   spec({ key: 'seed', flag: '--seed <file>', env: 'CARD_SANDBOX_SEED', default: undefined, parse: strOpt, defaultText: 'none', doc: 'Load a seed world (JSON) at start' }),
-  spec({ key: 'jsonLogs', flag: '--json', env: 'CARD_SANDBOX_JSON_LOGS', default: false, parse: bool, doc: 'Log one JSON object per line instead of readable lines' }),
+  spec({ key: 'maxProgrammes', flag: '--max-programmes <n>', env: 'CARD_SANDBOX_MAX_PROGRAMMES', default: 1000, parse: int(1, 1_000_000), doc: 'How many programmes the sandbox holds, the default one included' }),
+  spec({ key: 'randomSeed', flag: '--random-seed <n>', env: 'CARD_SANDBOX_RANDOM_SEED', default: undefined, parse: int(0, 2 ** 32 - 1), defaultText: 'none', doc: "Draw the default programme's ids and randomness from this seed (with a frozen --clock, runs repeat byte for byte)" }),
+  spec({ key: 'jsonLogs', flag: '--json', env: 'CARD_SANDBOX_JSON_LOGS', default: false, parse: bool, doc: 'Log one JSON object per line instead of readable lines, the ready line first' }),
 ] as const satisfies readonly OptionSpec[];
 
 /** The defaults, for tests and embedding. */

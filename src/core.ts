@@ -1,7 +1,7 @@
 /**
- * What every service is built from: the store, the sandbox clock, ids and randomness, the
- * configuration and the log. Nothing here reads the environment; tests build one with a frozen
- * clock and seeded ids (testing/harness.ts).
+ * What every service is built from: the programme it serves, the store, the programme's clock,
+ * ids and randomness, the configuration and the log. Nothing here reads the environment; tests
+ * build one with a frozen clock and seeded ids (testing/harness.ts).
  */
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -10,6 +10,8 @@ import type { Log } from './log.js';
 import type { Store } from './store/store.js';
 
 export interface Core {
+  /** The programme whose rows every query of these services reads and writes, and only those. */
+  programme: string;
   store: Store;
   clock: Clock;
   ids: Ids;

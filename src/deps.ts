@@ -1,41 +1,43 @@
 /**
- * Composition: the core every service receives (core.ts), then the services and the journal
- * built on it (`Deps`). Tests pass a manual
- * clock and seeded ids; nothing is read from the environment here.
+ * Composition: what programmes share (the store, the ticker, the pool of webhook connections, the
+ * engine and the money tables), the programmes themselves (programmes.ts), and the default
+ * programme's core, services and journal, which a sandbox used without programmes works with.
+ * Tests pass a manual clock and seeded ids for the default programme; nothing is read from the
+ * environment here.
  */
-import { createClock, parseClockOption, type Clock } from './clock.js';
 import type { Core } from './core.js';
-import { ConfigError, type Config } from './config.js';
-import { cryptoIds, cryptoRandom } from './ids.js';
-import { Journal } from './journal.js';
+import type { Config } from './config.js';
+import { loadMoneyTables } from './fixtures.js';
+import { cryptoIds } from './ids.js';
+import type { Journal } from './journal.js';
 import { jsonLog } from './log.js';
-import { createServices, type Services } from './services/index.js';
-import { openStore, type Store } from './store/store.js';
+import { createProgrammes, type Programmes } from './programmes.js';
+import { createTicker } from './scheduler.js';
+import { createEngine } from './services/engine.js';
+import type { Services, Shared } from './services/index.js';
+import { openStore } from './store/store.js';
+import { MAX_IN_FLIGHT } from './webhooks/dispatcher.js';
+import { createSendPool } from './webhooks/send.js';
 
 export interface Deps extends Core {
+  programmes: Programmes;
+  shared: Shared;
+  /** The default programme's. */
   services: Services;
   journal: Journal;
 }
 
-/** The clock for a store: frozen with `--clock`, else real time plus the offset the database kept. */
-export function clockFor(config: Config, store: Store, wall: () => number = Date.now): Clock {
-  if (config.clock !== undefined) {
-    const at = parseClockOption(config.clock, wall());
-    if (at === undefined) throw new ConfigError(`--clock must be an ISO 8601 instant or "now", got "${config.clock}"`);
-    return createClock({ frozenAt: at, wall });
-  }
-  return createClock({ offset: Number(store.getMeta('clock_offset') ?? '0'), wall });
-}
-
 export function buildDeps(config: Config, overrides: Partial<Core> = {}): Deps {
   const store = overrides.store ?? openStore(config.db);
-  const core: Core = {
-    store,
-    clock: overrides.clock ?? clockFor(config, store),
+  const log = overrides.log ?? jsonLog();
+  const shared: Shared = {
+    ticker: createTicker(),
+    pool: createSendPool(MAX_IN_FLIGHT),
+    engine: createEngine(config.env),
+    money: loadMoneyTables(),
     ids: overrides.ids ?? cryptoIds(),
-    random: overrides.random ?? cryptoRandom(),
-    config,
-    log: overrides.log ?? jsonLog(),
   };
-  return { ...core, services: createServices(core), journal: new Journal(config.journalSize) };
+  const programmes = createProgrammes({ store, config, log, shared }, { clock: overrides.clock, ids: overrides.ids, random: overrides.random });
+  const { core, services, journal } = programmes.ensureDefault();
+  return { ...core, programmes, shared, services, journal };
 }

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createClock } from './clock.js';
 import { memoryLog } from './log.js';
 import { createTestSandbox, T0 } from './testing/harness.js';
-import { createScheduler, type DueSource } from './scheduler.js';
+import { createScheduler, createTicker, type DueSource } from './scheduler.js';
 
 const S = 1000;
 
@@ -74,16 +74,17 @@ describe('advance (time travel)', () => {
   });
 
   it('runs a failing job once: its changes roll back, it is logged and dropped, the rest run', async () => {
-    const { sandbox, scheduler, jobs, store, ran, record, schedule } = setUp();
+    const { sandbox, scheduler, jobs, ran, record, schedule } = setUp();
+    const names = () => sandbox.deps.services.webhooks.list().map((w) => w.callbackUrl);
     jobs.define('boom', () => {
-      store.setMeta('half-done', 'yes');
+      sandbox.deps.services.webhooks.put({ callbackUrl: 'http://127.0.0.1:9/half-done', types: ['card.updated'] });
       throw new Error('boom');
     });
     jobs.define('k', record('k'));
     schedule('boom', 'a', T0 + S);
     schedule('k', 'b', T0 + 2 * S);
     await scheduler.advance(T0 + 5 * S);
-    expect(store.getMeta('half-done')).toBeUndefined();
+    expect(names()).toEqual([]);
     expect(ran.map((r) => r.subject)).toEqual(['b']);
     expect(jobs.pending()).toEqual([]);
     expect(sandbox.log.lines.some((l) => l.level === 'error' && l.message === 'job boom for a failed')).toBe(true);
@@ -109,7 +110,7 @@ describe('advance (time travel)', () => {
 
   it('waits for an asynchronous source before moving to the next due time', async () => {
     const clock = createClock({ frozenAt: T0 });
-    const scheduler = createScheduler(clock, memoryLog());
+    const scheduler = createScheduler(clock, memoryLog(), createTicker());
     const log: string[] = [];
     const due = [T0 + S, T0 + 2 * S];
     const source: DueSource = {
@@ -130,7 +131,7 @@ describe('advance (time travel)', () => {
 
   it("lets a source run ahead to just before another source's next item, never past the target", async () => {
     const clock = createClock({ frozenAt: T0 });
-    const scheduler = createScheduler(clock, memoryLog());
+    const scheduler = createScheduler(clock, memoryLog(), createTicker());
     const calls: string[] = [];
     const items = (name: string, due: number[]): DueSource => ({
       name,
@@ -153,7 +154,7 @@ describe('advance (time travel)', () => {
 
   it('stops instead of spinning when a source reports due work but runs none', async () => {
     const log = memoryLog();
-    const scheduler = createScheduler(createClock({ frozenAt: T0 }), log);
+    const scheduler = createScheduler(createClock({ frozenAt: T0 }), log, createTicker());
     scheduler.add({ name: 'stuck', nextDue: () => T0 + S, runDue: () => 0 });
     expect(await scheduler.advance(T0 + 10 * S)).toEqual({ now: T0 + 10 * S, ran: 0 });
     expect(log.lines.some((l) => l.level === 'warn' && l.message.includes('did not run'))).toBe(true);
@@ -164,7 +165,7 @@ describe('real time', () => {
   it('runs due jobs on its tick once started, and not after stop', async () => {
     const { sandbox, jobs, ran, record, schedule } = setUp();
     const clock = createClock({ offset: 0 });
-    const scheduler = createScheduler(clock, sandbox.log);
+    const scheduler = createScheduler(clock, sandbox.log, createTicker());
     scheduler.add(jobs.source);
     jobs.define('k', record('k'));
     schedule('k', 'now', clock.now());

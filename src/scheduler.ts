@@ -1,9 +1,11 @@
 /**
- * The scheduler: everything that falls due at a sandbox time (jobs, webhook attempts) is a
- * `DueSource`. In real time a tick runs what is due every 100 ms and whenever work is added;
- * `advance(to)` is time travel: it moves the clock to each due time in order, runs what falls due
- * there and waits for it, then lands on `to`. One path serves both, so tests and the control plane
- * exercise the same code.
+ * Scheduling. A programme's scheduler gathers what falls due at a time of its clock (jobs, webhook
+ * attempts): each is a `DueSource`. In real time a tick runs what is due; `advance(to)` is time
+ * travel: it moves the clock to each due time in order, runs what falls due there and waits for
+ * it, then lands on `to`. One path serves both, so tests and the control plane exercise the same
+ * code. The ticker is the one timer of a whole sandbox: it ticks each started scheduler when its
+ * next item falls due on the wall clock, or at once when work is added, so an idle programme costs
+ * nothing (README: Parallel test suites).
  */
 import type { Clock } from './clock.js';
 import type { Log } from './log.js';
@@ -24,11 +26,58 @@ export interface DueSource {
 
 const TICK_MS = 100;
 
-export function createScheduler(clock: Clock, log: Log) {
+/** What the ticker ticks: a function that runs what is due and says when, on the wall clock, to tick it next. */
+type Tick = () => number;
+
+export function createTicker(wall: () => number = Date.now) {
+  const wakeAt = new Map<Tick, number>();
+  let timer: NodeJS.Timeout | undefined;
+  let soon = false;
+
+  const tickDue = () => {
+    soon = false;
+    const now = wall();
+    for (const [tick, at] of wakeAt) if (at <= now) wakeAt.set(tick, tick());
+  };
+
+  /** Asks for a tick of `tick` soon (after the current transaction has committed). */
+  const wake = (tick: Tick): void => {
+    if (!wakeAt.has(tick)) return;
+    wakeAt.set(tick, 0);
+    if (soon) return;
+    soon = true;
+    setImmediate(tickDue);
+  };
+
+  return {
+    wake,
+    /** Ticks `tick` from now on (at once first); returns the function that stops it. */
+    add(tick: Tick): () => void {
+      wakeAt.set(tick, 0);
+      timer ??= setInterval(tickDue, TICK_MS);
+      timer.unref();
+      wake(tick);
+      return () => {
+        wakeAt.delete(tick);
+        if (wakeAt.size === 0 && timer) {
+          clearInterval(timer);
+          timer = undefined;
+        }
+      };
+    },
+    /** How many schedulers are started. */
+    get started(): number {
+      return wakeAt.size;
+    },
+  };
+}
+
+export type Ticker = ReturnType<typeof createTicker>;
+
+export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
   const sources: DueSource[] = [];
   const busy = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
-  let kicked = false;
+  let stopTicking: (() => void) | undefined;
   let advancing: Promise<unknown> | undefined;
 
   const runSource = async (source: DueSource, now: number) => {
@@ -42,17 +91,27 @@ export function createScheduler(clock: Clock, log: Log) {
     }
   };
 
-  const tick = () => {
-    kicked = false;
-    if (advancing || !timer) return;
-    const now = clock.now();
-    for (const source of sources) {
-      if (source.pump) source.pump(now);
-      else if (!busy.has(source.name)) {
-        const due = source.nextDue();
-        if (due !== undefined && due <= now) void runSource(source, now);
+  /** Runs what is due now; returns the wall-clock time at which the next item falls due. */
+  const tick = (): number => {
+    if (advancing) return 0;
+    try {
+      const now = clock.now();
+      for (const source of sources) {
+        if (source.pump) source.pump(now);
+        else if (!busy.has(source.name)) {
+          const due = source.nextDue();
+          if (due !== undefined && due <= now) void runSource(source, now);
+        }
       }
+    } catch (error) {
+      log.error('scheduler: a tick failed', { error: String(error) });
+      return 0;
     }
+    const due = nextDue();
+    if (due === undefined) return Number.POSITIVE_INFINITY;
+    // Due already (or running): tick again. A frozen clock moves only by advance, which wakes it.
+    if (due <= clock.now() || busy.size > 0) return 0;
+    return clock.frozen ? Number.POSITIVE_INFINITY : due - clock.offset();
   };
 
   /** The latest time `source` may run to in one step of time travel: `to`, short of any other source's next item. */
@@ -78,19 +137,17 @@ export function createScheduler(clock: Clock, log: Log) {
     add(source: DueSource): void {
       sources.push(source);
     },
+    /** Runs what falls due in real time, from now on. */
     start(): void {
-      timer ??= setInterval(tick, TICK_MS);
-      timer.unref();
+      stopTicking ??= ticker.add(tick);
     },
     stop(): void {
-      if (timer) clearInterval(timer);
-      timer = undefined;
+      stopTicking?.();
+      stopTicking = undefined;
     },
     /** Asks for a tick soon (after the current transaction has committed). */
     kick(): void {
-      if (kicked || !timer) return;
-      kicked = true;
-      setImmediate(tick);
+      ticker.wake(tick);
     },
     nextDue,
     /** Time travel to `to` (epoch ms): runs every due item in due order at its own time. */
@@ -124,6 +181,8 @@ export function createScheduler(clock: Clock, log: Log) {
         await run;
       } finally {
         advancing = undefined;
+        // What falls due next, on the wall clock, has moved with the clock.
+        ticker.wake(tick);
       }
       return { now: clock.now(), ran };
     },

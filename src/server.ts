@@ -56,13 +56,14 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
     server.close();
     throw error;
   }
-  deps.services.scheduler.start();
-  deps.services.scheduler.kick();
+  deps.programmes.start();
   const pruning = setInterval(() => {
-    try {
-      deps.services.retention.prune();
-    } catch (error) {
-      deps.log.error('retention: pruning failed', { error: String(error) });
+    for (const { services } of deps.programmes.loaded()) {
+      try {
+        services.retention.prune();
+      } catch (error) {
+        deps.log.error('retention: pruning failed', { error: String(error) });
+      }
     }
   }, PRUNE_EVERY_MS);
   pruning.unref();
@@ -75,7 +76,7 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
     deps,
     close() {
       closing ??= (async () => {
-        deps.services.scheduler.stop();
+        deps.programmes.stop();
         clearInterval(pruning);
         const httpClosed = new Promise<void>((resolve) => {
           const timer = setTimeout(() => {
@@ -91,7 +92,8 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
         });
         // Attempts still in flight when the grace period ends are cut short and recorded as
         // failed before the database closes; both waits share the one grace period.
-        await Promise.all([httpClosed, deps.services.webhooks.drain(SHUTDOWN_GRACE_MS)]);
+        await Promise.all([httpClosed, ...deps.programmes.loaded().map(({ services }) => services.webhooks.drain(SHUTDOWN_GRACE_MS))]);
+        deps.shared.pool.agents.destroy();
         deps.store.close();
       })();
       return closing;

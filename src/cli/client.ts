@@ -35,6 +35,14 @@ export interface ClientOptions {
   /** The port `start` was given: the sandbox on this machine at that port. */
   port?: string | undefined;
   adminToken?: string | undefined;
+  /** The programme the commands act on (README: Parallel test suites); the default one otherwise. */
+  programme?: string | undefined;
+}
+
+export interface ResolvedClientOptions {
+  url: string;
+  adminToken?: string;
+  programme?: string;
 }
 
 export interface SseMessage {
@@ -70,7 +78,7 @@ function discovered(running: () => RunFile[]): string {
  * variables `start` reads too), else the one sandbox running on this machine, else the default. A
  * URL pointing at /v1 or /_sandbox is trimmed to its base.
  */
-export function resolveClientOptions(options: ClientOptions, env: Record<string, string | undefined>, running: () => RunFile[] = runningSandboxes): { url: string; adminToken?: string } {
+export function resolveClientOptions(options: ClientOptions, env: Record<string, string | undefined>, running: () => RunFile[] = runningSandboxes): ResolvedClientOptions {
   const raw =
     options.url ??
     (options.port !== undefined ? urlOfPort(options.port, '--port', env) : undefined) ??
@@ -86,7 +94,8 @@ export function resolveClientOptions(options: ClientOptions, env: Record<string,
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ClientUsageError(`--url must be an http(s) URL, got "${raw}"`);
   const url = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '').replace(/\/(v1|_sandbox)$/, '')}`;
   const adminToken = options.adminToken ?? (env.CARD_SANDBOX_ADMIN_TOKEN || undefined);
-  return adminToken ? { url, adminToken } : { url };
+  const programme = options.programme ?? (env.CARD_SANDBOX_PROGRAMME || undefined);
+  return { url, ...(adminToken && { adminToken }), ...(programme && { programme }) };
 }
 
 const reasonOf = (error: unknown) => {
@@ -105,12 +114,13 @@ async function problemOf(res: Response): Promise<Problem> {
   return { title: `HTTP ${res.status} ${res.statusText}`.trim(), status: res.status, detail: text.slice(0, 200) || 'the server answered without a problem body; is this a card-sandbox URL?' };
 }
 
-export function createClient(options: { url: string; adminToken?: string }, fetchImpl: Fetch = fetch) {
+export function createClient(options: ResolvedClientOptions, fetchImpl: Fetch = fetch) {
   const { url } = options;
 
   const send = async (method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> => {
     const headers: Record<string, string> = {};
     if (options.adminToken) headers.Authorization = `Bearer ${options.adminToken}`;
+    if (options.programme) headers['Sandbox-Programme'] = options.programme;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let res: Response;
     try {

@@ -12,6 +12,7 @@ import { authorise } from './commands/authorise.js';
 import { advanceClock, showClock } from './commands/clock.js';
 import { listEvents, resendEvent, showEvent, tailEvents } from './commands/events.js';
 import { health } from './commands/health.js';
+import { createProgramme, deleteProgramme, listProgrammes } from './commands/programmes.js';
 import { listRequests } from './commands/requests.js';
 import { reset } from './commands/reset.js';
 import { seed } from './commands/seed.js';
@@ -28,6 +29,7 @@ export const EXIT_UNREACHABLE = 3;
 interface ClientFlags {
   url?: string;
   port?: string;
+  programme?: string;
   adminToken?: string;
   json?: boolean;
 }
@@ -40,11 +42,12 @@ const duration = (name: string) => (raw: string) => {
   return ms;
 };
 
-const positiveInt = (name: string) => (raw: string) => {
+const integer = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) => (raw: string) => {
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer`);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}`);
   return n;
 };
+const positiveInt = (name: string) => integer(name, 1);
 
 export function buildProgram(io: Io, env: Record<string, string | undefined> = process.env): Command {
   const program = new Command('card-sandbox')
@@ -106,6 +109,7 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       .description(description)
       .option('--url <url>', `the sandbox to talk to (env CARD_SANDBOX_URL, default ${DEFAULT_URL})`)
       .option('--admin-token <token>', 'bearer token, when the sandbox was started with --admin-token (env CARD_SANDBOX_ADMIN_TOKEN)')
+      .option('--programme <id>', 'the programme to act on (env CARD_SANDBOX_PROGRAMME, default: the default programme)')
       .option('--json', 'print the control plane\'s JSON and nothing else on stdout')
       .addHelpText('after', examples(...example));
 
@@ -201,6 +205,19 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
         }),
       ),
     );
+
+  const programmes = program.command('programmes').description('Programmes: isolated sandboxes in this one, each with its own credentials, world and clock');
+  client(programmes, 'create', 'Create a programme; prints its id and, once, its API key and secret', ['programmes create', 'programmes create --name worker-1 --clock 2026-01-01T00:00:00Z --json'])
+    .option('--name <name>', 'a name to tell it by (default: its id)')
+    .option('--clock <time>', 'start its clock frozen at this instant (`now` or ISO 8601); running real time otherwise')
+    .option('--random-seed <n>', 'draw its ids and randomness from this seed', integer('--random-seed', 0, 2 ** 32 - 1))
+    .action((flags: ClientFlags & { name?: string; clock?: string; randomSeed?: number }) =>
+      run(flags, (ctx) => createProgramme(ctx, { name: flags.name, clock: flags.clock, randomSeed: flags.randomSeed })),
+    );
+  client(programmes, 'list', 'List the programmes, the default one first', ['programmes list', 'programmes list --json'], { isDefault: true })
+    .action((flags: ClientFlags) => run(flags, listProgrammes));
+  client(programmes, 'delete <id>', 'Delete a programme and everything it holds; its pending webhooks are never sent', ['programmes delete <id>'])
+    .action((id: string, flags: ClientFlags) => run(flags, (ctx) => deleteProgramme(ctx, id)));
 
   client(program, 'requests', 'Show recent API requests (method, path, status, verification warnings), newest first', ['requests', 'requests --json'])
     .action((flags: ClientFlags) => run(flags, listRequests));

@@ -32,13 +32,16 @@ export const ERROR_CODES = [
   'signing_key_not_found',
   'credential_not_found',
   'event_not_found',
+  'programme_not_found',
   'route_not_found',
   'customer_already_exists',
   'invalid_state_transition',
   'challenge_already_signed',
   'idempotency_in_flight',
+  'default_programme',
   'payload_too_large',
   'idempotency_key_reused',
+  'programme_limit_reached',
   'internal_error',
 ] as const;
 

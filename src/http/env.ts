@@ -1,9 +1,16 @@
 /** The Hono environment: what middleware hands to routes for one request. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Programme } from '../programmes.js';
 
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /**
+     * The programme the request acts on: the one its bearer token was issued for on /v1, the one
+     * `?programme=` or `Sandbox-Programme` names on /_sandbox, else the default one.
+     */
+    programme: Programme;
     /** The API key of the bearer token (set by the auth middleware on /v1). */
     apiKey: string;
     /** Raw request body bytes (empty when there is none). */
@@ -15,3 +22,6 @@ export interface AppEnv {
 }
 
 export type Api = OpenAPIHono<AppEnv>;
+
+/** The services of the programme the request acts on. */
+export const servicesOf = (c: Context<AppEnv>) => c.get('programme').services;

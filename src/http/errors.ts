@@ -41,13 +41,16 @@ export const PROBLEMS = {
   signing_key_not_found: { status: 404, title: 'Signing key not found' },
   credential_not_found: { status: 404, title: 'Credential not found' },
   event_not_found: { status: 404, title: 'Event not found' },
+  programme_not_found: { status: 404, title: 'Programme not found' },
   route_not_found: { status: 404, title: 'Not found' },
   customer_already_exists: { status: 409, title: 'Customer already exists' },
   invalid_state_transition: { status: 409, title: 'Invalid state transition' },
   challenge_already_signed: { status: 409, title: 'Challenge already signed' },
   idempotency_in_flight: { status: 409, title: 'Idempotency conflict' },
+  default_programme: { status: 409, title: 'Programme cannot be deleted' },
   payload_too_large: { status: 413, title: 'Invalid request' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
+  programme_limit_reached: { status: 429, title: 'Too many programmes' },
   internal_error: { status: 500, title: 'Internal error' },
 } as const satisfies Record<ErrorCode, { status: number; title: string }>;
 

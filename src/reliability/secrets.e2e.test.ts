@@ -85,7 +85,7 @@ it('logs a whole journey with --json without one secret in it', async () => {
   const jwtSecret = (() => {
     const sqlite = new Database(db, { readonly: true });
     try {
-      return (sqlite.prepare("SELECT value FROM meta WHERE key = 'jwt_secret'").get() as { value: string }).value;
+      return (sqlite.prepare("SELECT token_secret FROM programmes WHERE id = 'default'").get() as { token_secret: string }).token_secret;
     } finally {
       sqlite.close();
     }

@@ -15,7 +15,7 @@ const b64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value
 /** A token MAC'd with the sandbox's own secret, as only the sandbox could make it: what is refused here is refused for its content. */
 function forge(sb: TestSandbox, header: Record<string, unknown>, claims: unknown, digest: 'sha256' | 'sha512' = 'sha256'): string {
   const input = `${b64url(header)}.${b64url(claims)}`;
-  const mac = createHmac(digest, Buffer.from(sb.deps.store.getMeta('jwt_secret')!, 'hex')).update(input).digest('base64url');
+  const mac = createHmac(digest, Buffer.from(sb.programmeRow().tokenSecret, 'hex')).update(input).digest('base64url');
   return `${input}.${mac}`;
 }
 
@@ -54,7 +54,7 @@ describe('access tokens', () => {
   });
 
   it('are signed with 32 random bytes made for each database', () => {
-    const secrets = [createTestSandbox({}, { random: cryptoRandom() }), createTestSandbox({}, { random: cryptoRandom() })].map((sb) => sb.deps.store.getMeta('jwt_secret')!);
+    const secrets = [createTestSandbox({}, { random: cryptoRandom() }), createTestSandbox({}, { random: cryptoRandom() })].map((sb) => sb.programmeRow().tokenSecret);
     expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
     expect(secrets[1]).not.toBe(secrets[0]);
   });

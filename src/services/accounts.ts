@@ -4,7 +4,7 @@
  * address 2 s later, activate/deactivate (cascading to cards), close, and the customer cascade.
  * Every change writes one `account.updated` event in its transaction.
  */
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { ACCOUNT_MACHINE, accountTransition, DEPLOYMENT_MS, smartAccountAddress, type AccountType } from '../domain/account.js';
 import { parseAccountId } from '../domain/caip.js';
@@ -31,15 +31,17 @@ export interface NewAccount {
 const DEPLOY_JOB = 'account.deploy';
 
 export function createAccounts(core: Core, { events, jobs, engine, cards }: { events: Events; jobs: Jobs; engine: Engine; cards: Cards }) {
-  const { store, clock, ids, random } = core;
+  const { store, clock, ids, random, programme } = core;
   const { db } = store;
+  const mine = eq(accounts.programmeId, programme);
+  const byId = (id: string) => and(mine, eq(accounts.id, id));
   const byCreation = [asc(accounts.createdAt), asc(sql`rowid`)];
   const account = lifecycle(core, events, { table: accounts, machine: ACCOUNT_MACHINE, event: 'account.updated', notFound: 'account_not_found', view: toAccount });
   const { move } = account;
 
-  const findCustomer = (id: string): CustomerRow | undefined => db.select().from(customers).where(eq(customers.id, id)).get();
+  const findCustomer = (id: string): CustomerRow | undefined => db.select().from(customers).where(and(eq(customers.programmeId, programme), eq(customers.id, id))).get();
   const customerOf = (row: AccountRow): CustomerRow => findCustomer(row.customerId)!;
-  const accountsOf = (customerId: string) => db.select().from(accounts).where(eq(accounts.customerId, customerId)).orderBy(...byCreation).all();
+  const accountsOf = (customerId: string) => db.select().from(accounts).where(and(mine, eq(accounts.customerId, customerId))).orderBy(...byCreation).all();
 
   /** Accounts are opened and activated only under an active customer. */
   const requireActiveCustomer = (customer: CustomerRow, why: string) => {
@@ -84,7 +86,7 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
         const now = clock.now();
         const id = ids.uuid();
         const row: AccountRow = {
-          id, customerId, type: input.type, currencies: input.currencies, status: 'initiating', chainId: null, cascadeDeactivated: false, createdAt: now, updatedAt: now,
+          programmeId: programme, id, customerId, type: input.type, currencies: input.currencies, status: 'initiating', chainId: null, cascadeDeactivated: false, createdAt: now, updatedAt: now,
           ...challengeFor(id, customer.chainId, now),
         };
         db.insert(accounts).values(row).run();
@@ -96,7 +98,7 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
 
     get: (id: string): Account => toAccount(account.load(id)),
 
-    list: (): Account[] => db.select().from(accounts).orderBy(...byCreation).all().map(toAccount),
+    list: (): Account[] => db.select().from(accounts).where(mine).orderBy(...byCreation).all().map(toAccount),
 
     listForCustomer(customerId: string): Account[] {
       if (!findCustomer(customerId)) fail('customer_not_found', `no customer with id ${customerId}`);
@@ -108,7 +110,7 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
       return store.transaction(() => {
         const row = account.load(id);
         const fresh = challengeFor(id, customerOf(row).chainId, clock.now());
-        db.update(accounts).set(fresh).where(eq(accounts.id, id)).run();
+        db.update(accounts).set(fresh).where(byId(id)).run();
         return { challenge: fresh.challenge };
       });
     },
@@ -123,7 +125,7 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
         const wallet = customerOf(row).chainId;
         const outcome = checkProof(row, proof, wallet, now, `/v1/accounts/${id}/challenge`);
         if (!outcome.ok) {
-          db.update(accounts).set(challengeFor(id, wallet, now)).where(eq(accounts.id, id)).run();
+          db.update(accounts).set(challengeFor(id, wallet, now)).where(byId(id)).run();
           return outcome.detail;
         }
         service.approve(id);

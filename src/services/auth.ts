@@ -5,30 +5,48 @@
  * issued before. Expiry is checked against the sandbox clock.
  */
 import { createHash, createHmac, timingSafeEqual, type KeyObject, createPublicKey } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { fail } from '../domain/errors.js';
-import { credentials, signingKeys } from '../store/schema.js';
+import { credentials, programmes, signingKeys } from '../store/schema.js';
 import { parseP384PublicKey } from '../signatures/keys.js';
 import type { Token } from '../wire/auth.js';
 
+export const INVALID_CREDENTIALS = 'apiKey and apiSecret do not match a credential of this sandbox';
+
 const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 const JWT_HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
+
+/**
+ * The programme a bearer token was issued for, read from its claims before anything is checked
+ * (the programme's own secret checks the signature); tokens without one are the default
+ * programme's. Undefined when the header is not a readable token.
+ */
+export function programmeOfToken(authorization: string | undefined): string | undefined {
+  const payload = /^Bearer\s+[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+$/i.exec(authorization?.trim() ?? '')?.[1];
+  if (payload === undefined) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { prg?: unknown };
+    return typeof claims?.prg === 'string' ? claims.prg : DEFAULT_PROGRAMME;
+  } catch {
+    return undefined;
+  }
+}
 
 export function createAuth(core: Core) {
-  const { store, clock, random, config } = core;
+  const { store, clock, config, programme } = core;
   const { db } = store;
+  const thisProgramme = eq(programmes.id, programme);
+  const mine = eq(credentials.programmeId, programme);
 
-  let secret = store.getMeta('jwt_secret');
-  if (!secret) {
-    secret = random.bytes(32).toString('hex');
-    store.setMeta('jwt_secret', secret);
-  }
-  const hmacKey = Buffer.from(secret, 'hex');
-  let generation = Number(store.getMeta('token_generation') ?? '0');
+  const state = db.select({ tokenSecret: programmes.tokenSecret, tokenGeneration: programmes.tokenGeneration }).from(programmes).where(thisProgramme).get();
+  if (!state) throw new Error(`programme ${programme} has no row`);
+  const hmacKey = Buffer.from(state.tokenSecret, 'hex');
+  let generation = state.tokenGeneration;
   const keyCache = new Map<string, KeyObject>();
   // Claims of tokens whose signature already checked out, by token text: a client sends the same
   // token with every request, and the HMAC and parsing cost more than the rest of a GET. The
@@ -38,7 +56,7 @@ export function createAuth(core: Core) {
 
   const bumpGeneration = () => {
     generation++;
-    store.setMeta('token_generation', String(generation));
+    db.update(programmes).set({ tokenGeneration: generation }).where(thisProgramme).run();
   };
   const mac = (input: string) => createHmac('sha256', hmacKey).update(input).digest();
   const checkClaims = (claims: { sub: string; exp: number; gen: number }): string => {
@@ -46,37 +64,44 @@ export function createAuth(core: Core) {
     if (clock.now() >= claims.exp * 1000) fail('not_authorised', `the token expired at ${new Date(claims.exp * 1000).toISOString()} (sandbox time)`);
     return claims.sub;
   };
-  const credentialCount = () => db.select({ n: sql<number>`count(*)` }).from(credentials).get()!.n;
+  const credentialCount = () => db.select({ n: sql<number>`count(*)` }).from(credentials).where(mine).get()!.n;
 
+  /** API keys are unique across programmes: one that another programme holds is refused. */
   const upsertCredential = (apiKey: string, apiSecret: string) => {
+    const owner = db.select({ programmeId: credentials.programmeId }).from(credentials).where(eq(credentials.apiKey, apiKey)).get()?.programmeId;
+    if (owner !== undefined && owner !== programme) {
+      const message = 'belongs to another programme of this sandbox; choose another';
+      fail('invalid_request', `apiKey ${apiKey} ${message}`, [{ path: 'apiKey', message }]);
+    }
     const secretHash = hashSecret(apiSecret);
     db.insert(credentials)
-      .values({ apiKey, secretHash, createdAt: clock.now() })
+      .values({ apiKey, programmeId: programme, secretHash, createdAt: clock.now() })
       .onConflictDoUpdate({ target: credentials.apiKey, set: { secretHash } })
       .run();
   };
 
   return {
     /**
-     * At start: a fresh database gets the default (or configured) credential; credentials given
-     * with --api-key/--api-secret are always (re)registered.
+     * Registers `given` (the default programme's --api-key/--api-secret at every start, or a new
+     * programme's credential); without it, a programme without credentials gets the default one.
+     * Tokens already issued stay valid.
      */
-    init(): void {
+    init(given?: { apiKey: string; apiSecret: string }): void {
       store.transaction(() => {
-        if (config.apiKey !== undefined && config.apiSecret !== undefined) upsertCredential(config.apiKey, config.apiSecret);
+        if (given) upsertCredential(given.apiKey, given.apiSecret);
         else if (credentialCount() === 0) upsertCredential(DEFAULT_API_KEY, DEFAULT_API_SECRET);
       });
     },
 
     issueToken(apiKey: string, apiSecret: string): Token {
-      const row = db.select().from(credentials).where(eq(credentials.apiKey, apiKey)).get();
+      const row = db.select().from(credentials).where(and(mine, eq(credentials.apiKey, apiKey))).get();
       const given = Buffer.from(hashSecret(apiSecret), 'hex');
       if (!row || !timingSafeEqual(Buffer.from(row.secretHash, 'hex'), given)) {
-        fail('invalid_credentials', 'apiKey and apiSecret do not match a credential of this sandbox');
+        fail('invalid_credentials', INVALID_CREDENTIALS);
       }
       const iat = Math.floor(clock.now() / 1000);
       const exp = Math.floor((clock.now() + config.tokenTtlMs) / 1000);
-      const payload = b64url(JSON.stringify({ sub: apiKey, iat, exp, gen: generation, jti: core.ids.uuid() }));
+      const payload = b64url(JSON.stringify({ sub: apiKey, prg: programme, iat, exp, gen: generation, jti: core.ids.uuid() }));
       const signing = `${JWT_HEADER}.${payload}`;
       return { token: `${signing}.${b64url(mac(signing))}`, expiresAt: exp, tokenType: 'Bearer' };
     },
@@ -120,10 +145,10 @@ export function createAuth(core: Core) {
 
     deleteCredentials(apiKey: string): void {
       store.transaction(() => {
-        const row = db.select().from(credentials).where(eq(credentials.apiKey, apiKey)).get();
+        const row = db.select().from(credentials).where(and(mine, eq(credentials.apiKey, apiKey))).get();
         if (!row) fail('credential_not_found', `no credential with apiKey ${apiKey}`);
         if (credentialCount() === 1) fail('last_credential', 'cannot delete the last credential: add another with PUT /v1/auth/credentials first');
-        db.delete(credentials).where(eq(credentials.apiKey, apiKey)).run();
+        db.delete(credentials).where(and(mine, eq(credentials.apiKey, apiKey))).run();
         bumpGeneration();
       });
     },
@@ -132,14 +157,14 @@ export function createAuth(core: Core) {
       const parsed = parseP384PublicKey(signingKey);
       if ('error' in parsed) fail('invalid_signing_key', parsed.error, [{ path: 'signingKey', message: parsed.error }]);
       db.insert(signingKeys)
-        .values({ keyId: signingKeyId, publicKey: parsed.pem, createdAt: clock.now() })
-        .onConflictDoUpdate({ target: signingKeys.keyId, set: { publicKey: parsed.pem } })
+        .values({ programmeId: programme, keyId: signingKeyId, publicKey: parsed.pem, createdAt: clock.now() })
+        .onConflictDoUpdate({ target: [signingKeys.programmeId, signingKeys.keyId], set: { publicKey: parsed.pem } })
         .run();
       keyCache.set(signingKeyId, parsed.key);
     },
 
     deleteSigningKey(signingKeyId: string): void {
-      const result = db.delete(signingKeys).where(eq(signingKeys.keyId, signingKeyId)).run();
+      const result = db.delete(signingKeys).where(and(eq(signingKeys.programmeId, programme), eq(signingKeys.keyId, signingKeyId))).run();
       if (result.changes === 0) fail('signing_key_not_found', `no signing key with signingKeyId ${signingKeyId}`);
       keyCache.delete(signingKeyId);
     },
@@ -148,7 +173,7 @@ export function createAuth(core: Core) {
     signingKey(keyId: string): KeyObject | undefined {
       const cached = keyCache.get(keyId);
       if (cached) return cached;
-      const row = db.select().from(signingKeys).where(eq(signingKeys.keyId, keyId)).get();
+      const row = db.select().from(signingKeys).where(and(eq(signingKeys.programmeId, programme), eq(signingKeys.keyId, keyId))).get();
       if (!row) return undefined;
       const key = createPublicKey(row.publicKey);
       keyCache.set(keyId, key);

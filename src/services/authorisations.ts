@@ -17,8 +17,7 @@ import {
   type Merchant,
 } from '../domain/authorisation.js';
 import { fail } from '../domain/errors.js';
-import { amountProblems, convert, normalise } from '../domain/money.js';
-import { loadMoneyTables } from '../fixtures.js';
+import { amountProblems, convert, normalise, type MoneyTables } from '../domain/money.js';
 import { accounts, authorisations, cards } from '../store/schema.js';
 import { toAuthorisation, type Authorisation } from '../wire/payment.js';
 import type { Events } from './events.js';
@@ -39,10 +38,9 @@ const AUTO_CAPTURE = 'authorisation.auto-capture';
 const COMPLETE = 'authorisation.complete';
 const RELEASE_HOLD = 'authorisation.release-hold';
 
-export function createAuthorisations(core: Core, { jobs, events, transactions }: { jobs: Jobs; events: Events; transactions: Transactions }) {
-  const { store, clock, ids } = core;
+export function createAuthorisations(core: Core, { jobs, events, transactions, money }: { jobs: Jobs; events: Events; transactions: Transactions; money: MoneyTables }) {
+  const { store, clock, ids, programme } = core;
   const { db } = store;
-  const money = loadMoneyTables();
 
   // A capture records the transaction in the same database transaction.
   const { find, load, move } = lifecycle(core, events, {
@@ -80,16 +78,13 @@ export function createAuthorisations(core: Core, { jobs, events, transactions }:
     });
 
   return {
-    /** The ISO 4217 table: request validation names unknown currencies and excess fraction digits with it. */
-    currencies: money.currencies,
-
     authorise(cardId: string, request: AuthorisationRequest): Authorisation {
       const problems = amountProblems(request.amount, request.currency, money.currencies);
       if (problems.length) fail('invalid_request', `invalid body: ${problems.map((p) => p.path).join(', ')}`, problems);
       return store.transaction(() => {
-        const card = db.select().from(cards).where(eq(cards.id, cardId)).get() ?? fail('card_not_found', `no card with id ${cardId}`);
+        const card = db.select().from(cards).where(and(eq(cards.programmeId, programme), eq(cards.id, cardId))).get() ?? fail('card_not_found', `no card with id ${cardId}`);
         if (card.status !== 'active') fail('card_not_active', `card ${cardId} is ${card.status}; only an active card can be authorised`);
-        const account = db.select().from(accounts).where(eq(accounts.id, card.accountId)).get();
+        const account = db.select().from(accounts).where(and(eq(accounts.programmeId, programme), eq(accounts.id, card.accountId))).get();
         const currency = account?.currencies[0];
         if (!currency) throw new Error(`card ${cardId} has no account currency`);
         const conversion = convert(money, request.amount, request.currency, currency);
@@ -103,6 +98,7 @@ export function createAuthorisations(core: Core, { jobs, events, transactions }:
         }
         const now = clock.now();
         const row: AuthorisationRow = {
+          programmeId: programme,
           id: ids.uuid(),
           accountId: card.accountId,
           cardId,
@@ -135,7 +131,7 @@ export function createAuthorisations(core: Core, { jobs, events, transactions }:
      * The cards service calls this inside the termination's transaction.
      */
     holdAfterTermination(cardId: string, now: number): void {
-      const pending = db.select({ id: authorisations.id }).from(authorisations).where(and(eq(authorisations.cardId, cardId), eq(authorisations.status, 'pending'))).all();
+      const pending = db.select({ id: authorisations.id }).from(authorisations).where(and(eq(authorisations.programmeId, programme), eq(authorisations.cardId, cardId), eq(authorisations.status, 'pending'))).all();
       for (const { id } of pending) jobs.schedule(RELEASE_HOLD, id, now + TERMINATED_HOLD_WINDOW_MS);
     },
   };

@@ -31,13 +31,14 @@ export type TerminateListener = (cardId: string, now: number) => void;
 const EXPIRE_JOB = 'card.expire';
 
 export function createCards(core: Core, { events, jobs }: { events: Events; jobs: Jobs }) {
-  const { store, clock, ids, random, config } = core;
+  const { store, clock, ids, random, config, programme } = core;
   const { db } = store;
+  const mine = eq(cards.programmeId, programme);
   const terminateListeners = new Set<TerminateListener>();
   const byCreation = [asc(cards.createdAt), asc(sql`rowid`)];
   // GET /v1/cards serialises every card each time: the list is prepared once and kept until the
   // database changes (store/read-cache.ts).
-  const listQuery = db.select().from(cards).orderBy(...byCreation).prepare();
+  const listQuery = db.select().from(cards).where(mine).orderBy(...byCreation).prepare();
   const listAll = untilChanged(store.sqlite, () => listQuery.all().map(toCard));
 
   const card = lifecycle(core, events, {
@@ -60,8 +61,8 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
     const p = db
       .select({ account: accounts.status, customer: customers.status, customerId: customers.id })
       .from(accounts)
-      .innerJoin(customers, eq(customers.id, accounts.customerId))
-      .where(eq(accounts.id, accountId))
+      .innerJoin(customers, and(eq(customers.programmeId, accounts.programmeId), eq(customers.id, accounts.customerId)))
+      .where(and(eq(accounts.programmeId, programme), eq(accounts.id, accountId)))
       .get() ?? fail('account_not_found', `no account with id ${accountId}`);
     return [{ kind: 'customer', id: p.customerId, status: p.customer }, { kind: 'account', id: accountId, status: p.account }];
   };
@@ -71,7 +72,7 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
     if (refusal) fail(refusal.code, refusal.detail);
   };
 
-  const cardsOf = (accountId: string) => db.select().from(cards).where(eq(cards.accountId, accountId)).orderBy(...byCreation).all();
+  const cardsOf = (accountId: string) => db.select().from(cards).where(and(mine, eq(cards.accountId, accountId))).orderBy(...byCreation).all();
 
   jobs.define(EXPIRE_JOB, (id, now) => {
     const row = card.find(id);
@@ -97,6 +98,7 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
         }
         const now = clock.now();
         const row: CardRow = {
+          programmeId: programme,
           id: ids.uuid(),
           accountId,
           type: input.type,
@@ -173,7 +175,7 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
     /** The account closed: every card still alive is terminated. */
     retireForAccount(accountId: string, now: number): void {
       const alive = Object.keys(CARD_MACHINE.actions.retire.from) as CardRow['status'][];
-      const rows = db.select().from(cards).where(and(eq(cards.accountId, accountId), inArray(cards.status, alive))).orderBy(...byCreation).all();
+      const rows = db.select().from(cards).where(and(mine, eq(cards.accountId, accountId), inArray(cards.status, alive))).orderBy(...byCreation).all();
       for (const row of rows) move(row, 'retire', now);
     },
   };

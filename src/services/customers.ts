@@ -4,7 +4,7 @@
  * cascade to accounts and cards. Every change writes one `customer.updated` event in its
  * transaction.
  */
-import { asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { checkWallet, CUSTOMER_MACHINE, customerTransition } from '../domain/customer.js';
 import { fail } from '../domain/errors.js';
@@ -28,13 +28,15 @@ export interface NewCustomer {
 const STATEMENT = 'Prove that you own this wallet to become a card programme customer.';
 
 export function createCustomers(core: Core, { events, engine, accounts }: { events: Events; engine: Engine; accounts: Accounts }) {
-  const { store, clock, ids, random } = core;
+  const { store, clock, ids, random, programme } = core;
   const { db } = store;
+  const mine = eq(customers.programmeId, programme);
+  const byId = (id: string) => and(mine, eq(customers.id, id));
 
   const { load, move, mutate } = lifecycle(core, events, { table: customers, machine: CUSTOMER_MACHINE, event: 'customer.updated', notFound: 'customer_not_found', view: toCustomer });
   // GET /v1/customers serialises every customer each time: the list is prepared once and kept until
   // the database changes (store/read-cache.ts).
-  const listQuery = db.select().from(customers).orderBy(asc(customers.createdAt), asc(sql`rowid`)).prepare();
+  const listQuery = db.select().from(customers).where(mine).orderBy(asc(customers.createdAt), asc(sql`rowid`)).prepare();
   const listAll = untilChanged(store.sqlite, () => listQuery.all().map(toCustomer));
 
   const challengeFor = (chainId: string, now: number) => issueChallenge(random, now, { wallet: chainId, statement: STATEMENT });
@@ -45,14 +47,14 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
       if (!wallet.ok) fail('invalid_request', `chainId ${input.chainId}: ${wallet.message}`, [{ path: 'chainId', message: wallet.message }]);
       return store.transaction(() => {
         const chainIdKey = input.chainId.toLowerCase();
-        const clash = db.select().from(customers).where(or(eq(customers.chainIdKey, chainIdKey), eq(customers.externalId, input.externalId))).get();
+        const clash = db.select().from(customers).where(and(mine, or(eq(customers.chainIdKey, chainIdKey), eq(customers.externalId, input.externalId)))).get();
         if (clash) {
           const what = clash.chainIdKey === chainIdKey ? `chainId ${clash.chainId}` : `externalId ${input.externalId}`;
           fail('customer_already_exists', `customer ${clash.id} already has ${what}`);
         }
         const now = clock.now();
         const row: CustomerRow = {
-          id: ids.uuid(), externalId: input.externalId, chainId: input.chainId, chainIdKey, status: 'initiating', challengeSigned: false, createdAt: now, updatedAt: now,
+          programmeId: programme, id: ids.uuid(), externalId: input.externalId, chainId: input.chainId, chainIdKey, status: 'initiating', challengeSigned: false, createdAt: now, updatedAt: now,
           ...challengeFor(input.chainId, now),
         };
         db.insert(customers).values(row).run();
@@ -73,7 +75,7 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
         const now = clock.now();
         if (isLive(row, now)) return { challenge: row.challenge! };
         const fresh = challengeFor(row.chainId, now);
-        db.update(customers).set(fresh).where(eq(customers.id, id)).run();
+        db.update(customers).set(fresh).where(byId(id)).run();
         return { challenge: fresh.challenge };
       });
     },
@@ -88,7 +90,7 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
         const now = clock.now();
         const outcome = checkProof(row, proof, row.chainId, now, `/v1/customers/${id}/challenge`);
         if (!outcome.ok) {
-          db.update(customers).set(challengeFor(row.chainId, now)).where(eq(customers.id, id)).run();
+          db.update(customers).set(challengeFor(row.chainId, now)).where(byId(id)).run();
           return outcome.detail;
         }
         move(move(row, 'sign', now, { challengeSigned: true }), 'screen', now);

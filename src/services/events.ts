@@ -5,7 +5,7 @@
  * subscribed to that type at that moment. Listeners (the dispatcher, the SSE stream) hear of
  * events after their transaction has committed.
  */
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import type { WebhookType } from '../domain/events.js';
 import { deliveries, events, webhooks } from '../store/schema.js';
@@ -22,8 +22,11 @@ export interface EventRecord {
 export type EventListener = (event: EventRecord) => void;
 
 export function createEvents(core: Core) {
-  const { store, clock, ids, log } = core;
+  const { store, clock, ids, log, programme } = core;
   const { db } = store;
+  const mine = eq(events.programmeId, programme);
+  // The programme's next sequence number, taken in the inserting transaction (events_seq index).
+  const nextSeq = sql`(SELECT COALESCE(MAX(${events.seq}), 0) + 1 FROM ${events} WHERE ${mine})`;
   const listeners = new Set<EventListener>();
   let pending: EventRecord[] = [];
 
@@ -32,7 +35,7 @@ export function createEvents(core: Core) {
     pending = [];
     // Events of a transaction that rolled back were never stored: tell nobody about them.
     const stored = new Set(
-      db.select({ id: events.id }).from(events).where(inArray(events.id, batch.map((e) => e.id))).all().map((r) => r.id),
+      db.select({ id: events.id }).from(events).where(and(mine, inArray(events.id, batch.map((e) => e.id)))).all().map((r) => r.id),
     );
     for (const event of batch) {
       if (!stored.has(event.id)) continue;
@@ -53,7 +56,7 @@ export function createEvents(core: Core) {
       const now = clock.now();
       const body = JSON.stringify({ webhookType: type, eventId: id, ...entity });
       const record = { id, type, entityId, body, createdAt: now };
-      db.insert(events).values(record).run();
+      db.insert(events).values({ programmeId: programme, seq: nextSeq, ...record }).run();
       service.queueDeliveries(id, type, now);
       if (pending.length === 0) queueMicrotask(flush);
       pending.push(record);
@@ -66,9 +69,9 @@ export function createEvents(core: Core) {
      */
     queueDeliveries(eventId: string, type: WebhookType, now: number) {
       const queued = [];
-      for (const hook of db.select().from(webhooks).orderBy(asc(webhooks.createdAt)).all()) {
+      for (const hook of db.select().from(webhooks).where(eq(webhooks.programmeId, programme)).orderBy(asc(webhooks.createdAt)).all()) {
         if (!hook.types.includes(type)) continue;
-        const delivery = { id: ids.uuid(), eventId, webhookId: hook.id, callbackUrl: hook.callbackUrl, status: 'pending' as const, nextAttemptAt: now, createdAt: now, updatedAt: now };
+        const delivery = { programmeId: programme, id: ids.uuid(), eventId, webhookId: hook.id, callbackUrl: hook.callbackUrl, status: 'pending' as const, nextAttemptAt: now, createdAt: now, updatedAt: now };
         db.insert(deliveries).values(delivery).run();
         queued.push(delivery);
       }
@@ -76,7 +79,7 @@ export function createEvents(core: Core) {
     },
 
     get(eventId: string): EventRecord | undefined {
-      return db.select().from(events).where(eq(events.id, eventId)).get();
+      return db.select().from(events).where(and(mine, eq(events.id, eventId))).get();
     },
 
     /** Calls `listener` for every committed event; returns the unsubscribe function. */

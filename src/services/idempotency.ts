@@ -23,10 +23,11 @@ export function fingerprint(method: string, path: string, body: Uint8Array): str
 export function createIdempotency(core: Core) {
   const { store, clock } = core;
   const { db } = store;
-  const where = (scope: string, key: string) => and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key));
+  const mine = eq(idempotencyKeys.programmeId, core.programme);
+  const where = (scope: string, key: string) => and(mine, eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key));
 
   // A request that was in flight when the process died never finished: forget its claim.
-  db.delete(idempotencyKeys).where(eq(idempotencyKeys.state, 'in_flight')).run();
+  db.delete(idempotencyKeys).where(and(mine, eq(idempotencyKeys.state, 'in_flight'))).run();
 
   return {
     claim(scope: string, key: string, print: string): Claim {
@@ -40,7 +41,7 @@ export function createIdempotency(core: Core) {
         }
         if (row) db.delete(idempotencyKeys).where(where(scope, key)).run();
         db.insert(idempotencyKeys)
-          .values({ scope, key, fingerprint: print, state: 'in_flight', createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS })
+          .values({ programmeId: core.programme, scope, key, fingerprint: print, state: 'in_flight', createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS })
           .run();
         return { kind: 'claimed' };
       });

@@ -1,42 +1,63 @@
 /**
- * The use cases, wired together once per sandbox. Each service takes the core dependencies and
- * the services it builds on; nothing here listens on a port.
+ * A programme's use cases, wired together once per programme (programmes.ts). Each service takes
+ * the programme's core and the services it builds on; what programmes share — the ticker, the pool
+ * of webhook connections, the engine and the money tables — is built once and passed in. Nothing
+ * here listens on a port.
  */
 import type { Core } from '../core.js';
+import type { MoneyTables } from '../domain/money.js';
+import type { Ids } from '../ids.js';
+import type { Ticker } from '../scheduler.js';
+import { createScheduler } from '../scheduler.js';
+import type { SendPool, WebhookSigner } from '../webhooks/send.js';
 import { createAccounts } from './accounts.js';
 import { createAuth } from './auth.js';
 import { createAuthorisations } from './authorisations.js';
 import { createCards } from './cards.js';
 import { createCustomers } from './customers.js';
-import { createEngine } from './engine.js';
+import type { Engine } from './engine.js';
 import { createEvents } from './events.js';
 import { createIdempotency } from './idempotency.js';
 import { createJobs } from './jobs.js';
 import { createRetention } from './retention.js';
-import { createSandbox } from './sandbox.js';
+import { createSandbox, type ClockKeeper } from './sandbox.js';
 import { createSandboxEvents } from './sandbox-events.js';
-import { createScheduler } from '../scheduler.js';
 import { createTransactions } from './transactions.js';
 import { createWebhooks } from './webhooks.js';
 
-export function createServices(core: Core) {
-  const scheduler = createScheduler(core.clock, core.log);
+/** What every programme's services share. */
+export interface Shared {
+  /** Ids of programmes and their credentials. */
+  ids: Ids;
+  ticker: Ticker;
+  pool: SendPool;
+  engine: Engine;
+  money: MoneyTables;
+}
+
+export interface ProgrammeKeys {
+  /** Signs the programme's webhooks: made or read when first needed. */
+  signer: () => WebhookSigner;
+  /** Keeps the programme's clock across restarts. */
+  keepClock: ClockKeeper;
+}
+
+export function createServices(core: Core, { ticker, pool, engine, money }: Shared, { signer, keepClock }: ProgrammeKeys) {
+  const scheduler = createScheduler(core.clock, core.log, ticker);
   const jobs = createJobs(core, () => scheduler.kick());
   scheduler.add(jobs.source);
   const events = createEvents(core);
-  const webhooks = createWebhooks(core, { events, scheduler });
+  const webhooks = createWebhooks(core, { events, scheduler, signer, pool });
   scheduler.add(webhooks.dispatcher.source);
   const auth = createAuth(core);
-  auth.init();
-  const engine = createEngine(core.config.env);
   const idempotency = createIdempotency(core);
   const cards = createCards(core, { events, jobs });
   const accounts = createAccounts(core, { events, jobs, engine, cards });
   const customers = createCustomers(core, { events, engine, accounts });
   const transactions = createTransactions(core, { jobs, events, engine });
-  const authorisations = createAuthorisations(core, { jobs, events, transactions });
+  const authorisations = createAuthorisations(core, { jobs, events, transactions, money });
   cards.onTerminate(authorisations.holdAfterTermination);
-  const sandbox = createSandbox(core, { scheduler, engine, webhooks, customers, accounts, cards });
+  const sandbox = createSandbox(core, { scheduler, engine, webhooks, customers, accounts, cards, keepClock });
   const sandboxEvents = createSandboxEvents(core);
   const retention = createRetention(core, { events });
   return { scheduler, jobs, events, webhooks, auth, engine, idempotency, customers, accounts, cards, authorisations, transactions, sandbox, sandboxEvents, retention };

@@ -11,11 +11,12 @@ import type { DueSource } from '../scheduler.js';
 export type JobHandler = (subjectId: string, now: number) => void;
 
 export function createJobs(core: Core, onScheduled: () => void) {
-  const { store, ids, log } = core;
+  const { store, ids, log, programme } = core;
   const { db } = store;
+  const mine = eq(jobs.programmeId, programme);
   const handlers = new Map<string, JobHandler>();
   // Prepared once: the scheduler asks on every tick, and a tick follows every committed event.
-  const nextDueQuery = db.select({ dueAt: jobs.dueAt }).from(jobs).orderBy(asc(jobs.dueAt)).limit(1).prepare();
+  const nextDueQuery = db.select({ dueAt: jobs.dueAt }).from(jobs).where(mine).orderBy(asc(jobs.dueAt)).limit(1).prepare();
 
   const service = {
     define(kind: string, handler: JobHandler): void {
@@ -24,36 +25,35 @@ export function createJobs(core: Core, onScheduled: () => void) {
 
     /** Schedules `kind` for `subjectId` at `dueAt`; call inside the transaction that makes it due. */
     schedule(kind: string, subjectId: string, dueAt: number): void {
-      db.insert(jobs).values({ id: ids.uuid(), kind, subjectId, dueAt, createdAt: core.clock.now() }).run();
+      db.insert(jobs).values({ programmeId: programme, id: ids.uuid(), kind, subjectId, dueAt, createdAt: core.clock.now() }).run();
       onScheduled();
     },
 
     cancel(kind: string, subjectId: string): void {
-      db.delete(jobs).where(and(eq(jobs.kind, kind), eq(jobs.subjectId, subjectId))).run();
+      db.delete(jobs).where(and(mine, eq(jobs.kind, kind), eq(jobs.subjectId, subjectId))).run();
     },
 
     pending(subjectId?: string) {
-      const q = db.select().from(jobs);
-      return (subjectId ? q.where(eq(jobs.subjectId, subjectId)) : q).orderBy(asc(jobs.dueAt)).all();
+      return db.select().from(jobs).where(subjectId ? and(mine, eq(jobs.subjectId, subjectId)) : mine).orderBy(asc(jobs.dueAt)).all();
     },
 
     source: {
       name: 'jobs',
       nextDue: () => nextDueQuery.get()?.dueAt,
       runDue(now: number): number {
-        const due = db.select().from(jobs).where(lte(jobs.dueAt, now)).orderBy(asc(jobs.dueAt), asc(jobs.createdAt)).all();
+        const due = db.select().from(jobs).where(and(mine, lte(jobs.dueAt, now))).orderBy(asc(jobs.dueAt), asc(jobs.createdAt)).all();
         let ran = 0;
         for (const job of due) {
           const handler = handlers.get(job.kind);
           try {
             store.transaction(() => {
-              const deleted = db.delete(jobs).where(eq(jobs.id, job.id)).run().changes;
+              const deleted = db.delete(jobs).where(and(mine, eq(jobs.id, job.id))).run().changes;
               if (deleted === 1 && handler) handler(job.subjectId, job.dueAt);
             });
             ran++;
           } catch (error) {
             log.error(`job ${job.kind} for ${job.subjectId} failed`, { error: String(error) });
-            db.delete(jobs).where(eq(jobs.id, job.id)).run();
+            db.delete(jobs).where(and(mine, eq(jobs.id, job.id))).run();
           }
           if (!handler) log.warn(`job ${job.kind} has no handler; dropped`);
         }

@@ -4,7 +4,7 @@
  * and append its `<entity>.updated` event with the resource as GET returns it — all inside the
  * caller's transaction. Customers, accounts, cards and authorisations each make one.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { fail, type ErrorCode } from '../domain/errors.js';
 import type { WebhookType } from '../domain/events.js';
@@ -29,11 +29,11 @@ export interface LifecycleSpec<T extends Table, A extends string, W> {
 
 export function lifecycle<T extends Table, A extends string, W>(core: Core, events: Events, spec: LifecycleSpec<T, A, W>) {
   type Row = T['$inferSelect'];
-  const { store, clock } = core;
+  const { store, clock, programme } = core;
   const { table } = spec;
   // drizzle cannot type a query over a union of tables; each spec names one table, so these are safe.
   const db = store.db as unknown as { select(): { from(t: Table): { where(c: unknown): { get(): Row | undefined } } }; update(t: Table): { set(v: Partial<Row>): { where(c: unknown): { run(): unknown } } } };
-  const byId = (id: string) => eq(table.id, id);
+  const byId = (id: string) => and(eq(table.programmeId, programme), eq(table.id, id));
 
   const service = {
     /** The row, or undefined. */

@@ -19,23 +19,27 @@ export interface Pruned {
 }
 
 export function createRetention(core: Core, { events: outbox }: { events: Events }) {
-  const { store, clock, config, log } = core;
+  const { store, clock, config, log, programme } = core;
   const { db } = store;
   let lastSweep = Number.NEGATIVE_INFINITY;
 
-  // Newest by rowid, which follows insertion order. Events are only ever deleted oldest first (here)
-  // or all at once (reset), so the newest rowids have no gaps and the N newest are those above
-  // max(rowid) - N: found from the rowid index at once, whatever N is.
-  const newestQuery = db.select({ rowid: sql<number | null>`max(rowid)` }).from(events).prepare();
-  const pending = db.select({ one: sql`1` }).from(deliveries).where(and(eq(deliveries.eventId, events.id), eq(deliveries.status, 'pending')));
+  // Newest by sequence number, which follows the order events were written. Events are only ever
+  // deleted oldest first (here) or all at once (reset), so the newest numbers have no gaps and the
+  // N newest are those above max(seq) - N: found from the events_seq index at once, whatever N is.
+  const mine = eq(events.programmeId, programme);
+  const newestQuery = db.select({ seq: sql<number | null>`max(${events.seq})` }).from(events).where(mine).prepare();
+  const pending = db
+    .select({ one: sql`1` })
+    .from(deliveries)
+    .where(and(eq(deliveries.programmeId, events.programmeId), eq(deliveries.eventId, events.id), eq(deliveries.status, 'pending')));
   // Their deliveries and attempts go with them (ON DELETE CASCADE).
   const deleteOlder = db
     .delete(events)
-    .where(and(lte(sql`rowid`, sql.placeholder('cutoff')), notExists(pending)))
+    .where(and(mine, lte(events.seq, sql.placeholder('cutoff')), notExists(pending)))
     .prepare();
   const deleteExpiredKeys = db
     .delete(idempotencyKeys)
-    .where(and(lte(idempotencyKeys.expiresAt, sql.placeholder('now')), eq(idempotencyKeys.state, 'done')))
+    .where(and(eq(idempotencyKeys.programmeId, programme), lte(idempotencyKeys.expiresAt, sql.placeholder('now')), eq(idempotencyKeys.state, 'done')))
     .prepare();
 
   const service = {
@@ -43,7 +47,7 @@ export function createRetention(core: Core, { events: outbox }: { events: Events
     prune(): Pruned {
       const now = clock.now();
       return store.transaction(() => {
-        const newest = newestQuery.get()?.rowid ?? 0;
+        const newest = newestQuery.get()?.seq ?? 0;
         const cutoff = newest - config.eventRetention;
         const pruned = { events: cutoff > 0 ? deleteOlder.run({ cutoff }).changes : 0, idempotencyKeys: 0 };
         if (now - lastSweep >= KEY_SWEEP_INTERVAL_MS) {

@@ -3,7 +3,7 @@
  * deliveries, and one event in full with its body and every attempt. Read-only; the webhook
  * dispatcher owns the rows.
  */
-import { and, asc, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
 import { iso } from '../clock.js';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
@@ -70,29 +70,31 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return groups;
 }
 
-export function createSandboxEvents({ store }: Core) {
+export function createSandboxEvents({ store, programme }: Core) {
   const { db } = store;
-  const rowid = sql<number>`${events}.rowid`;
+  const mine = eq(events.programmeId, programme);
 
   const deliveriesOf = (eventIds: string[]) =>
-    eventIds.length === 0 ? [] : db.select().from(deliveries).where(inArray(deliveries.eventId, eventIds)).orderBy(asc(deliveries.createdAt), asc(deliveries.id)).all();
+    eventIds.length === 0
+      ? []
+      : db.select().from(deliveries).where(and(eq(deliveries.programmeId, programme), inArray(deliveries.eventId, eventIds))).orderBy(asc(deliveries.createdAt), asc(deliveries.id)).all();
 
   return {
     /** Newest first, at most `limit`. */
     list(filter: EventFilter): EventSummary[] {
-      const where: SQL[] = [];
+      const where: SQL[] = [mine];
       if (filter.type) where.push(eq(events.type, filter.type));
       if (filter.entityId) where.push(eq(events.entityId, filter.entityId));
       if (filter.before) {
-        const cursor = db.select({ createdAt: events.createdAt, rowid }).from(events).where(eq(events.id, filter.before)).get();
+        const cursor = db.select({ createdAt: events.createdAt, seq: events.seq }).from(events).where(and(mine, eq(events.id, filter.before))).get();
         if (!cursor) fail('event_not_found', `no event ${filter.before} (used as "before")`);
-        where.push(or(lt(events.createdAt, cursor.createdAt), and(eq(events.createdAt, cursor.createdAt), lt(rowid, cursor.rowid)))!);
+        where.push(or(lt(events.createdAt, cursor.createdAt), and(eq(events.createdAt, cursor.createdAt), lt(events.seq, cursor.seq)))!);
       }
       const rows = db
         .select({ id: events.id, type: events.type, entityId: events.entityId, createdAt: events.createdAt })
         .from(events)
         .where(and(...where))
-        .orderBy(desc(events.createdAt), desc(rowid))
+        .orderBy(desc(events.createdAt), desc(events.seq))
         .limit(filter.limit)
         .all();
       const byEvent = groupBy(deliveriesOf(rows.map((r) => r.id)), (d) => d.eventId);
@@ -100,10 +102,10 @@ export function createSandboxEvents({ store }: Core) {
     },
 
     get(eventId: string): EventDetail {
-      const event = db.select().from(events).where(eq(events.id, eventId)).get();
+      const event = db.select().from(events).where(and(mine, eq(events.id, eventId))).get();
       if (!event) fail('event_not_found', `no event ${eventId}`);
       const rows = deliveriesOf([eventId]);
-      const tries = rows.length === 0 ? [] : db.select().from(attempts).where(inArray(attempts.deliveryId, rows.map((d) => d.id))).orderBy(asc(attempts.attempt)).all();
+      const tries = rows.length === 0 ? [] : db.select().from(attempts).where(and(eq(attempts.programmeId, programme), inArray(attempts.deliveryId, rows.map((d) => d.id)))).orderBy(asc(attempts.attempt)).all();
       const byDelivery = groupBy(tries, (a) => a.deliveryId);
       return {
         id: event.id,

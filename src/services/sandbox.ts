@@ -1,8 +1,10 @@
 /**
- * The emulator's own use cases behind /_sandbox: time travel (advance the clock, running what
- * falls due, and keep the offset so a restart with a file database resumes at the same time),
+ * The emulator's own use cases behind /_sandbox, for one programme: time travel (advance the clock,
+ * running what falls due, and keep it so a restart with a file database resumes at the same time),
  * reset (wipe the world, keep credentials and keys) and seed (load a world document).
  */
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../clock.js';
 import type { Core } from '../core.js';
 import { SandboxError } from '../domain/errors.js';
 import { DEFAULT_BILLING_ADDRESS, seedPath, type SeedPath as Path } from '../domain/seed.js';
@@ -33,7 +35,11 @@ const WIPED = {
 
 export type ResetCounts = Record<keyof typeof WIPED, number>;
 
+/** Keeps a programme's clock where it is, so that a restart with a file database resumes there. */
+export type ClockKeeper = (clock: Clock) => void;
+
 export interface SandboxServices {
+  keepClock: ClockKeeper;
   scheduler: Scheduler;
   engine: Engine;
   webhooks: Webhooks;
@@ -62,8 +68,8 @@ function at<T>(path: Path, fn: () => T): T {
 }
 
 export function createSandbox(core: Core, services: SandboxServices) {
-  const { store, clock, random } = core;
-  const { scheduler, engine, webhooks, customers, accounts, cards } = services;
+  const { store, clock, random, programme } = core;
+  const { scheduler, engine, webhooks, customers, accounts, cards, keepClock } = services;
 
   const seedCard = (accountId: string, card: SeedCard, path: Path) => {
     const { id } = at(path, () => cards.create(accountId, { type: card.type, billingAddress: card.billingAddress ?? DEFAULT_BILLING_ADDRESS, shippingAddress: card.shippingAddress }));
@@ -107,7 +113,7 @@ export function createSandbox(core: Core, services: SandboxServices) {
     /** Moves the clock forward, running every job and delivery attempt that falls due on the way. */
     async advance(request: AdvanceRequest): Promise<{ now: number; ran: number }> {
       const result = await scheduler.advance(advanceTarget(request, clock.now()));
-      store.setMeta('clock_offset', String(clock.offset()));
+      keepClock(clock);
       return result;
     },
 
@@ -142,12 +148,12 @@ export function createSandbox(core: Core, services: SandboxServices) {
       return customers.list().length === 0 && webhooks.list().length === 0;
     },
 
-    /** Wipes every resource, event, delivery, job and idempotency key in one transaction. */
+    /** Wipes every resource, event, delivery, job and idempotency key of the programme in one transaction. */
     reset(): ResetCounts {
       return store.transaction(() => {
         const counts = {} as ResetCounts;
         for (const [name, table] of Object.entries(WIPED) as [keyof typeof WIPED, (typeof WIPED)[keyof typeof WIPED]][]) {
-          counts[name] = store.db.delete(table).run().changes;
+          counts[name] = store.db.delete(table).where(eq(table.programmeId, programme)).run().changes;
         }
         return counts;
       });

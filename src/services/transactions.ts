@@ -3,7 +3,7 @@
  * capture's database transaction, settled by a job one second later; read one at a time or per
  * account or card, oldest first. Every change appends one `transaction.updated` event.
  */
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { iso } from '../clock.js';
 import type { Core } from '../core.js';
 import { parseAccountId } from '../domain/caip.js';
@@ -21,10 +21,11 @@ type AuthorisationRow = typeof authorisations.$inferSelect;
 const SETTLE = 'transaction.settle';
 
 export function createTransactions(core: Core, { jobs, events, engine }: { jobs: Jobs; events: Events; engine: Engine }) {
-  const { store, ids, random } = core;
+  const { store, ids, random, programme } = core;
   const { db } = store;
+  const mine = eq(transactions.programmeId, programme);
 
-  const find = (id: string) => db.select().from(transactions).where(eq(transactions.id, id)).get();
+  const find = (id: string) => db.select().from(transactions).where(and(mine, eq(transactions.id, id))).get();
   const oldestFirst = [asc(transactions.createdAt), asc(sql`rowid`)];
 
   /** The CAIP-2 chain of the customer who owns the account. */
@@ -32,8 +33,8 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
     const owner = db
       .select({ chainId: customers.chainId })
       .from(accounts)
-      .innerJoin(customers, eq(customers.id, accounts.customerId))
-      .where(eq(accounts.id, accountId))
+      .innerJoin(customers, and(eq(customers.programmeId, accounts.programmeId), eq(customers.id, accounts.customerId)))
+      .where(and(eq(accounts.programmeId, programme), eq(accounts.id, accountId)))
       .get();
     const chain = owner && parseAccountId(owner.chainId)?.chain;
     if (!chain) throw new Error(`account ${accountId} has no customer with a CAIP-10 chainId`);
@@ -45,7 +46,7 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
     if (!row) return;
     const outcome = transactionTransition(row.status, 'settle');
     if (!outcome.ok) return;
-    db.update(transactions).set({ status: outcome.next, updatedAt: now }).where(eq(transactions.id, id)).run();
+    db.update(transactions).set({ status: outcome.next, updatedAt: now }).where(and(mine, eq(transactions.id, id))).run();
     events.emit('transaction.updated', id, toTransaction({ ...row, status: outcome.next, updatedAt: now }));
   });
 
@@ -56,6 +57,7 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
       const token = engine.tokenFor(chain, auth.currency);
       if (!token) throw new Error(`no asset for ${auth.currency} on ${chain}`);
       const row: TransactionRow = {
+        programmeId: programme,
         id: ids.uuid(),
         accountId: auth.accountId,
         cardId: auth.cardId,
@@ -81,13 +83,13 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
     get: (id: string): Transaction => toTransaction(find(id) ?? fail('transaction_not_found', `no transaction with id ${id}`)),
 
     forAccount(accountId: string): Transaction[] {
-      if (!db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).get()) fail('account_not_found', `no account with id ${accountId}`);
-      return db.select().from(transactions).where(eq(transactions.accountId, accountId)).orderBy(...oldestFirst).all().map(toTransaction);
+      if (!db.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.programmeId, programme), eq(accounts.id, accountId))).get()) fail('account_not_found', `no account with id ${accountId}`);
+      return db.select().from(transactions).where(and(mine, eq(transactions.accountId, accountId))).orderBy(...oldestFirst).all().map(toTransaction);
     },
 
     forCard(cardId: string): Transaction[] {
-      if (!db.select({ id: cards.id }).from(cards).where(eq(cards.id, cardId)).get()) fail('card_not_found', `no card with id ${cardId}`);
-      return db.select().from(transactions).where(eq(transactions.cardId, cardId)).orderBy(...oldestFirst).all().map(toTransaction);
+      if (!db.select({ id: cards.id }).from(cards).where(and(eq(cards.programmeId, programme), eq(cards.id, cardId))).get()) fail('card_not_found', `no card with id ${cardId}`);
+      return db.select().from(transactions).where(and(mine, eq(transactions.cardId, cardId))).orderBy(...oldestFirst).all().map(toTransaction);
     },
   };
 }

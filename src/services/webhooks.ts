@@ -3,16 +3,14 @@
  * event, and the feed of attempt outcomes the control plane follows. Sending and retrying is the
  * dispatcher's (webhooks/dispatcher.ts); the delivery rows are written by events.ts.
  */
-import { readFileSync } from 'node:fs';
-import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { ConfigError } from '../config.js';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
 import { deliveries, webhooks } from '../store/schema.js';
-import { generateP384, isP384, keyFingerprintId, pkcs8Pem, readP384PrivateKey, spkiPem } from '../signatures/keys.js';
+import { spkiPem } from '../signatures/keys.js';
 import { createDispatcher, type AttemptListener } from '../webhooks/dispatcher.js';
-import type { WebhookSigner } from '../webhooks/send.js';
+import type { SendPool, WebhookSigner } from '../webhooks/send.js';
 import type { WebhookType } from '../domain/events.js';
 import { toWebhook, type Webhook } from '../wire/webhook.js';
 import type { Events } from './events.js';
@@ -26,7 +24,6 @@ export interface WebhookInput {
 }
 
 const MAX_URL_LENGTH = 2048;
-const KEY_META = 'webhook_private_key';
 
 /** Why `value` is not an acceptable callbackUrl (an absolute http or https URL), or undefined. */
 export function callbackUrlProblem(value: string): string | undefined {
@@ -40,48 +37,23 @@ export function callbackUrlProblem(value: string): string | undefined {
   return /\s/.test(value) ? 'must not contain spaces' : undefined;
 }
 
-/**
- * The signing key: the PEM file given with --webhook-key, else the one kept in the database,
- * else a new one that is then kept. The keyId is derived from the public key, so it is the same
- * after every restart with the same key.
- */
-function loadKey({ config, store }: Core): WebhookSigner & { publicKey: KeyObject } {
-  let privateKey: KeyObject;
-  if (config.webhookKey !== undefined) {
-    let pem: string;
-    try {
-      pem = readFileSync(config.webhookKey, 'utf8');
-    } catch (error) {
-      throw new ConfigError(`--webhook-key ${config.webhookKey}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
-    const refuse = (reason: string) =>
-      new ConfigError(`--webhook-key ${config.webhookKey}: ${reason}; make one with \`openssl ecparam -name secp384r1 -genkey -noout -out webhook-key.pem\``);
-    try {
-      privateKey = createPrivateKey(pem);
-    } catch {
-      throw refuse('the file is not a PEM private key');
-    }
-    if (!isP384(privateKey)) throw refuse(`the key is ${privateKey.asymmetricKeyType === 'ec' ? `an EC key on ${privateKey.asymmetricKeyDetails?.namedCurve}` : `a ${privateKey.asymmetricKeyType} key`}, not ECDSA P-384`);
-  } else {
-    const kept = store.getMeta(KEY_META);
-    if (kept) privateKey = readP384PrivateKey(kept);
-    else {
-      privateKey = generateP384().privateKey;
-      store.setMeta(KEY_META, pkcs8Pem(privateKey));
-    }
-  }
-  const publicKey = createPublicKey(privateKey);
-  return { keyId: keyFingerprintId(publicKey), privateKey, publicKey };
+export interface WebhookDeps {
+  events: Events;
+  scheduler: Scheduler;
+  /** The programme's key that signs its webhooks, made or read when first needed. */
+  signer: () => WebhookSigner;
+  pool: SendPool;
 }
 
-export function createWebhooks(core: Core, { events, scheduler }: { events: Events; scheduler: Scheduler }) {
-  const { store, clock, ids } = core;
+export function createWebhooks(core: Core, { events, scheduler, signer, pool }: WebhookDeps) {
+  const { store, clock, ids, programme } = core;
   const { db } = store;
-  const key = loadKey(core);
-  const verificationKey = { keyId: key.keyId, key: Buffer.from(spkiPem(key.publicKey)).toString('base64') };
+  const mine = eq(webhooks.programmeId, programme);
+  let verificationKey: { keyId: string; key: string } | undefined;
   const listeners = new Set<AttemptListener>();
   const dispatcher = createDispatcher(core, {
-    signer: key,
+    signer,
+    pool,
     kick: () => scheduler.kick(),
     onAttempt: (report) => {
       for (const listener of listeners) {
@@ -96,14 +68,14 @@ export function createWebhooks(core: Core, { events, scheduler }: { events: Even
   // New deliveries are sent as soon as their event commits, not at the next tick.
   events.subscribe(() => scheduler.kick());
 
-  const find = (id: string) => db.select().from(webhooks).where(eq(webhooks.id, id)).get() ?? fail('webhook_not_found', `no webhook with id ${id}`);
+  const find = (id: string) => db.select().from(webhooks).where(and(mine, eq(webhooks.id, id))).get() ?? fail('webhook_not_found', `no webhook with id ${id}`);
 
   return {
     dispatcher,
 
     /** Oldest first. */
     list(): Webhook[] {
-      return db.select().from(webhooks).orderBy(asc(webhooks.createdAt), sql`${webhooks}.rowid`).all().map(toWebhook);
+      return db.select().from(webhooks).where(mine).orderBy(asc(webhooks.createdAt), sql`${webhooks}.rowid`).all().map(toWebhook);
     },
 
     get(id: string): Webhook {
@@ -123,16 +95,16 @@ export function createWebhooks(core: Core, { events, scheduler }: { events: Even
       const now = clock.now();
       return store.transaction(() => {
         if (input.id === undefined) {
-          const row = { id: ids.uuid(), callbackUrl: input.callbackUrl, types, createdAt: now, updatedAt: now };
+          const row = { programmeId: programme, id: ids.uuid(), callbackUrl: input.callbackUrl, types, createdAt: now, updatedAt: now };
           db.insert(webhooks).values(row).run();
           return toWebhook(row);
         }
         const existing = find(input.id);
         const row = { ...existing, callbackUrl: input.callbackUrl, types, updatedAt: now };
-        db.update(webhooks).set({ callbackUrl: row.callbackUrl, types, updatedAt: now }).where(eq(webhooks.id, row.id)).run();
+        db.update(webhooks).set({ callbackUrl: row.callbackUrl, types, updatedAt: now }).where(and(mine, eq(webhooks.id, row.id))).run();
         db.update(deliveries)
           .set({ callbackUrl: row.callbackUrl, updatedAt: now })
-          .where(and(eq(deliveries.webhookId, row.id), eq(deliveries.status, 'pending')))
+          .where(and(eq(deliveries.programmeId, programme), eq(deliveries.webhookId, row.id), eq(deliveries.status, 'pending')))
           .run();
         return toWebhook(row);
       });
@@ -143,16 +115,18 @@ export function createWebhooks(core: Core, { events, scheduler }: { events: Even
       const now = clock.now();
       store.transaction(() => {
         find(id);
-        db.delete(webhooks).where(eq(webhooks.id, id)).run();
+        db.delete(webhooks).where(and(mine, eq(webhooks.id, id))).run();
         db.update(deliveries)
           .set({ status: 'discarded', nextAttemptAt: null, updatedAt: now })
-          .where(and(eq(deliveries.webhookId, id), eq(deliveries.status, 'pending')))
+          .where(and(eq(deliveries.programmeId, programme), eq(deliveries.webhookId, id), eq(deliveries.status, 'pending')))
           .run();
       });
     },
 
     /** `key` is base64 of the PEM SPKI text of the public key. */
     verificationKey(): { keyId: string; key: string } {
+      const { keyId, privateKey } = signer();
+      verificationKey ??= { keyId, key: Buffer.from(spkiPem(createPublicKey(privateKey))).toString('base64') };
       return verificationKey;
     },
 
@@ -179,6 +153,9 @@ export function createWebhooks(core: Core, { events, scheduler }: { events: Even
 
     /** For shutdown: stops starting attempts, waits up to `graceMs` for those in flight; true when all finished. */
     drain: (graceMs: number) => dispatcher.drain(graceMs),
+
+    /** Starts no more attempts (the programme is being deleted); those in flight finish and record nothing. */
+    stop: () => dispatcher.stop(),
   };
 }
 

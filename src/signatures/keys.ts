@@ -3,6 +3,7 @@
  * Keys travel as base64 of PEM text (README: Signing keys, Webhooks).
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { p384 } from '@noble/curves/nist.js';
 
 export function isP384(key: KeyObject): boolean {
   return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'secp384r1';
@@ -35,8 +36,20 @@ export function pkcs8Pem(key: KeyObject): string {
   return key.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
-export function generateP384(): { privateKey: KeyObject; publicKey: KeyObject } {
-  return generateKeyPairSync('ec', { namedCurve: 'P-384' });
+/**
+ * A new P-384 key pair; from `seed` (48 bytes or more) the same pair every time, for deterministic
+ * runs: the private scalar is the seed reduced into [1, n - 1].
+ */
+export function generateP384(seed?: Uint8Array): { privateKey: KeyObject; publicKey: KeyObject } {
+  if (seed === undefined) return generateKeyPairSync('ec', { namedCurve: 'P-384' });
+  const n = p384.Point.CURVE().n;
+  const d = (BigInt(`0x${Buffer.from(seed).toString('hex')}`) % (n - 1n)) + 1n;
+  const scalar = Buffer.from(d.toString(16).padStart(96, '0'), 'hex');
+  const point = p384.getPublicKey(scalar, false);
+  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+  const jwk = { kty: 'EC', crv: 'P-384', d: b64(scalar), x: b64(point.subarray(1, 49)), y: b64(point.subarray(49)) };
+  const privateKey = createPrivateKey({ key: jwk, format: 'jwk' });
+  return { privateKey, publicKey: createPublicKey(privateKey) };
 }
 
 /** Reads a PEM private key and checks it is P-384. */

@@ -16,37 +16,40 @@ describe('untilChanged', () => {
     for (const fn of cleanup.splice(0)) fn();
   });
 
+  /** A table of the test's own, and a write to it. */
   const setUp = (path = ':memory:') => {
     const store = openStore(path);
     cleanup.push(() => store.close());
+    store.sqlite.exec('CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT)');
+    const put = (key: string, value: string) => store.sqlite.prepare('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)').run(key, value);
     let reads = 0;
     const keys = untilChanged(store.sqlite, () => {
       reads++;
-      return store.sqlite.prepare('SELECT key FROM meta ORDER BY key').pluck().all() as string[];
+      return store.sqlite.prepare('SELECT key FROM kv ORDER BY key').pluck().all() as string[];
     });
-    return { store, keys, reads: () => reads };
+    return { store, put, keys, reads: () => reads };
   };
   it('reads once while nothing changes, and again after every insert, update and delete', () => {
-    const { store, keys, reads } = setUp();
+    const { store, put, keys, reads } = setUp();
     keys();
     keys();
     expect(reads()).toBe(1);
-    store.setMeta('k-a', '1');
+    put('k-a', '1');
     expect(keys()).toContain('k-a');
     expect(reads()).toBe(2);
-    store.setMeta('k-a', '2');
+    put('k-a', '2');
     keys();
     expect(reads()).toBe(3);
-    store.sqlite.prepare('DELETE FROM meta').run();
+    store.sqlite.prepare('DELETE FROM kv').run();
     expect(keys()).toEqual([]);
     expect(reads()).toBe(4);
   });
 
   it('neither remembers what a transaction saw nor serves a change that was rolled back', () => {
-    const { store, keys } = setUp();
+    const { store, put, keys } = setUp();
     expect(() =>
       store.transaction(() => {
-        store.setMeta('k-gone', '1');
+        put('k-gone', '1');
         expect(keys()).toContain('k-gone');
         throw new Error('rolled back');
       }),
@@ -60,7 +63,7 @@ describe('untilChanged', () => {
     const { keys } = setUp(join(dir, 'a.db'));
     expect(keys()).not.toContain('k-other');
     const other = new Database(join(dir, 'a.db'));
-    other.prepare("INSERT INTO meta (key, value) VALUES ('k-other', '1')").run();
+    other.prepare("INSERT INTO kv (key, value) VALUES ('k-other', '1')").run();
     other.close();
     expect(keys()).toContain('k-other');
   });

@@ -1,9 +1,12 @@
 /**
- * The database schema: every table the sandbox keeps. Times are integer milliseconds of sandbox
- * time (UNIX epoch); JSON columns hold plain data. drizzle-kit generates the migrations in
- * `drizzle/` from this file (`npm run db:generate`).
+ * The database schema: every table the sandbox keeps. Everything but the programmes themselves
+ * belongs to one programme (README: Parallel test suites): `programme_id` leads every primary key
+ * and every index, references within a programme name it too, and deleting a programme cascades
+ * to all it owns. Times are integer milliseconds of sandbox time (UNIX epoch); JSON columns hold
+ * plain data. drizzle-kit generates the migrations in `drizzle/` from this file
+ * (`npm run db:generate`).
  */
-import { sqliteTable, text, integer, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { foreignKey, index, integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../domain/account.js';
 import type { Address } from '../domain/address.js';
 import { AUTHORISATION_STATUSES, type Merchant } from '../domain/authorisation.js';
@@ -16,28 +19,67 @@ import { TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, type ChainTransaction, ty
 const createdAt = () => integer('created_at').notNull();
 const updatedAt = () => integer('updated_at').notNull();
 
-/** Key/value settings that belong to one database: JWT secret, token generation, clock offset, webhook key. */
-export const meta = sqliteTable('meta', {
-  key: text('key').primaryKey(),
-  value: text('value').notNull(),
-});
-
-export const credentials = sqliteTable('credentials', {
-  apiKey: text('api_key').primaryKey(),
-  secretHash: text('secret_hash').notNull(),
+/**
+ * A programme: an isolated sandbox with its own credentials, keys, world and clock. What a
+ * programme keeps outside its resources is here: the token secret and generation, the clock
+ * (frozen at an instant, or an offset from the wall clock), the webhook signing key and, for
+ * deterministic runs, the seed its ids and randomness are drawn from.
+ */
+export const programmes = sqliteTable('programmes', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** Hex of the 32 random bytes that sign its access tokens (HS256). */
+  tokenSecret: text('token_secret').notNull(),
+  /** Bumped when credentials change: tokens carry it, and older ones are refused. */
+  tokenGeneration: integer('token_generation').notNull().default(0),
+  /** A frozen clock's instant; null for a clock that runs. */
+  clockFrozenAt: integer('clock_frozen_at'),
+  /** A running clock's offset from the wall clock. */
+  clockOffset: integer('clock_offset').notNull().default(0),
+  /** PKCS#8 PEM of the P-384 key that signs its webhooks. */
+  webhookKey: text('webhook_key').notNull(),
+  randomSeed: integer('random_seed'),
   createdAt: createdAt(),
 });
 
-export const signingKeys = sqliteTable('signing_keys', {
-  keyId: text('key_id').primaryKey(),
-  /** SPKI PEM text of the integrator's P-384 public key. */
-  publicKey: text('public_key').notNull(),
-  createdAt: createdAt(),
-});
+/** The owning programme's id, first in every key; its rows go with it. */
+const programmeId = () =>
+  text('programme_id')
+    .notNull()
+    .references(() => programmes.id, { onDelete: 'cascade' });
+
+/** A reference to a row of the same programme: (programme_id, id). */
+const sameProgramme = (name: string, columns: [AnySQLiteColumn, AnySQLiteColumn], target: [AnySQLiteColumn, AnySQLiteColumn], cascade = false) =>
+  foreignKey({ name, columns, foreignColumns: target }).onDelete(cascade ? 'cascade' : 'no action');
+
+/** API keys are unique across programmes: POST /auth/token finds the programme by its key. */
+export const credentials = sqliteTable(
+  'credentials',
+  {
+    apiKey: text('api_key').primaryKey(),
+    programmeId: programmeId(),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('credentials_programme').on(t.programmeId)],
+);
+
+export const signingKeys = sqliteTable(
+  'signing_keys',
+  {
+    programmeId: programmeId(),
+    keyId: text('key_id').notNull(),
+    /** SPKI PEM text of the integrator's P-384 public key. */
+    publicKey: text('public_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.programmeId, t.keyId] })],
+);
 
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {
+    programmeId: programmeId(),
     scope: text('scope').notNull(),
     key: text('key').notNull(),
     fingerprint: text('fingerprint').notNull(),
@@ -48,13 +90,14 @@ export const idempotencyKeys = sqliteTable(
     createdAt: createdAt(),
     expiresAt: integer('expires_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+  (t) => [primaryKey({ columns: [t.programmeId, t.scope, t.key] })],
 );
 
 export const customers = sqliteTable(
   'customers',
   {
-    id: text('id').primaryKey(),
+    programmeId: programmeId(),
+    id: text('id').notNull(),
     externalId: text('external_id').notNull(),
     chainId: text('chain_id').notNull(),
     /** `chainId` lower-cased: addresses compare case-insensitively. */
@@ -66,16 +109,19 @@ export const customers = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('customers_external_id').on(t.externalId), uniqueIndex('customers_chain_id').on(t.chainIdKey)],
+  (t) => [
+    primaryKey({ columns: [t.programmeId, t.id] }),
+    uniqueIndex('customers_external_id').on(t.programmeId, t.externalId),
+    uniqueIndex('customers_chain_id').on(t.programmeId, t.chainIdKey),
+  ],
 );
 
 export const accounts = sqliteTable(
   'accounts',
   {
-    id: text('id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    programmeId: programmeId(),
+    id: text('id').notNull(),
+    customerId: text('customer_id').notNull(),
     type: text('type', { enum: ACCOUNT_TYPES }).notNull(),
     currencies: text('currencies', { mode: 'json' }).$type<string[]>().notNull(),
     status: text('status', { enum: ACCOUNT_STATUSES }).notNull(),
@@ -87,16 +133,19 @@ export const accounts = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('accounts_customer').on(t.customerId)],
+  (t) => [
+    primaryKey({ columns: [t.programmeId, t.id] }),
+    sameProgramme('accounts_customer_fk', [t.programmeId, t.customerId], [customers.programmeId, customers.id]),
+    index('accounts_customer').on(t.programmeId, t.customerId),
+  ],
 );
 
 export const cards = sqliteTable(
   'cards',
   {
-    id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    programmeId: programmeId(),
+    id: text('id').notNull(),
+    accountId: text('account_id').notNull(),
     type: text('type', { enum: CARD_TYPES }).notNull(),
     status: text('status', { enum: CARD_STATUSES }).notNull(),
     name: text('name'),
@@ -111,13 +160,18 @@ export const cards = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('cards_account').on(t.accountId)],
+  (t) => [
+    primaryKey({ columns: [t.programmeId, t.id] }),
+    sameProgramme('cards_account_fk', [t.programmeId, t.accountId], [accounts.programmeId, accounts.id]),
+    index('cards_account').on(t.programmeId, t.accountId),
+  ],
 );
 
 export const authorisations = sqliteTable(
   'authorisations',
   {
-    id: text('id').primaryKey(),
+    programmeId: programmeId(),
+    id: text('id').notNull(),
     accountId: text('account_id').notNull(),
     cardId: text('card_id').notNull(),
     status: text('status', { enum: AUTHORISATION_STATUSES }).notNull(),
@@ -131,13 +185,14 @@ export const authorisations = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('authorisations_card').on(t.cardId)],
+  (t) => [primaryKey({ columns: [t.programmeId, t.id] }), index('authorisations_card').on(t.programmeId, t.cardId)],
 );
 
 export const transactions = sqliteTable(
   'transactions',
   {
-    id: text('id').primaryKey(),
+    programmeId: programmeId(),
+    id: text('id').notNull(),
     accountId: text('account_id').notNull(),
     cardId: text('card_id'),
     authorisationId: text('authorisation_id'),
@@ -156,38 +211,54 @@ export const transactions = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('transactions_account').on(t.accountId), index('transactions_card').on(t.cardId)],
+  (t) => [
+    primaryKey({ columns: [t.programmeId, t.id] }),
+    index('transactions_account').on(t.programmeId, t.accountId),
+    index('transactions_card').on(t.programmeId, t.cardId),
+  ],
 );
 
 /** The outbox: one row per change of an entity, its webhook body serialised once. */
 export const events = sqliteTable(
   'events',
   {
-    id: text('id').primaryKey(),
+    programmeId: programmeId(),
+    id: text('id').notNull(),
+    /** 1, 2, 3… in the order the programme's events were written: its newest are the highest. */
+    seq: integer('seq').notNull(),
     type: text('type', { enum: WEBHOOK_TYPES }).notNull(),
     entityId: text('entity_id').notNull(),
     body: text('body').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('events_entity').on(t.entityId), index('events_type').on(t.type)],
+  (t) => [
+    primaryKey({ columns: [t.programmeId, t.id] }),
+    uniqueIndex('events_seq').on(t.programmeId, t.seq),
+    index('events_entity').on(t.programmeId, t.entityId),
+    index('events_type').on(t.programmeId, t.type),
+  ],
 );
 
-export const webhooks = sqliteTable('webhooks', {
-  id: text('id').primaryKey(),
-  callbackUrl: text('callback_url').notNull(),
-  types: text('types', { mode: 'json' }).$type<WebhookType[]>().notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    programmeId: programmeId(),
+    id: text('id').notNull(),
+    callbackUrl: text('callback_url').notNull(),
+    types: text('types', { mode: 'json' }).$type<WebhookType[]>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.programmeId, t.id] })],
+);
 
 /** One per (event, subscription matching at event time). */
 export const deliveries = sqliteTable(
   'deliveries',
   {
-    id: text('id').primaryKey(),
-    eventId: text('event_id')
-      .notNull()
-      .references(() => events.id, { onDelete: 'cascade' }),
+    programmeId: programmeId(),
+    id: text('id').notNull(),
+    eventId: text('event_id').notNull(),
     webhookId: text('webhook_id').notNull(),
     callbackUrl: text('callback_url').notNull(),
     status: text('status', { enum: ['pending', 'delivered', 'discarded'] }).notNull(),
@@ -197,35 +268,48 @@ export const deliveries = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  // (status, next_attempt_at): the dispatcher's "what is due next" query walks this index in order.
-  (t) => [index('deliveries_event').on(t.eventId), index('deliveries_due').on(t.status, t.nextAttemptAt)],
+  (t) => [
+    primaryKey({ columns: [t.programmeId, t.id] }),
+    sameProgramme('deliveries_event_fk', [t.programmeId, t.eventId], [events.programmeId, events.id], true),
+    index('deliveries_event').on(t.programmeId, t.eventId),
+    // The dispatcher's "what is due next" query walks this index in order.
+    index('deliveries_due').on(t.programmeId, t.status, t.nextAttemptAt),
+  ],
 );
 
 export const attempts = sqliteTable(
   'attempts',
   {
-    id: text('id').primaryKey(),
-    deliveryId: text('delivery_id')
-      .notNull()
-      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    programmeId: programmeId(),
+    id: text('id').notNull(),
+    deliveryId: text('delivery_id').notNull(),
     attempt: integer('attempt').notNull(),
     at: integer('at').notNull(),
     statusCode: integer('status_code'),
     error: text('error'),
     durationMs: integer('duration_ms').notNull(),
   },
-  (t) => [index('attempts_delivery').on(t.deliveryId)],
+  (t) => [
+    primaryKey({ columns: [t.programmeId, t.id] }),
+    sameProgramme('attempts_delivery_fk', [t.programmeId, t.deliveryId], [deliveries.programmeId, deliveries.id], true),
+    index('attempts_delivery').on(t.programmeId, t.deliveryId),
+  ],
 );
 
-/** Work that falls due at a sandbox time: deployments, captures, settlements, expiries, retries. */
+/** Work that falls due at a sandbox time: deployments, captures, settlements, expiries. */
 export const jobs = sqliteTable(
   'jobs',
   {
-    id: text('id').primaryKey(),
+    programmeId: programmeId(),
+    id: text('id').notNull(),
     kind: text('kind').notNull(),
     subjectId: text('subject_id').notNull(),
     dueAt: integer('due_at').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('jobs_due').on(t.dueAt), index('jobs_subject').on(t.subjectId)],
+  (t) => [
+    primaryKey({ columns: [t.programmeId, t.id] }),
+    index('jobs_due').on(t.programmeId, t.dueAt),
+    index('jobs_subject').on(t.programmeId, t.subjectId),
+  ],
 );

@@ -37,17 +37,19 @@ describe('openStore', () => {
   it('has a commit readable from another connection at once, and a failed transaction leaves nothing', () => {
     const path = join(dir, 'b.db');
     const store = open(path);
-    store.transaction(() => store.setMeta('committed', 'yes'));
+    store.sqlite.exec('CREATE TABLE kv (key TEXT PRIMARY KEY)');
+    const put = (key: string) => store.sqlite.prepare('INSERT INTO kv (key) VALUES (?)').run(key);
+    store.transaction(() => put('committed'));
     expect(() =>
       store.transaction(() => {
-        store.setMeta('rolled-back', 'yes');
+        put('rolled-back');
         throw new Error('refused half-way');
       }),
     ).toThrow('refused half-way');
     // A second connection stands in for the next process: it sees only what the first committed.
     const other = new Database(path, { readonly: true });
     try {
-      const keys = other.prepare("SELECT key FROM meta WHERE key IN ('committed', 'rolled-back')").pluck().all();
+      const keys = other.prepare("SELECT key FROM kv WHERE key IN ('committed', 'rolled-back')").pluck().all();
       expect(keys).toEqual(['committed']);
     } finally {
       other.close();

@@ -9,7 +9,6 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { eq } from 'drizzle-orm';
 import { ConfigError } from '../config.js';
 import { packagePath } from '../paths.js';
 import * as schema from './schema.js';
@@ -22,8 +21,6 @@ export interface Store {
   readonly path: string;
   /** Runs `fn` in one SQLite transaction (nested calls become savepoints). Never await inside. */
   transaction<T>(fn: () => T): T;
-  getMeta(key: string): string | undefined;
-  setMeta(key: string, value: string): void;
   close(): void;
 }
 
@@ -92,10 +89,15 @@ function openSqlite(path: string): Database.Database {
 
 export function openStore(path = ':memory:'): Store {
   const sqlite = openSqlite(path);
-  sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = drizzle(sqlite, { schema });
+  // Migrations rebuild tables (SQLite cannot alter a primary key), which references would forbid
+  // or cascade through: they run with them off, and what they leave is checked before they are on.
+  sqlite.pragma('foreign_keys = OFF');
   migrate(db, { migrationsFolder: packagePath('drizzle') });
+  const broken = sqlite.pragma('foreign_key_check') as unknown[];
+  if (broken.length > 0) throw new Error(`the database ${path} has ${broken.length} rows whose references are broken (PRAGMA foreign_key_check)`);
+  sqlite.pragma('foreign_keys = ON');
   // One transaction function for every call (better-sqlite3 makes a nested call a savepoint):
   // building a new one per transaction cost more than a small transaction's own statements.
   const inTransaction = sqlite.transaction((fn: () => unknown) => fn());
@@ -104,10 +106,6 @@ export function openStore(path = ':memory:'): Store {
     sqlite,
     path,
     transaction: <T>(fn: () => T) => inTransaction(fn) as T,
-    getMeta: (key) => db.select().from(schema.meta).where(eq(schema.meta.key, key)).get()?.value,
-    setMeta: (key, value) => {
-      db.insert(schema.meta).values({ key, value }).onConflictDoUpdate({ target: schema.meta.key, set: { value } }).run();
-    },
     close: () => sqlite.close(),
   };
 }

@@ -10,6 +10,9 @@ import type { Core } from '../core.js';
 import { buildDeps } from '../deps.js';
 import { seededRandom, uuidFrom } from '../ids.js';
 import { memoryLog } from '../log.js';
+import { eq } from 'drizzle-orm';
+import { DEFAULT_PROGRAMME } from '../domain/programme.js';
+import { programmes } from '../store/schema.js';
 import { openStore } from '../store/store.js';
 import { answerMismatch, declaredAnswers } from './wire.js';
 
@@ -66,7 +69,10 @@ export function createTestSandbox(config: Partial<Config> = {}, core: Partial<Co
     return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as T };
   };
 
-  return { app, deps, log, request, json, token };
+  /** What the database keeps of a programme (the default one unless named): its token secret, clock and key. */
+  const programmeRow = (id = DEFAULT_PROGRAMME) => deps.store.db.select().from(programmes).where(eq(programmes.id, id)).get()!;
+
+  return { app, deps, log, request, json, token, programmeRow };
 }
 
 export type TestSandbox = ReturnType<typeof createTestSandbox>;

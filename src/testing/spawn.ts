@@ -89,10 +89,12 @@ export interface RunningCli {
 /** `card-sandbox start --port 0 --json …`; resolves with its URL once it listens. */
 export async function startSandbox(args: string[] = [], env: Record<string, string> = {}): Promise<RunningCli> {
   const process = spawnCli(['start', '--port', '0', '--json', ...args], env);
-  const out = await waitForOutput(process, (text) => text.includes('"card-sandbox started"'));
-  const started = out.split('\n').map((line) => (line.startsWith('{') ? (JSON.parse(line) as { msg?: string; url?: string }) : {})).find((l) => l.msg === 'card-sandbox started');
+  // The ready line is the first line on stdout (README: Configuration).
+  const out = await waitForOutput(process, (text) => text.includes('\n'));
+  const ready = JSON.parse(out.split('\n')[0]!) as { event: string; url: string };
+  if (ready.event !== 'ready') throw new Error(`the first line is not the ready line: ${out}`);
   return {
-    url: started!.url!,
+    url: ready.url,
     process,
     async stop() {
       if (process.child.exitCode === null) process.child.kill('SIGTERM');

@@ -14,7 +14,7 @@ import type { Core } from '../core.js';
 import type { DueSource } from '../scheduler.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 import { nextAttemptAt } from './retry-policy.js';
-import { createAgents, sendAttempt, type AttemptOutcome, type WebhookSigner } from './send.js';
+import { sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
 
 export const MAX_IN_FLIGHT = 64;
 
@@ -48,7 +48,10 @@ interface Due {
 }
 
 export interface DispatcherOptions {
-  signer: WebhookSigner;
+  /** The programme's signing key, made or read the first time an attempt needs it. */
+  signer: () => WebhookSigner;
+  /** The agents and the budget of attempts in flight, shared by every programme's dispatcher. */
+  pool: SendPool;
   /** Asks the scheduler for a tick soon: called when an attempt finishes, to keep a burst draining. */
   kick: () => void;
   onAttempt: AttemptListener;
@@ -57,9 +60,9 @@ export interface DispatcherOptions {
 const isSuccess = (outcome: AttemptOutcome) => outcome.error === undefined && outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
 
 export function createDispatcher(core: Core, options: DispatcherOptions) {
-  const { store, clock, ids, random, log } = core;
+  const { store, clock, ids, random, log, programme } = core;
   const { db } = store;
-  const agents = createAgents(MAX_IN_FLIGHT);
+  const { pool } = options;
   const inFlight = new Map<string, Promise<unknown>>();
   const shutdown = new AbortController();
   // Each attempt in flight listens for the shutdown; there are at most MAX_IN_FLIGHT of them.
@@ -73,9 +76,10 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   const dueQuery = db
     .select(dueColumns)
     .from(deliveries)
-    .innerJoin(events, eq(events.id, deliveries.eventId))
+    .innerJoin(events, and(eq(events.programmeId, deliveries.programmeId), eq(events.id, deliveries.eventId)))
     .where(
       and(
+        eq(deliveries.programmeId, programme),
         eq(deliveries.status, 'pending'),
         lte(deliveries.nextAttemptAt, p('now')),
         // The ids in flight, as one JSON array parameter: a list of varying length cannot be prepared.
@@ -88,20 +92,21 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   const dueByIdQuery = db
     .select(dueColumns)
     .from(deliveries)
-    .innerJoin(events, eq(events.id, deliveries.eventId))
-    .where(and(eq(deliveries.id, p('id')), eq(deliveries.status, 'pending'), lte(deliveries.nextAttemptAt, p('until'))))
+    .innerJoin(events, and(eq(events.programmeId, deliveries.programmeId), eq(events.id, deliveries.eventId)))
+    .where(and(eq(deliveries.programmeId, programme), eq(deliveries.id, p('id')), eq(deliveries.status, 'pending'), lte(deliveries.nextAttemptAt, p('until'))))
     .prepare();
-  const nextDueQuery = db.select({ due: min(deliveries.nextAttemptAt) }).from(deliveries).where(eq(deliveries.status, 'pending')).prepare();
-  const currentQuery = db.select({ status: deliveries.status, firstAttemptAt: deliveries.firstAttemptAt }).from(deliveries).where(eq(deliveries.id, p('id'))).prepare();
+  const nextDueQuery = db.select({ due: min(deliveries.nextAttemptAt) }).from(deliveries).where(and(eq(deliveries.programmeId, programme), eq(deliveries.status, 'pending'))).prepare();
+  const byId = and(eq(deliveries.programmeId, programme), eq(deliveries.id, p('id')));
+  const currentQuery = db.select({ status: deliveries.status, firstAttemptAt: deliveries.firstAttemptAt }).from(deliveries).where(byId).prepare();
   const insertAttempt = db
     .insert(attempts)
-    .values({ id: p('id'), deliveryId: p('deliveryId'), attempt: p('attempt'), at: p('at'), statusCode: p('statusCode'), error: p('error'), durationMs: p('durationMs') })
+    .values({ programmeId: programme, id: p('id'), deliveryId: p('deliveryId'), attempt: p('attempt'), at: p('at'), statusCode: p('statusCode'), error: p('error'), durationMs: p('durationMs') })
     .prepare();
   const updateDelivery = db
     .update(deliveries)
     // update().set() takes placeholders only wrapped in sql``.
     .set({ attempts: sql`${p('attempts')}`, firstAttemptAt: sql`${p('firstAttemptAt')}`, nextAttemptAt: sql`${p('nextAttemptAt')}`, status: sql`${p('status')}`, updatedAt: sql`${p('updatedAt')}` })
-    .where(eq(deliveries.id, p('id')))
+    .where(byId)
     .prepare();
 
   /** Due deliveries, oldest due first, leaving out those in flight. */
@@ -109,16 +114,19 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
 
   /** Starts the attempt; `at` is the sandbox time it is made at (its due time during time travel). */
   const send = (due: Due, at = clock.now()) => {
+    pool.active++;
     const outcome = sendAttempt({
       callbackUrl: due.callbackUrl,
       body: Buffer.from(due.body, 'utf8'),
       eventId: due.eventId,
       attempt: due.attempts + 1,
-      signer: options.signer,
+      signer: options.signer(),
       created: Math.floor(clock.wall() / 1000),
-      agents,
+      agents: pool.agents,
       signal: shutdown.signal,
-    }).catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }));
+    })
+      .catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
+      .finally(() => pool.active--);
     return { at, outcome };
   };
 
@@ -175,7 +183,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
 
     pump(now: number): void {
       if (stopped) return;
-      const room = MAX_IN_FLIGHT - inFlight.size;
+      const room = pool.max - pool.active;
       if (room <= 0) return;
       for (const due of dueRows(now, room)) {
         const { at, outcome } = send(due);
@@ -238,6 +246,9 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     get inFlight(): number {
       return inFlight.size;
     },
+    stop(): void {
+      stopped = true;
+    },
     /**
      * Stops starting attempts and waits up to `graceMs` for those in flight, then cuts the rest
      * short and records them as failed; true when all finished by themselves.
@@ -258,7 +269,6 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
         shutdown.abort();
         await idle();
       }
-      agents.destroy();
       return finished;
     },
   };

@@ -59,6 +59,18 @@ export function createAgents(maxSockets: number): Agents {
   return { ...agents, destroy: () => (agents.http.destroy(), agents.https.destroy()) };
 }
 
+/** What every programme's dispatcher shares: the keep-alive agents, and the budget of attempts in flight. */
+export interface SendPool {
+  agents: Agents;
+  readonly max: number;
+  /** Attempts in flight now, across programmes. */
+  active: number;
+}
+
+export function createSendPool(max: number): SendPool {
+  return { agents: createAgents(max), max, active: 0 };
+}
+
 /**
  * What the attempts of one wall-clock second by one key share: the signature parameters
  * (`created`, `keyid`, `alg`), hence the `@signature-params` line and the Signature-Input header,

@@ -46,7 +46,22 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
   const running = await startServer(deps);
 
   if (config.jsonLogs) {
-    log.info('card-sandbox started', { version: version(), url: running.url, env: config.env, verify: config.verify, db: config.db, signingKeyId, seeded });
+    // The first line on stdout, for a script or test runner that started it on a free port. A
+    // secret given with --api-secret is the caller's own: it is not echoed.
+    io.out(
+      JSON.stringify({
+        event: 'ready',
+        url: running.url,
+        apiKey: config.apiKey ?? DEFAULT_API_KEY,
+        ...(config.apiKey === undefined && { apiSecret: DEFAULT_API_SECRET }),
+        version: version(),
+        env: config.env,
+        verify: config.verify,
+        db: config.db,
+        ...(signingKeyId && { signingKeyId }),
+        ...(seeded && { seeded }),
+      }),
+    );
   } else {
     const c = io.color;
     const row = (label: string, value: string) => io.out(`  ${c.dim(label.padEnd(12))} ${value}`);

@@ -31,7 +31,9 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     };
     deps.log.request(line);
     if (url.pathname.startsWith('/v1/')) {
-      deps.journal.add({ requestId, time: iso(deps.clock.now()), method: line.method, path: line.path, status: line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed });
+      // The programme's journal once the request named one (its token or API key); else the default's.
+      const { journal, core } = c.get('programme') ?? deps.programmes.default();
+      journal.add({ requestId, time: iso(core.clock.now()), method: line.method, path: line.path, status: line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed });
     }
   };
 }

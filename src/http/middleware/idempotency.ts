@@ -5,19 +5,20 @@
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../domain/errors.js';
 import { MUTATIONS } from '../../domain/idempotency.js';
-import { fingerprint, type Idempotency } from '../../services/idempotency.js';
+import { fingerprint } from '../../services/idempotency.js';
 import { Uuid } from '../../domain/formats.js';
-import type { AppEnv } from '../env.js';
+import { servicesOf, type AppEnv } from '../env.js';
 import { hasRoute } from './auth.js';
 
 const KEPT_HEADERS = ['content-type', 'location'];
 
-export function idempotentRequests(idempotency: Idempotency): MiddlewareHandler<AppEnv> {
+export function idempotentRequests(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header('Idempotency-Key');
     if (!MUTATIONS.has(c.req.method) || key === undefined || !Uuid.safeParse(key).success || !hasRoute(c)) {
       return next();
     }
+    const { idempotency } = servicesOf(c);
     const scope = c.get('apiKey');
     const url = new URL(c.req.url);
     const claim = idempotency.claim(scope, key.toLowerCase(), fingerprint(c.req.method, url.pathname + url.search, c.get('rawBody')));

@@ -7,7 +7,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { KeyObject } from 'node:crypto';
 import type { Verify } from '../../config.js';
-import type { Clock } from '../../clock.js';
 import { SandboxError, type ErrorCode } from '../../domain/errors.js';
 import { MUTATIONS } from '../../domain/idempotency.js';
 import type { Log } from '../../log.js';
@@ -15,7 +14,7 @@ import type { Auth } from '../../services/auth.js';
 import { checkContentDigest } from '../../signatures/digest.js';
 import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, SignatureFormatError, verifyBase, type SignatureInput, type SignedMessage } from '../../signatures/message.js';
 import { Uuid } from '../../domain/formats.js';
-import type { AppEnv } from '../env.js';
+import { servicesOf, type AppEnv } from '../env.js';
 import { hasRoute } from './auth.js';
 
 const MAX_CLOCK_SKEW_S = 300;
@@ -109,7 +108,8 @@ export function checkSignature(c: Context, rawBody: Uint8Array, auth: Auth, wall
 /** Escapes what may not stand in a header value. */
 const headerSafe = (text: string) => text.replace(/\n/g, '\\n').replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-export function verifyRequests(mode: Verify, auth: Auth, clock: Clock, log: Log): MiddlewareHandler<AppEnv> {
+/** `wall` is the real clock: signatures are made with the integrator's clock, never the sandbox's. */
+export function verifyRequests(mode: Verify, wall: () => number, log: Log): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (mode === 'off' || !hasRoute(c)) return next();
     const rawBody = c.get('rawBody');
@@ -118,7 +118,7 @@ export function verifyRequests(mode: Verify, auth: Auth, clock: Clock, log: Log)
       const why = checkContentDigest(c.req.header('Content-Digest'), rawBody);
       if (why) failures.push({ code: 'invalid_content_digest', detail: why });
     }
-    const why = checkSignature(c, rawBody, auth, Math.floor(clock.wall() / 1000));
+    const why = checkSignature(c, rawBody, servicesOf(c).auth, Math.floor(wall() / 1000));
     if (why) failures.push({ code: 'invalid_signature', detail: why });
     if (MUTATIONS.has(c.req.method)) {
       const key = c.req.header('Idempotency-Key');

@@ -4,10 +4,9 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ACCOUNT_CURRENCIES, ACCOUNT_TYPES } from '../../domain/account.js';
-import type { Deps } from '../../deps.js';
 import { Account } from '../../wire/account.js';
 import { OwnerChallenge, OwnerSignature } from '../../wire/challenge.js';
-import type { Api } from '../env.js';
+import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 
 const NewAccount = z.object({
@@ -23,8 +22,7 @@ const conflict = { 409: problem('Invalid state transition') };
 const noContent = { 204: { description: 'Successful operation' } };
 const tags = ['Accounts'];
 
-export function accountRoutes(api: Api, deps: Deps): void {
-  const { accounts } = deps.services;
+export function accountRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
@@ -32,7 +30,7 @@ export function accountRoutes(api: Api, deps: Deps): void {
       request: { params: idParam('customerId'), body: jsonBody(NewAccount) },
       responses: { 201: jsonResponse(z.intersection(Account, OwnerChallenge)), ...standardProblems, 404: problem('Customer not found') },
     }),
-    (c) => c.json(accounts.create(c.req.valid('param').customerId, c.req.valid('json')), 201),
+    (c) => c.json(servicesOf(c).accounts.create(c.req.valid('param').customerId, c.req.valid('json')), 201),
   );
 
   api.openapi(
@@ -41,23 +39,23 @@ export function accountRoutes(api: Api, deps: Deps): void {
       request: { params: idParam('customerId') },
       responses: { 200: jsonResponse(z.array(Account)), ...standardProblems, 404: problem('Customer not found') },
     }),
-    (c) => c.json(accounts.listForCustomer(c.req.valid('param').customerId), 200),
+    (c) => c.json(servicesOf(c).accounts.listForCustomer(c.req.valid('param').customerId), 200),
   );
 
   api.openapi(
     createRoute({ method: 'get', path: '/accounts', tags, operationId: 'getAccounts', responses: { 200: jsonResponse(z.array(Account)), ...standardProblems } }),
-    (c) => c.json(accounts.list(), 200),
+    (c) => c.json(servicesOf(c).accounts.list(), 200),
   );
 
   api.openapi(
     createRoute({ method: 'get', path: '/accounts/{accountId}', tags, operationId: 'getAccount', request: params, responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound } }),
-    (c) => c.json(accounts.get(c.req.valid('param').accountId), 200),
+    (c) => c.json(servicesOf(c).accounts.get(c.req.valid('param').accountId), 200),
   );
 
   api.openapi(
     createRoute({ method: 'delete', path: '/accounts/{accountId}', tags, operationId: 'closeAccount', request: params, responses: { ...noContent, ...standardProblems, ...notFound, ...conflict } }),
     (c) => {
-      accounts.close(c.req.valid('param').accountId);
+      servicesOf(c).accounts.close(c.req.valid('param').accountId);
       return c.body(null, 204);
     },
   );
@@ -67,7 +65,7 @@ export function accountRoutes(api: Api, deps: Deps): void {
       method: 'get', path: '/accounts/{accountId}/challenge', tags, operationId: 'getAccountChallenge', request: params,
       responses: { 200: jsonResponse(OwnerChallenge), ...standardProblems, ...notFound },
     }),
-    (c) => c.json(accounts.challenge(c.req.valid('param').accountId), 200),
+    (c) => c.json(servicesOf(c).accounts.challenge(c.req.valid('param').accountId), 200),
   );
 
   api.openapi(
@@ -77,7 +75,7 @@ export function accountRoutes(api: Api, deps: Deps): void {
       responses: { ...noContent, ...standardProblems, ...notFound, 409: problem('Challenge already signed') },
     }),
     (c) => {
-      accounts.signChallenge(c.req.valid('param').accountId, c.req.valid('json'));
+      servicesOf(c).accounts.signChallenge(c.req.valid('param').accountId, c.req.valid('json'));
       return c.body(null, 204);
     },
   );
@@ -88,7 +86,7 @@ export function accountRoutes(api: Api, deps: Deps): void {
         method: 'patch', path: `/accounts/{accountId}/${action}`, tags, operationId: `${action}Account`, request: params,
         responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound, ...conflict },
       }),
-      (c) => c.json(accounts[action](c.req.valid('param').accountId), 200),
+      (c) => c.json(servicesOf(c).accounts[action](c.req.valid('param').accountId), 200),
     );
   }
 }

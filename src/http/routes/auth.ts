@@ -1,7 +1,9 @@
 /** /v1/auth: tokens, credentials and request-signing keys (README: Authentication, signatures and idempotency). */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.js';
-import type { Api } from '../env.js';
+import { fail } from '../../domain/errors.js';
+import { INVALID_CREDENTIALS } from '../../services/auth.js';
+import { servicesOf, type Api } from '../env.js';
 import { Uuid } from '../../domain/formats.js';
 import { Token } from '../../wire/auth.js';
 import { jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
@@ -11,7 +13,7 @@ const noContent = { 204: { description: 'Successful operation' } };
 const tags = ['Authentication'];
 
 /** POST /auth/token: the credentials are in the body, and nothing else is asked. */
-export function tokenRoute(api: Api, { services: { auth } }: Deps): void {
+export function tokenRoute(api: Api, { programmes }: Deps): void {
   api.openapi(
     createRoute({
       method: 'post', path: '/auth/token', tags, operationId: 'getToken',
@@ -20,18 +22,21 @@ export function tokenRoute(api: Api, { services: { auth } }: Deps): void {
     }),
     (c) => {
       const { apiKey, apiSecret } = c.req.valid('json');
-      return c.json(auth.issueToken(apiKey, apiSecret), 200);
+      // API keys are unique across programmes: the key names the programme the token is for.
+      const programme = programmes.byApiKey(apiKey) ?? fail('invalid_credentials', INVALID_CREDENTIALS);
+      c.set('programme', programme);
+      return c.json(programme.services.auth.issueToken(apiKey, apiSecret), 200);
     },
   );
 }
 
 /** The rest of /auth: credentials and signing keys, behind a token but never a signature or idempotency key. */
-export function credentialRoutes(api: Api, { services: { auth } }: Deps): void {
+export function credentialRoutes(api: Api): void {
   api.openapi(
     createRoute({ method: 'put', path: '/auth/credentials', tags, operationId: 'updateCredentials', request: { body: jsonBody(Credentials) }, responses: { ...noContent, ...standardProblems } }),
     (c) => {
       const { apiKey, apiSecret } = c.req.valid('json');
-      auth.putCredentials(apiKey, apiSecret);
+      servicesOf(c).auth.putCredentials(apiKey, apiSecret);
       return c.body(null, 204);
     },
   );
@@ -43,7 +48,7 @@ export function credentialRoutes(api: Api, { services: { auth } }: Deps): void {
       responses: { ...noContent, ...standardProblems, 404: problem('Credential not found') },
     }),
     (c) => {
-      auth.deleteCredentials(c.req.valid('json').apiKey);
+      servicesOf(c).auth.deleteCredentials(c.req.valid('json').apiKey);
       return c.body(null, 204);
     },
   );
@@ -56,7 +61,7 @@ export function credentialRoutes(api: Api, { services: { auth } }: Deps): void {
     }),
     (c) => {
       const { signingKeyId, signingKey } = c.req.valid('json');
-      auth.putSigningKey(signingKeyId, signingKey);
+      servicesOf(c).auth.putSigningKey(signingKeyId, signingKey);
       return c.body(null, 204);
     },
   );
@@ -68,7 +73,7 @@ export function credentialRoutes(api: Api, { services: { auth } }: Deps): void {
       responses: { ...noContent, ...standardProblems, 404: problem('Signing key not found') },
     }),
     (c) => {
-      auth.deleteSigningKey(c.req.valid('json').signingKeyId);
+      servicesOf(c).auth.deleteSigningKey(c.req.valid('json').signingKeyId);
       return c.body(null, 204);
     },
   );

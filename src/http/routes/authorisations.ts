@@ -1,17 +1,16 @@
-/** The reference's Authorisations tag: one authorisation (the simulator creates them: simulator-authorisations.ts). */
+/** The reference's Authorisations tag: one authorisation (the simulator creates them: simulator-servicesOf(c).authorisations.ts). */
 import { createRoute } from '@hono/zod-openapi';
-import type { Deps } from '../../deps.js';
 import { Authorisation } from '../../wire/payment.js';
-import type { Api } from '../env.js';
+import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonResponse, problem, standardProblems } from '../schemas.js';
 
-export function authorisationRoutes(api: Api, { services: { authorisations } }: Deps): void {
+export function authorisationRoutes(api: Api): void {
   api.openapi(
     createRoute({
       method: 'get', path: '/authorisations/{authorisationId}', tags: ['Authorisations'], operationId: 'getAuthorisationDetails',
       request: { params: idParam('authorisationId') },
       responses: { 200: jsonResponse(Authorisation), ...standardProblems, 404: problem('Authorisation not found') },
     }),
-    (c) => c.json(authorisations.get(c.req.valid('param').authorisationId), 200),
+    (c) => c.json(servicesOf(c).authorisations.get(c.req.valid('param').authorisationId), 200),
   );
 }

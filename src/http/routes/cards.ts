@@ -5,9 +5,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { Address } from '../../domain/address.js';
 import { CARD_TYPES } from '../../domain/card.js';
-import type { Deps } from '../../deps.js';
 import { Card } from '../../wire/card.js';
-import type { Api } from '../env.js';
+import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 
 const NewCard = z.object({
@@ -21,8 +20,7 @@ const notFound = { 404: problem('Card not found') };
 const conflict = { 409: problem('Invalid state transition') };
 const tags = ['Cards'];
 
-export function cardRoutes(api: Api, deps: Deps): void {
-  const { cards } = deps.services;
+export function cardRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
@@ -30,7 +28,7 @@ export function cardRoutes(api: Api, deps: Deps): void {
       request: { params: idParam('accountId'), body: jsonBody(NewCard) },
       responses: { 201: jsonResponse(Card), ...standardProblems, 404: problem('Account not found') },
     }),
-    (c) => c.json(cards.create(c.req.valid('param').accountId, c.req.valid('json')), 201),
+    (c) => c.json(servicesOf(c).cards.create(c.req.valid('param').accountId, c.req.valid('json')), 201),
   );
 
   api.openapi(
@@ -39,17 +37,17 @@ export function cardRoutes(api: Api, deps: Deps): void {
       request: { params: idParam('accountId') },
       responses: { 200: jsonResponse(z.array(Card)), ...standardProblems, 404: problem('Account not found') },
     }),
-    (c) => c.json(cards.listForAccount(c.req.valid('param').accountId), 200),
+    (c) => c.json(servicesOf(c).cards.listForAccount(c.req.valid('param').accountId), 200),
   );
 
   api.openapi(
     createRoute({ method: 'get', path: '/cards', tags, operationId: 'getCards', responses: { 200: jsonResponse(z.array(Card)), ...standardProblems } }),
-    (c) => c.json(cards.list(), 200),
+    (c) => c.json(servicesOf(c).cards.list(), 200),
   );
 
   api.openapi(
     createRoute({ method: 'get', path: '/cards/{cardId}', tags, operationId: 'getCard', request: params, responses: { 200: jsonResponse(Card), ...standardProblems, ...notFound } }),
-    (c) => c.json(cards.get(c.req.valid('param').cardId), 200),
+    (c) => c.json(servicesOf(c).cards.get(c.req.valid('param').cardId), 200),
   );
 
   api.openapi(
@@ -58,7 +56,7 @@ export function cardRoutes(api: Api, deps: Deps): void {
       responses: { 204: { description: 'Successful operation' }, ...standardProblems, ...notFound, ...conflict },
     }),
     (c) => {
-      cards.terminate(c.req.valid('param').cardId);
+      servicesOf(c).cards.terminate(c.req.valid('param').cardId);
       return c.body(null, 204);
     },
   );
@@ -69,7 +67,7 @@ export function cardRoutes(api: Api, deps: Deps): void {
         method: 'patch', path: `/cards/{cardId}/${action}`, tags, operationId: `${action}Card`, request: params,
         responses: { 200: jsonResponse(Card), ...standardProblems, ...notFound, ...conflict },
       }),
-      (c) => c.json(cards[action](c.req.valid('param').cardId), 200),
+      (c) => c.json(servicesOf(c).cards[action](c.req.valid('param').cardId), 200),
     );
   }
 }

@@ -15,7 +15,7 @@ function emit(sb: TestSandbox, type: 'customer.updated' | 'card.updated', entity
 }
 
 function subscribe(sb: TestSandbox, types: WebhookType[]) {
-  sb.deps.store.db.insert(webhooks).values({ id: HOOK, callbackUrl: 'http://127.0.0.1:9/hook', types, createdAt: T0, updatedAt: T0 }).run();
+  sb.deps.store.db.insert(webhooks).values({ programmeId: 'default', id: HOOK, callbackUrl: 'http://127.0.0.1:9/hook', types, createdAt: T0, updatedAt: T0 }).run();
 }
 
 describe('GET /_sandbox/events', () => {
@@ -76,8 +76,8 @@ describe('GET /_sandbox/events/{eventId}', () => {
     const delivery = sb.deps.store.db.select().from(deliveries).get()!;
     sb.deps.store.db.update(deliveries).set({ attempts: 2, status: 'delivered' }).run();
     sb.deps.store.db.insert(attempts).values([
-      { id: 'a1', deliveryId: delivery.id, attempt: 1, at: T0, error: 'connect ECONNREFUSED', durationMs: 3 },
-      { id: 'a2', deliveryId: delivery.id, attempt: 2, at: T0 + 1000, statusCode: 200, durationMs: 12 },
+      { programmeId: 'default', id: 'a1', deliveryId: delivery.id, attempt: 1, at: T0, error: 'connect ECONNREFUSED', durationMs: 3 },
+      { programmeId: 'default', id: 'a2', deliveryId: delivery.id, attempt: 2, at: T0 + 1000, statusCode: 200, durationMs: 12 },
     ]).run();
 
     const res = await sb.json('GET', `/_sandbox/events/${id}`, { token: false });

@@ -7,11 +7,10 @@ import { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { z } from 'zod';
 import { iso } from '../../clock.js';
-import type { Deps } from '../../deps.js';
 import { WEBHOOK_TYPES } from '../../domain/events.js';
 import type { EventRecord } from '../../services/events.js';
 import type { AttemptReport } from '../../webhooks/dispatcher.js';
-import type { AppEnv } from '../env.js';
+import { servicesOf, type AppEnv } from '../env.js';
 import { Uuid } from '../../domain/formats.js';
 import { parse } from './control-input.js';
 
@@ -46,17 +45,17 @@ const streamedAttempt = ({ at, nextAttemptAt, ...report }: AttemptReport) => ({
   ...(nextAttemptAt !== undefined ? { nextAttemptAt: iso(nextAttemptAt) } : {}),
 });
 
-export function controlEventRoutes(deps: Deps): Hono<AppEnv> {
-  const { services } = deps;
+export function controlEventRoutes(): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
-  routes.get('/', (c) => c.json(services.sandboxEvents.list(parse(ListQuery, c.req.query(), 'query parameters'))));
+  routes.get('/', (c) => c.json(servicesOf(c).sandboxEvents.list(parse(ListQuery, c.req.query(), 'query parameters'))));
 
   // Declared before /:eventId, which would otherwise refuse "stream" as not a UUID.
   routes.get('/stream', (c) => {
     const filter = parse(Filter, c.req.query(), 'query parameters');
     const filtered = filter.type !== undefined || filter.entityId !== undefined;
     const wanted = (type: string, entityId: string) => (!filter.type || filter.type === type) && (!filter.entityId || filter.entityId === entityId);
+    const services = servicesOf(c);
     return streamSSE(c, async (stream: SSEStreamingApi) => {
       const send = (event: string, id: string, data: unknown) => void stream.writeSSE({ event, id, data: JSON.stringify(data) });
       const unsubscribeEvents = services.events.subscribe((e) => {
@@ -81,11 +80,11 @@ export function controlEventRoutes(deps: Deps): Hono<AppEnv> {
     });
   });
 
-  routes.get('/:eventId', (c) => c.json(services.sandboxEvents.get(parse(EventParam, c.req.param(), 'path parameters').eventId)));
+  routes.get('/:eventId', (c) => c.json(servicesOf(c).sandboxEvents.get(parse(EventParam, c.req.param(), 'path parameters').eventId)));
 
   routes.post('/:eventId/resend', (c) => {
     const { eventId } = parse(EventParam, c.req.param(), 'path parameters');
-    return c.json({ eventId, deliveries: services.webhooks.resend(eventId) }, 202);
+    return c.json({ eventId, deliveries: servicesOf(c).webhooks.resend(eventId) }, 202);
   });
 
   return routes;

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../../clock.js';
-import { defaultConfig } from '../../config.js';
-import { clockFor } from '../../deps.js';
 import { events, webhooks } from '../../store/schema.js';
 import { T0, createTestSandbox } from '../../testing/harness.js';
 
@@ -40,9 +38,9 @@ describe('POST /_sandbox/clock/advance', () => {
 
   it('keeps the offset so that a restart on the same database resumes at the advanced time', async () => {
     const wall = () => T0;
-    const { json, deps } = createTestSandbox({}, { clock: createClock({ wall }) });
+    const { json, programmeRow } = createTestSandbox({}, { clock: createClock({ wall }) });
     await json('POST', '/_sandbox/clock/advance', { body: { by: '2h' }, token: false });
-    expect(clockFor(defaultConfig(), deps.store, wall).now()).toBe(T0 + 2 * HOUR);
+    expect(createClock({ offset: programmeRow().clockOffset, wall }).now()).toBe(T0 + 2 * HOUR);
   });
 
   it('runs what falls due, each at its own due time, in due order', async () => {
@@ -136,16 +134,16 @@ describe('--admin-token', () => {
 
 describe('POST /_sandbox/reset', () => {
   it('wipes events, deliveries, webhooks, jobs and the journal but keeps credentials, keys and the clock', async () => {
-    const { json, deps, token } = createTestSandbox();
+    const { json, deps, token, programmeRow } = createTestSandbox();
     const { db } = deps.store;
-    db.insert(webhooks).values({ id: 'e1b2c3d4-0000-4000-8000-000000000001', callbackUrl: 'http://127.0.0.1:9/', types: ['card.updated'], createdAt: T0, updatedAt: T0 }).run();
+    db.insert(webhooks).values({ programmeId: 'default', id: 'e1b2c3d4-0000-4000-8000-000000000001', callbackUrl: 'http://127.0.0.1:9/', types: ['card.updated'], createdAt: T0, updatedAt: T0 }).run();
     deps.store.transaction(() => {
       deps.services.events.emit('card.updated', '7c9e6679-7425-40de-944b-e07fc1f90ae7', { status: 'active' });
       deps.services.jobs.schedule('test.never', 'x', T0 + HOUR);
     });
     await json('GET', '/v1/chains');
     await json('POST', '/_sandbox/clock/advance', { body: { by: '1m' }, token: false });
-    const jwtSecret = deps.store.getMeta('jwt_secret');
+    const { tokenSecret } = programmeRow();
 
     const res = await json('POST', '/_sandbox/reset', { token: false });
     expect(res.status).toBe(200);
@@ -155,7 +153,7 @@ describe('POST /_sandbox/reset', () => {
     expect(db.select().from(webhooks).all()).toEqual([]);
     expect(deps.services.jobs.pending()).toEqual([]);
     expect((await json('GET', '/_sandbox/requests', { token: false })).body).toEqual([]);
-    expect(deps.store.getMeta('jwt_secret')).toBe(jwtSecret);
+    expect(programmeRow().tokenSecret).toBe(tokenSecret);
     expect(deps.clock.now()).toBe(T0 + 60_000);
     // A token issued before the reset still works: credentials are kept.
     expect((await json('GET', '/v1/chains', { token: token() })).status).toBe(200);

@@ -3,12 +3,14 @@
  * token, signature or idempotency key (only the optional --admin-token); it calls the same
  * services.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { iso } from '../../clock.js';
 import type { Deps } from '../../deps.js';
 import { version } from '../../version.js';
-import type { AppEnv } from '../env.js';
+import { servicesOf, type AppEnv } from '../env.js';
+import { selectProgramme } from '../middleware/programme.js';
+import { controlProgrammeRoutes } from './control-programmes.js';
 import { requireAdminToken } from '../middleware/admin.js';
 import { readBody } from '../middleware/body.js';
 import { controlEventRoutes } from './control-events.js';
@@ -25,27 +27,33 @@ export interface ControlOptions {
 }
 
 export function controlRoutes(deps: Deps, { maxBodyBytes, simulator }: ControlOptions): Hono<AppEnv> {
-  const { config, clock, services, journal } = deps;
+  const { config, programmes } = deps;
   const control = new Hono<AppEnv>();
   control.use('*', requireAdminToken(config.adminToken));
   control.use('*', ...readBody(maxBodyBytes));
+  controlProgrammeRoutes(control, deps);
+  // Everything below acts on one programme (Hono runs middleware in the order it was added).
+  control.use('*', selectProgramme(programmes));
 
-  control.get('/health', (c) => c.json({ status: 'ok', version: version(), env: config.env, verify: config.verify, clock: iso(clock.now()) }));
+  const clockOf = (c: Context<AppEnv>) => c.get('programme').core.clock;
 
-  control.get('/clock', (c) => c.json({ now: iso(clock.now()), frozen: clock.frozen }));
+  control.get('/health', (c) => c.json({ status: 'ok', version: version(), env: config.env, verify: config.verify, clock: iso(clockOf(c).now()) }));
+
+  control.get('/clock', (c) => c.json({ now: iso(clockOf(c).now()), frozen: clockOf(c).frozen }));
 
   control.post('/clock/advance', async (c) => {
-    const { now, ran } = await services.sandbox.advance(parse(Advance, jsonOf(c), 'body'));
+    const { now, ran } = await servicesOf(c).sandbox.advance(parse(Advance, jsonOf(c), 'body'));
     return c.json({ now: iso(now), ran });
   });
 
-  control.route('/events', controlEventRoutes(deps));
+  control.route('/events', controlEventRoutes());
 
-  control.get('/requests', (c) => c.json(journal.list()));
+  control.get('/requests', (c) => c.json(c.get('programme').journal.list()));
 
-  controlSeedRoutes(control, deps);
+  controlSeedRoutes(control);
 
   control.post('/reset', (c) => {
+    const { services, journal } = c.get('programme');
     const wiped = services.sandbox.reset();
     const requests = journal.list().length;
     journal.clear();

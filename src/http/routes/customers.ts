@@ -8,7 +8,7 @@ import { checkWallet } from '../../domain/customer.js';
 import type { Deps } from '../../deps.js';
 import { BlockchainAccountId, OwnerChallenge, OwnerSignature } from '../../wire/challenge.js';
 import { Customer } from '../../wire/customer.js';
-import type { Api } from '../env.js';
+import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 
 const CustomerWithChallenge = z.intersection(Customer, OwnerChallenge);
@@ -19,7 +19,7 @@ const noContent = { 204: { description: 'Successful operation' } };
 const tags = ['Customers'];
 
 export function customerRoutes(api: Api, deps: Deps): void {
-  const { customers, engine } = deps.services;
+  const { engine } = deps.shared;
 
   const NewCustomer = z.object({
     chainId: BlockchainAccountId.superRefine((v, ctx) => {
@@ -36,17 +36,17 @@ export function customerRoutes(api: Api, deps: Deps): void {
       request: { body: jsonBody(NewCustomer) },
       responses: { 201: jsonResponse(CustomerWithChallenge), ...standardProblems, 409: problem('Customer already exists') },
     }),
-    (c) => c.json(customers.create(c.req.valid('json')), 201),
+    (c) => c.json(servicesOf(c).customers.create(c.req.valid('json')), 201),
   );
 
   api.openapi(
     createRoute({ method: 'get', path: '/customers', tags, operationId: 'getCustomers', responses: { 200: jsonResponse(z.array(Customer)), ...standardProblems } }),
-    (c) => c.json(customers.list(), 200),
+    (c) => c.json(servicesOf(c).customers.list(), 200),
   );
 
   api.openapi(
     createRoute({ method: 'get', path: '/customers/{customerId}', tags, operationId: 'getCustomer', request: params, responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound } }),
-    (c) => c.json(customers.get(c.req.valid('param').customerId), 200),
+    (c) => c.json(servicesOf(c).customers.get(c.req.valid('param').customerId), 200),
   );
 
   api.openapi(
@@ -54,7 +54,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       method: 'get', path: '/customers/{customerId}/challenge', tags, operationId: 'getCustomerChallenge', request: params,
       responses: { 200: jsonResponse(OwnerChallenge), ...standardProblems, ...notFound },
     }),
-    (c) => c.json(customers.challenge(c.req.valid('param').customerId), 200),
+    (c) => c.json(servicesOf(c).customers.challenge(c.req.valid('param').customerId), 200),
   );
 
   api.openapi(
@@ -64,7 +64,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       responses: { ...noContent, ...standardProblems, ...notFound, 409: problem('Challenge already signed') },
     }),
     (c) => {
-      customers.signChallenge(c.req.valid('param').customerId, c.req.valid('json'));
+      servicesOf(c).customers.signChallenge(c.req.valid('param').customerId, c.req.valid('json'));
       return c.body(null, 204);
     },
   );
@@ -75,7 +75,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
         method: 'patch', path: `/customers/{customerId}/${action}`, tags, operationId: `${action}Customer`, request: params,
         responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound, 409: problem('Invalid state transition') },
       }),
-      (c) => c.json(customers[action](c.req.valid('param').customerId), 200),
+      (c) => c.json(servicesOf(c).customers[action](c.req.valid('param').customerId), 200),
     );
   }
 }

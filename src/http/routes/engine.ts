@@ -1,15 +1,14 @@
 /** /v1/chains and /v1/assets: what the instance supports (README: API behaviour). */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Deps } from '../../deps.js';
 import { Asset, Blockchain } from '../../wire/engine.js';
-import type { Api } from '../env.js';
+import { servicesOf, type Api } from '../env.js';
 import { jsonResponse, standardProblems } from '../schemas.js';
 const tags = ['Engine'];
 
-export function engineRoutes(api: Api, { services: { engine } }: Deps): void {
+export function engineRoutes(api: Api): void {
   api.openapi(
     createRoute({ method: 'get', path: '/chains', tags, operationId: 'getChains', responses: { 200: jsonResponse(z.array(Blockchain)), ...standardProblems } }),
-    (c) => c.json(engine.chains(), 200),
+    (c) => c.json(servicesOf(c).engine.chains(), 200),
   );
   api.openapi(
     createRoute({
@@ -17,6 +16,6 @@ export function engineRoutes(api: Api, { services: { engine } }: Deps): void {
       request: { query: z.object({ chain: z.string().optional().openapi({ description: 'CAIP-2 chain id to filter by' }) }) },
       responses: { 200: jsonResponse(z.array(Asset)), ...standardProblems },
     }),
-    (c) => c.json(engine.assets(c.req.valid('query').chain), 200),
+    (c) => c.json(servicesOf(c).engine.assets(c.req.valid('query').chain), 200),
   );
 }

@@ -165,6 +165,11 @@ describe('mounted on an app of its own, as the /_sandbox mirror is', () => {
       },
     });
     bare.onError((error, c) => problemResponse(c, toSandboxError(error, sb.deps.log)));
+    // The control plane names the programme a request acts on; here, the default one.
+    bare.use('*', (c, next) => {
+      c.set('programme', sb.deps.programmes.default());
+      return next();
+    });
     simulatorAuthorisationRoutes(bare, sb.deps);
     const post = (body: unknown) => bare.request(`/simulator/cards/${card.cardId}/authorisation`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
     const created = await post({ amount: '3', currency: 'EUR', capture: false });

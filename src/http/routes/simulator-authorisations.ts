@@ -7,7 +7,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.js';
 import { amountProblems } from '../../domain/money.js';
-import type { Api } from '../env.js';
+import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 import { Authorisation } from '../../wire/payment.js';
 
@@ -46,15 +46,14 @@ const tags = ['Simulator'];
 
 export function simulatorAuthorisationRoutes(api: Api, deps: Deps): void {
   if (deps.config.env === 'production') return;
-  const { authorisations } = deps.services;
 
   api.openapi(
     createRoute({
       method: 'post', path: '/simulator/cards/{cardId}/authorisation', tags, operationId: 'simulateCardAuthorisation',
-      request: { params: idParam('cardId'), body: jsonBody(requestBody(authorisations.currencies)) },
+      request: { params: idParam('cardId'), body: jsonBody(requestBody(deps.shared.money.currencies)) },
       responses: { 201: jsonResponse(Authorisation), ...standardProblems, 404: problem('Card not found') },
     }),
-    (c) => c.json(authorisations.authorise(c.req.valid('param').cardId, c.req.valid('json')), 201),
+    (c) => c.json(servicesOf(c).authorisations.authorise(c.req.valid('param').cardId, c.req.valid('json')), 201),
   );
 
   api.openapi(
@@ -64,7 +63,7 @@ export function simulatorAuthorisationRoutes(api: Api, deps: Deps): void {
       responses: { ...accepted, ...standardProblems, ...notFound },
     }),
     (c) => {
-      authorisations.capture(c.req.valid('param').authorisationId);
+      servicesOf(c).authorisations.capture(c.req.valid('param').authorisationId);
       return c.body(null, 202);
     },
   );
@@ -76,7 +75,7 @@ export function simulatorAuthorisationRoutes(api: Api, deps: Deps): void {
       responses: { ...accepted, ...standardProblems, ...notFound },
     }),
     (c) => {
-      authorisations.release(c.req.valid('param').authorisationId);
+      servicesOf(c).authorisations.release(c.req.valid('param').authorisationId);
       return c.body(null, 202);
     },
   );

@@ -6,7 +6,8 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.js';
-import type { Api } from '../env.js';
+import type { Services } from '../../services/index.js';
+import { servicesOf, type Api } from '../env.js';
 import { idParam, problem, standardProblems } from '../schemas.js';
 
 const accepted = { 202: { description: 'Accepted' } };
@@ -14,13 +15,11 @@ const tags = ['Simulator'];
 
 export function simulatorCustomerCardRoutes(api: Api, deps: Deps): void {
   if (deps.config.env === 'production') return;
-  const { customers, cards } = deps.services;
-
   const operations = [
-    { path: '/simulator/customers/{customerId}/verify', operationId: 'simulateVerifyCustomer', id: 'customerId', run: customers.verify },
-    { path: '/simulator/customers/{customerId}/reject', operationId: 'simulateRejectCustomer', id: 'customerId', run: customers.reject },
-    { path: '/simulator/cards/{cardId}/issue', operationId: 'simulateIssueCard', id: 'cardId', run: cards.issue },
-    { path: '/simulator/cards/{cardId}/fail', operationId: 'simulateCardFail', id: 'cardId', run: cards.fail },
+    { path: '/simulator/customers/{customerId}/verify', operationId: 'simulateVerifyCustomer', id: 'customerId', run: (s: Services, id: string) => s.customers.verify(id) },
+    { path: '/simulator/customers/{customerId}/reject', operationId: 'simulateRejectCustomer', id: 'customerId', run: (s: Services, id: string) => s.customers.reject(id) },
+    { path: '/simulator/cards/{cardId}/issue', operationId: 'simulateIssueCard', id: 'cardId', run: (s: Services, id: string) => s.cards.issue(id) },
+    { path: '/simulator/cards/{cardId}/fail', operationId: 'simulateCardFail', id: 'cardId', run: (s: Services, id: string) => s.cards.fail(id) },
   ] as const;
 
   for (const { path, operationId, id, run } of operations) {
@@ -30,7 +29,7 @@ export function simulatorCustomerCardRoutes(api: Api, deps: Deps): void {
         responses: { ...accepted, ...standardProblems, 404: problem(id === 'cardId' ? 'Card not found' : 'Customer not found') },
       }),
       (c) => {
-        run((c.req.valid('param') as Record<string, string>)[id]!);
+        run(servicesOf(c), (c.req.valid('param') as Record<string, string>)[id]!);
         return c.body(null, 202);
       },
     );

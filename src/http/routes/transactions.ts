@@ -1,20 +1,19 @@
 /** The reference's Transactions tag: one transaction, and the transactions of an account or a card, oldest first. */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Deps } from '../../deps.js';
 import { Transaction } from '../../wire/payment.js';
-import type { Api } from '../env.js';
+import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonResponse, problem, standardProblems } from '../schemas.js';
 
 const tags = ['Transactions'];
 
-export function transactionRoutes(api: Api, { services: { transactions } }: Deps): void {
+export function transactionRoutes(api: Api): void {
   api.openapi(
     createRoute({
       method: 'get', path: '/accounts/{accountId}/transactions', tags, operationId: 'getAccountTransactions',
       request: { params: idParam('accountId') },
       responses: { 200: jsonResponse(z.array(Transaction)), ...standardProblems, 404: problem('Account not found') },
     }),
-    (c) => c.json(transactions.forAccount(c.req.valid('param').accountId), 200),
+    (c) => c.json(servicesOf(c).transactions.forAccount(c.req.valid('param').accountId), 200),
   );
 
   api.openapi(
@@ -23,7 +22,7 @@ export function transactionRoutes(api: Api, { services: { transactions } }: Deps
       request: { params: idParam('cardId') },
       responses: { 200: jsonResponse(z.array(Transaction)), ...standardProblems, 404: problem('Card not found') },
     }),
-    (c) => c.json(transactions.forCard(c.req.valid('param').cardId), 200),
+    (c) => c.json(servicesOf(c).transactions.forCard(c.req.valid('param').cardId), 200),
   );
 
   api.openapi(
@@ -32,6 +31,6 @@ export function transactionRoutes(api: Api, { services: { transactions } }: Deps
       request: { params: idParam('transactionId') },
       responses: { 200: jsonResponse(Transaction), ...standardProblems, 404: problem('Transaction not found') },
     }),
-    (c) => c.json(transactions.get(c.req.valid('param').transactionId), 200),
+    (c) => c.json(servicesOf(c).transactions.get(c.req.valid('param').transactionId), 200),
   );
 }

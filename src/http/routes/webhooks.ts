@@ -1,10 +1,9 @@
 /** /v1/webhooks: subscriptions and the verification key (README: Webhooks). */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Deps } from '../../deps.js';
 import { Uuid } from '../../domain/formats.js';
 import { callbackUrlProblem } from '../../services/webhooks.js';
 import { VerificationKey, Webhook, WebhookType } from '../../wire/webhook.js';
-import type { Api } from '../env.js';
+import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 const SaveWebhook = z.object({
   id: Uuid.optional().openapi({ description: 'The webhook to update; without it a webhook is created' }),
@@ -17,10 +16,10 @@ const SaveWebhook = z.object({
 const notFound = { 404: problem('Webhook not found') };
 const tags = ['Webhooks'];
 
-export function webhookRoutes(api: Api, { services: { webhooks } }: Deps): void {
+export function webhookRoutes(api: Api): void {
   api.openapi(
     createRoute({ method: 'get', path: '/webhooks', tags, operationId: 'getWebhooks', responses: { 200: jsonResponse(z.array(Webhook)), ...standardProblems } }),
-    (c) => c.json(webhooks.list(), 200),
+    (c) => c.json(servicesOf(c).webhooks.list(), 200),
   );
 
   api.openapi(
@@ -29,13 +28,13 @@ export function webhookRoutes(api: Api, { services: { webhooks } }: Deps): void 
       request: { body: jsonBody(SaveWebhook) },
       responses: { 200: jsonResponse(Webhook), ...standardProblems, ...notFound },
     }),
-    (c) => c.json(webhooks.put(c.req.valid('json')), 200),
+    (c) => c.json(servicesOf(c).webhooks.put(c.req.valid('json')), 200),
   );
 
   // Declared before /webhooks/{webhookId}, which would otherwise refuse "verification-key" as not a UUID.
   api.openapi(
     createRoute({ method: 'get', path: '/webhooks/verification-key', tags, operationId: 'getWebhookVerificationKey', responses: { 200: jsonResponse(VerificationKey), ...standardProblems } }),
-    (c) => c.json(webhooks.verificationKey(), 200),
+    (c) => c.json(servicesOf(c).webhooks.verificationKey(), 200),
   );
 
   api.openapi(
@@ -44,7 +43,7 @@ export function webhookRoutes(api: Api, { services: { webhooks } }: Deps): void 
       request: { params: idParam('webhookId') },
       responses: { 200: jsonResponse(Webhook), ...standardProblems, ...notFound },
     }),
-    (c) => c.json(webhooks.get(c.req.valid('param').webhookId), 200),
+    (c) => c.json(servicesOf(c).webhooks.get(c.req.valid('param').webhookId), 200),
   );
 
   api.openapi(
@@ -54,7 +53,7 @@ export function webhookRoutes(api: Api, { services: { webhooks } }: Deps): void 
       responses: { 204: { description: 'Successful operation' }, ...standardProblems, ...notFound },
     }),
     (c) => {
-      webhooks.remove(c.req.valid('param').webhookId);
+      servicesOf(c).webhooks.remove(c.req.valid('param').webhookId);
       return c.body(null, 204);
     },
   );
