@@ -14,6 +14,7 @@ import { controlProgrammeRoutes } from './control-programmes.js';
 import { requireAdminToken } from '../middleware/admin.js';
 import { readBody } from '../middleware/body.js';
 import { controlEventRoutes } from './control-events.js';
+import { controlRequestRoutes } from './control-requests.js';
 import { jsonOf, parse } from './control-input.js';
 import { controlSeedRoutes } from './control-seed.js';
 
@@ -48,7 +49,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator }: ControlOp
 
   control.route('/events', controlEventRoutes());
 
-  control.get('/requests', (c) => c.json(c.get('programme').journal.list()));
+  control.route('/requests', controlRequestRoutes());
 
   controlSeedRoutes(control);
 
