@@ -15,6 +15,7 @@ import { requireAdminToken } from '../middleware/admin.js';
 import { readBody } from '../middleware/body.js';
 import { controlEventRoutes } from './control-events.js';
 import { controlRequestRoutes } from './control-requests.js';
+import { controlWorldRoutes } from './control-world.js';
 import { jsonOf, parse } from './control-input.js';
 import { controlSeedRoutes } from './control-seed.js';
 
@@ -50,6 +51,8 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator }: ControlOp
   control.route('/events', controlEventRoutes());
 
   control.route('/requests', controlRequestRoutes());
+
+  control.route('/world', controlWorldRoutes());
 
   controlSeedRoutes(control);
 
