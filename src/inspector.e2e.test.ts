@@ -96,10 +96,6 @@ describe('the inspector', () => {
     await page.getByRole('link', { name: /Overview/ }).waitFor();
     await badge(page.locator('.health'), 'connected').waitFor();
     await page.evaluate(() => ((window as unknown as { unreloaded: boolean }).unreloaded = true));
-    await screenshot(page, 'overview');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await screenshot(page, 'overview-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('verifies a customer the API created, and shows its status, its event and the delivery attempt without a reload', async () => {
@@ -181,6 +177,15 @@ describe('the inspector', () => {
     expect((await api('GET', `/cards/${cardId}`)).body.status).toBe('terminated');
     await card.locator('a').click();
     await screenshot(page, 'world-expired');
+
+    // Three years of retries later, the failing subscriber's deliveries were given up: the overview says so.
+    await page.keyboard.press('1');
+    await page.locator('.callout', { hasText: 'Last failing webhook delivery' }).locator('.badge', { hasText: /^failed$/ }).waitFor();
+    await page.locator('.callout', { hasText: 'Last refused request' }).waitFor();
+    await screenshot(page, 'overview');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'overview-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   }, 90_000);
 
   it('asked nothing of any other origin, and threw nothing', () => {

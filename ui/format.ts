@@ -23,6 +23,9 @@ export const toneOf = (status: string): Tone => TONES[status] ?? 'info';
 /** An HTTP status's tone: 2xx fine, 4xx refused, 5xx broken. */
 export const statusTone = (status: number | undefined): Tone => (status === undefined ? 'bad' : status < 300 ? 'ok' : status < 400 ? 'info' : 'bad');
 
+/** The detail of a failed signature check without the signature base it ends with, which the page shows apart. */
+export const withoutBase = (detail: string): string => detail.split(/\. The signature base the sandbox computed:\n/)[0]!;
+
 /** Pretty JSON for reading. */
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 

@@ -8,7 +8,7 @@ import { call } from '../api.js';
 import type { WorldCounts } from '../api-types.js';
 import { Badge, Empty, Facts, Failure, Panel } from '../components.js';
 import { eventState, failing } from '../deliveries.js';
-import { instantFrom, plural, shortId, when } from '../format.js';
+import { instantFrom, plural, shortId, when, withoutBase } from '../format.js';
 import { clock, events, health, journal, link, refreshStatus, worldChanged } from '../live.js';
 import { useLoad, useSettled } from '../load.js';
 import { href } from '../route.js';
@@ -151,7 +151,7 @@ function Attention() {
             </code>{' '}
             <Badge state={String(refused.status)} tone="bad" /> {refused.problem && <code>{refused.problem.code}</code>}
           </span>
-          {refused.problem && <span class="detail">{refused.problem.detail.split('\n')[0]}</span>}
+          {refused.problem && <span class="detail">{withoutBase(refused.problem.detail).split('\n')[0]}</span>}
         </a>
       )}
       {broken && (

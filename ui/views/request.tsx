@@ -6,10 +6,7 @@
  */
 import type { JournalEntry, Verification } from '../api-types.js';
 import { Badge, Copy, Facts, Panel } from '../components.js';
-import { statusTone, when } from '../format.js';
-
-/** The detail of a failed signature check without the base it ends with, which is shown apart. */
-const withoutBase = (detail: string) => detail.split(/\. The signature base the sandbox computed:\n/)[0]!;
+import { statusTone, when, withoutBase } from '../format.js';
 
 function Received({ entry, verification }: { entry: JournalEntry; verification: Verification }) {
   const lines = [`${entry.method} ${entry.path}`, ...Object.entries(verification.headers).map(([name, value]) => `${name}: ${value}`)];
