@@ -45,7 +45,7 @@ async function api(method: string, path: string, body?: unknown, key: KeyObject 
 
 const control = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${sandbox.url}/_sandbox${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 };
 
 let seeded: { customers: { id: string; accounts: { cards: { id: string }[] }[] }[] };
@@ -95,7 +95,7 @@ describe('the inspector', () => {
     await page.goto(inspector);
     await page.getByRole('link', { name: /Overview/ }).waitFor();
     await badge(page.locator('.health'), 'connected').waitFor();
-    await page.evaluate(() => ((window as unknown as { unreloaded: boolean }).unreloaded = true));
+    await page.evaluate(() => ((globalThis as unknown as { unreloaded: boolean }).unreloaded = true));
   });
 
   it('verifies a customer the API created, and shows its status, its event and the delivery attempt without a reload', async () => {
@@ -127,7 +127,7 @@ describe('the inspector', () => {
     await retrying.getByText(/^Next attempt at 2026-03-01 09:00:0\d UTC/).waitFor();
     expect(await page.locator('.detail-pane pre').last().textContent()).toContain('"status": "active"');
     await screenshot(page, 'events');
-    expect(await page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
   });
 
   it('opens a refused signed request and shows the signature base the sandbox computed beside the headers it received', async () => {

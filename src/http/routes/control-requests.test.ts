@@ -23,7 +23,7 @@ describe('the journal of a refused or warned request', () => {
     const headers = await signedHeaders(impostor, 'GET', `${HARNESS_ORIGIN}/v1/chains`);
     const res = await sb.request('GET', '/v1/chains', { headers });
     expect(res.status).toBe(400);
-    const problem = await res.json();
+    const problem = (await res.json()) as { detail: string };
 
     const [entry] = await requests(sb);
     expect(entry).toMatchObject({ method: 'GET', path: '/v1/chains', status: 400, warnings: [], problem: { code: 'invalid_signature', detail: problem.detail } });
