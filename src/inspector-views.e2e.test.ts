@@ -1,7 +1,7 @@
 /**
  * The inspector at scale and behind a guard (README: The inspector), in Debian's Chromium against
  * the built CLI: a timeline of more than 1,000 events draws only the rows in view, is driven from
- * the keyboard and grows live; a sandbox started with --admin-token asks for it; and the programme
+ * the keyboard, grows live and empties on a reset; a sandbox started with --admin-token asks for it; and the programme
  * switcher shows another programme's world.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -43,7 +43,7 @@ async function open(url: string): Promise<{ page: Page; errors: string[] }> {
 }
 
 describe('a timeline of more than 1,000 events', () => {
-  it('draws only the rows in view, moves from the keyboard, loads older events and grows live', async () => {
+  it('draws only the rows in view, moves from the keyboard, loads older events, grows live and empties on a reset', async () => {
     const { url, control } = await sandbox();
     expect((await control('POST', '/seed', customers(150))).status).toBe(201);
     const { page, errors } = await open(`${url}/_sandbox/ui/#/events`);
@@ -70,6 +70,10 @@ describe('a timeline of more than 1,000 events', () => {
 
     await page.keyboard.press('/');
     expect(await page.getByLabel('Entity id').evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
+
+    // A reset from elsewhere empties the page too.
+    expect((await control('POST', '/reset')).status).toBe(200);
+    await page.getByText(/^No events yet/).waitFor();
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);

@@ -3,7 +3,8 @@
  * memory, newest first. Bounded by `--journal-size`; wiped by reset. An entry carries details only
  * when something went wrong (README: Time travel and the control plane): the problem it was
  * answered with, and what request verification found, with the headers the checks read and the
- * signature base the sandbox computed.
+ * signature base the sandbox computed. Listeners (the requests stream) hear of each entry and of a
+ * reset.
  */
 import type { ErrorCode } from './domain/errors.js';
 
@@ -44,7 +45,11 @@ export interface JournalEntry {
   verification?: Verification;
 }
 
-export type JournalListener = (entry: JournalEntry) => void;
+/** Told of every entry as it is added, and when a reset clears the journal. */
+export interface JournalListener {
+  added(entry: JournalEntry): void;
+  cleared(): void;
+}
 
 export class Journal {
   #entries: JournalEntry[] = [];
@@ -54,7 +59,7 @@ export class Journal {
   constructor(readonly size: number) {}
 
   add(entry: JournalEntry): void {
-    for (const listener of this.#listeners) listener(entry);
+    for (const listener of this.#listeners) listener.added(entry);
     if (this.size === 0) return;
     if (this.#entries.length < this.size) this.#entries.push(entry);
     else this.#entries[this.#next] = entry;
@@ -73,9 +78,10 @@ export class Journal {
   clear(): void {
     this.#entries = [];
     this.#next = 0;
+    for (const listener of this.#listeners) listener.cleared();
   }
 
-  /** Calls `listener` with every entry added from now on; returns the unsubscribe function. */
+  /** Tells `listener` of every entry added and every clearing from now on; returns the unsubscribe function. */
   subscribe(listener: JournalListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

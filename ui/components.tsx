@@ -23,10 +23,13 @@ export function DeliveriesBadge({ event }: { event: Event }) {
 export function Copy({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [done, setDone] = useState(false);
   const copy = () =>
-    void navigator.clipboard?.writeText(text).then(() => {
-      setDone(true);
-      setTimeout(() => setDone(false), 1200);
-    });
+    void navigator.clipboard?.writeText(text).then(
+      () => {
+        setDone(true);
+        setTimeout(() => setDone(false), 1200);
+      },
+      () => undefined,
+    );
   return (
     <button type="button" class="quiet small" onClick={copy} aria-label={`${label}: ${text.slice(0, 60)}`}>
       {done ? 'Copied' : label}

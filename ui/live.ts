@@ -3,7 +3,7 @@
  * their deliveries' states; its request journal; its health and clock; and a counter that moves
  * whenever its world changes. The streams are opened first and the lists loaded once they are, so
  * that nothing in between is missed; then every stream message updates the lists in place, a burst
- * at a time. After a drop it reconnects and reloads what it missed.
+ * at a time. After a drop it reconnects and reloads what it missed; after a reset, everything.
  */
 import type { SseMessage } from '../src/sse.js';
 import { adminToken, call, follow, ProblemError } from './api.js';
@@ -77,14 +77,18 @@ const tokenGiven = (stop: AbortSignal) =>
     stop.addEventListener('abort', () => (off(), resolve()), { once: true });
   });
 
-/** Both streams, reconnecting after a drop until `stop`. */
+/** Both streams, reconnecting after a drop, and reading everything again after a reset, until `stop`. */
 async function follow2(programme: string, stop: AbortSignal): Promise<void> {
   let delay = 500;
   while (!stop.aborted) {
     const attempt = new AbortController();
     const hangUp = () => attempt.abort();
     stop.addEventListener('abort', hangUp, { once: true });
-    const updates = createUpdates(programme);
+    let cleared = false;
+    const updates = createUpdates(programme, () => {
+      cleared = true;
+      attempt.abort();
+    });
     let opened = 0;
     const onOpen = () => {
       if (++opened < 2) return;
@@ -102,6 +106,7 @@ async function follow2(programme: string, stop: AbortSignal): Promise<void> {
     attempt.abort();
     stop.removeEventListener('abort', hangUp);
     if (stop.aborted) return;
+    if (cleared) continue;
     link.set('down');
     if (refused instanceof ProblemError && refused.status === 401) await tokenGiven(stop);
     else await sleep(delay, stop);
@@ -110,7 +115,7 @@ async function follow2(programme: string, stop: AbortSignal): Promise<void> {
 }
 
 /** One connection's updates: messages wait until the lists are loaded, then are applied a burst at a time. */
-function createUpdates(programme: string) {
+function createUpdates(programme: string, onCleared: () => void) {
   let loaded = false;
   let scheduled = false;
   const queue: SseMessage[] = [];
@@ -142,7 +147,8 @@ function createUpdates(programme: string) {
     if (fresh.length) worldChanged.update((n) => n + 1);
     if (requests.length) journal.update((entries) => [...requests.reverse(), ...entries].slice(0, JOURNAL_KEPT));
     if (attempts.length) lastAttempt.set(attempts.at(-1));
-    if (unsynced) void sync();
+    // A failed read is made good by the next reconnection, which reads everything again.
+    if (unsynced) void sync().catch(() => undefined);
   };
 
   /** Events that came over the stream have no deliveries yet: read the newest ones again. */
@@ -164,6 +170,7 @@ function createUpdates(programme: string) {
 
   return {
     receive(message: SseMessage) {
+      if (message.event === 'cleared') return onCleared();
       queue.push(message);
       if (!loaded || scheduled) return;
       scheduled = true;

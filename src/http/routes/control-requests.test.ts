@@ -112,11 +112,15 @@ describe('GET /_sandbox/requests/stream', () => {
     await sb.json('GET', '/v1/chains');
     await sb.json('GET', '/v1/nowhere');
     await until(() => stream.messages.length === 2, 'two requests on the stream');
-    await stream.stop();
-    await elsewhere.stop();
     const journal = await requests(sb);
     expect(stream.messages.map((m) => [m.event, m.id])).toEqual([['request', journal[1].requestId], ['request', journal[0].requestId]]);
     expect(stream.messages.map((m) => m.data)).toEqual([journal[1], journal[0]]);
+    // A reset clears the journal, and says so.
+    await sb.json('POST', '/_sandbox/reset', { token: false });
+    await until(() => stream.messages.length === 3, 'the reset on the stream');
+    expect(stream.messages[2]).toEqual({ event: 'cleared', id: 'cleared', data: {} });
+    await stream.stop();
+    await elsewhere.stop();
     expect(elsewhere.messages).toEqual([]);
   });
 
