@@ -10,7 +10,9 @@ import { CUSTOMER_MACHINE } from '../src/domain/customer.js';
 import { call } from './api.js';
 import type { Authorisation } from './api-types.js';
 import { Action, Failure } from './components.js';
+import { health } from './live.js';
 import { href } from './route.js';
+import { useSignal } from './state.js';
 import type { TreeRow } from './tree.js';
 
 export const canVerify = (status: string) => status in CUSTOMER_MACHINE.actions.verify.from;
@@ -51,6 +53,8 @@ export function OutcomeLine({ outcome }: { outcome: Outcome }) {
 /** The buttons that apply to this resource in its current state, on the World view. */
 export function ResourceActions({ row }: { row: TreeRow }) {
   const [outcome, setOutcome] = useState<Outcome>();
+  // With --env production there is no simulator (README: API behaviour).
+  const production = useSignal(health)?.env === 'production';
   const after = (done: string) => (error?: unknown) => setOutcome(error ? { error } : { done });
   const status = row.status ?? '';
   const buttons = [];
@@ -73,7 +77,7 @@ export function ResourceActions({ row }: { row: TreeRow }) {
     buttons.push(<Action key="capture" kind="primary" label="Capture" action={() => simulate.capture(row.id)} onDone={after('Capturing: captured 1 s of sandbox time later.')} />);
     buttons.push(<Action key="release" label="Release" action={() => simulate.release(row.id)} onDone={after('Releasing: released 1 s of sandbox time later.')} />);
   }
-  if (buttons.length === 0 && !outcome) return null;
+  if (production || (buttons.length === 0 && !outcome)) return null;
   return (
     <div class="resource-actions">
       <div class="row">{buttons}</div>
