@@ -14,6 +14,7 @@ import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from './config.js';
 import { errorsOf, launchBrowser, requestsOf, screenshot } from './testing/browser.js';
 import { startReceiver, type Receiver } from './testing/receiver.js';
 import { assertBuilt, startSandbox, type RunningCli } from './testing/spawn.js';
+import { until } from './testing/wait.js';
 import { testWallet } from './testing/world.js';
 
 const TYPES = ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'];
@@ -102,7 +103,6 @@ describe('the inspector', () => {
     const wallet = testWallet('alice');
     const created = await api('POST', '/customers', { chainId: wallet.chainId, externalId: 'alice' });
     expect(created.status).toBe(201);
-    const before = receiver.requests.length;
 
     await page.keyboard.press('2');
     const alice = page.locator('.tree li.customer', { hasText: 'alice' });
@@ -111,7 +111,8 @@ describe('the inspector', () => {
     await page.getByRole('button', { name: 'Verify customer' }).click();
     await badge(alice, 'active').waitFor();
     await page.locator('.detail-pane .plain-list li', { hasText: 'customer.updated' }).nth(1).waitFor();
-    await receiver.waitFor(before + 2);
+    const received = () => receiver.requests.map((r) => JSON.parse(r.body.toString('utf8')) as { id: string; status: string });
+    await until(() => received().some((body) => body.id === created.body.id && body.status === 'active'), "the verified customer's webhook");
     await screenshot(page, 'world');
 
     await page.keyboard.press('3');
