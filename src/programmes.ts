@@ -6,7 +6,7 @@
  * Isolation holds because every service is built for one programme and reads and writes only its
  * rows (core.ts); deleting a programme cascades to everything it owns.
  */
-import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { count, eq, sql } from 'drizzle-orm';
 import { createClock, iso, parseClockOption, type Clock } from './clock.js';
@@ -14,7 +14,7 @@ import { ConfigError, type Config } from './config.js';
 import type { Core } from './core.js';
 import { fail } from './domain/errors.js';
 import { DEFAULT_PROGRAMME } from './domain/programme.js';
-import { cryptoIds, cryptoRandom, seededRandom, uuidFrom, type Ids, type Random } from './ids.js';
+import { cryptoRandom, idsOf, seededRandom, type Ids, type Random } from './ids.js';
 import { Journal } from './journal.js';
 import type { Log } from './log.js';
 import { hashSecret } from './services/auth.js';
@@ -26,14 +26,17 @@ import type { WebhookSigner } from './webhooks/send.js';
 
 type ProgrammeRow = typeof programmes.$inferSelect;
 
-/** Offsets a seed for the stream a programme's token secret and webhook key are drawn from. */
-const KEY_STREAM = 0x6b657973;
-
 export interface Programme {
   id: string;
   core: Core;
   services: Services;
   journal: Journal;
+  /**
+   * Where its requests' ids come from: API requests and control-plane requests each from a stream
+   * of their own, so that polling the control plane never changes the ids the API answers with
+   * (README: Deterministic runs).
+   */
+  requestIds: { api: Ids; control: Ids };
 }
 
 /** A programme as the control plane shows it. */
@@ -139,7 +142,7 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
         if (kept) privateKey = readP384PrivateKey(kept);
         else {
           const seed = seedOf(row);
-          privateKey = generateP384(seed === undefined ? undefined : seededRandom((seed + KEY_STREAM) >>> 0).bytes(48)).privateKey;
+          privateKey = generateP384(seed === undefined ? undefined : seededRandom(seed).fork('webhook key').bytes(48)).privateKey;
           db.update(programmes).set({ webhookKey: pkcs8Pem(privateKey) }).where(eq(programmes.id, row.id)).run();
         }
       }
@@ -161,13 +164,14 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
       programme: row.id,
       store,
       clock: clockOf(row),
-      ids: row.id === DEFAULT_PROGRAMME && defaults.ids ? defaults.ids : seedOf(row) !== undefined ? uuidFrom(random) : cryptoIds(),
+      ids: row.id === DEFAULT_PROGRAMME && defaults.ids ? defaults.ids : idsOf(random),
       random,
       config,
       log,
     };
     const services = createServices(core, shared, { signer: signerOf(row), keepClock: keepClock(row.id) });
-    const programme = { id: row.id, core, services, journal: new Journal(config.journalSize) };
+    const requestIds = { api: idsOf(random.fork('api requests')), control: idsOf(random.fork('control requests')) };
+    const programme = { id: row.id, core, services, journal: new Journal(config.journalSize), requestIds };
     loaded.set(row.id, programme);
     if (running) {
       services.scheduler.start();
@@ -178,8 +182,8 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
 
   /** A new row: a token secret and the clock asked for; the webhook key waits for its first use. */
   const insertRow = (id: string, name: string, options: { clockFrozenAt?: number | undefined; randomSeed?: number | undefined }): ProgrammeRow => {
-    // A stream of the seed of its own (KEY_STREAM): what the programme's services draw never repeats its secrets.
-    const random = options.randomSeed !== undefined ? seededRandom((options.randomSeed + KEY_STREAM) >>> 0) : cryptoRandom();
+    // A stream of the seed of its own: what the programme's services draw never repeats its secrets.
+    const random = options.randomSeed !== undefined ? seededRandom(options.randomSeed).fork('token secret') : cryptoRandom();
     const row: ProgrammeRow = {
       id,
       name,
@@ -253,7 +257,7 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
         if (clockFrozenAt === undefined) fail('invalid_request', `invalid body: clock must be "now" or an ISO 8601 date-time, got "${input.clock}"`, [{ path: 'clock', message: 'must be "now" or an ISO 8601 date-time' }]);
       }
       const apiKey = shared.ids.uuid();
-      const apiSecret = randomBytes(24).toString('base64url');
+      const apiSecret = shared.random.bytes(24).toString('base64url');
       const id = shared.ids.uuid();
       // Its row and credential only: its services are built when it is first used.
       const row = store.transaction(() => {
