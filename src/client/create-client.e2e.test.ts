@@ -170,7 +170,7 @@ describe('createClient', () => {
     expect((error as ApiError).message).toBe(`getCustomer: GET /v1/customers/${missing} answered 404 customer_not_found: no customer with id ${missing}`);
 
     // A wrong field at run time (the types refuse it at compile time): every bad field named.
-    const invalid = await client.createCustomer({ chainId: 'nope' } as never).catch((e: ApiError) => e);
+    const invalid = (await client.createCustomer({ chainId: 'nope' } as never).catch((e: unknown) => e)) as ApiError;
     expect(invalid).toMatchObject({ status: 400, code: 'invalid_request' });
     expect(invalid.problem?.errors?.map((e) => e.path).sort()).toEqual(['chainId', 'externalId']);
   });

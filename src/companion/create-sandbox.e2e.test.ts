@@ -8,7 +8,6 @@ import { createSandbox, type Sandbox } from './create-sandbox.js';
 import { until } from '../testing/wait.js';
 import { WaitTimeoutError } from './waiting.js';
 
-const ADDRESS = { firstLine: '1 Main Street', city: 'London', country: 'GB', postCode: 'N1 1AA' };
 
 /** An active customer in `sandbox`, through the client alone. */
 async function activeCustomer(sandbox: Sandbox) {
