@@ -1,4 +1,4 @@
-// A programme per test file, in the sandbox the global setup started.
+// cards.test.mjs: a programme per test file, in the sandbox the global setup started.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createSandbox } from 'card-sandbox';
 

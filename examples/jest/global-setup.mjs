@@ -1,4 +1,4 @@
-// One sandbox for the run; the workers find it through CARD_SANDBOX_URL.
+// global-setup.mjs: one sandbox for the run; the workers find it through CARD_SANDBOX_URL.
 import { createSandbox } from 'card-sandbox';
 
 export default async function setup() {

@@ -1,4 +1,5 @@
-// Run with: node --experimental-vm-modules node_modules/jest/bin/jest.js (card-sandbox is an ES module).
+// jest.config.mjs. card-sandbox is an ES module: run jest with
+// node --experimental-vm-modules node_modules/jest/bin/jest.js
 export default {
   testEnvironment: 'node',
   testMatch: ['**/*.test.mjs'],

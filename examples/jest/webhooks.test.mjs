@@ -1,3 +1,4 @@
+// webhooks.test.mjs: another file, another programme, a webhook receiver.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createSandbox } from 'card-sandbox';
 

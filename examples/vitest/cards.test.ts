@@ -1,4 +1,4 @@
-// A programme per test file: its own world, credentials and clock, whatever the other files do.
+// cards.test.ts: a programme per test file, its own world, credentials and clock, whatever the other files do.
 import { createSandbox } from 'card-sandbox';
 import { afterAll, expect, inject, test } from 'vitest';
 

@@ -1,3 +1,4 @@
+// customers.test.ts: another file, another programme.
 import { createSandbox } from 'card-sandbox';
 import { afterAll, expect, inject, test } from 'vitest';
 

@@ -1,4 +1,5 @@
-// One sandbox for the whole run: started in-process, or the one CARD_SANDBOX_URL names (a container in CI).
+// global-setup.ts: one sandbox for the whole run, started in-process, or the one
+// CARD_SANDBOX_URL names (a container in CI).
 import { createSandbox } from 'card-sandbox';
 import type { TestProject } from 'vitest/node';
 

@@ -1,3 +1,4 @@
+// vitest.config.ts
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
