@@ -3,15 +3,16 @@
 // the app is built in memory and /openapi.json is rendered exactly as GET serves it, then every
 // operation and component schema becomes TypeScript. `npm run build` and `npm run typecheck` run
 // it first; the output is not kept in git, so the client can never disagree with the routes.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'src/client/api.generated.ts');
-// Inside the package, so that the bundle finds node_modules and the package root (fixtures/) as the sources do.
-const RENDER = join(ROOT, 'node_modules/.cache/card-sandbox/openapi-render.mjs');
+// Inside the package, so that the bundle finds node_modules and the package root (fixtures/) as the
+// sources do; one file per process, as two builds may share node_modules.
+const RENDER = join(ROOT, `node_modules/.cache/card-sandbox/openapi-render-${process.pid}.mjs`);
 
 const ENTRY = `
 import { buildDeps } from './src/deps.ts';
@@ -39,8 +40,12 @@ async function renderDocument() {
     packages: 'external',
     logLevel: 'warning',
   });
-  const { render } = await import(`${pathToFileURL(RENDER).href}?${Date.now()}`);
-  return render();
+  try {
+    const { render } = await import(pathToFileURL(RENDER).href);
+    return await render();
+  } finally {
+    rmSync(RENDER, { force: true });
+  }
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
