@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createClient } from './client/index.js';
 import { createSandbox } from './companion/create-sandbox.js';
@@ -83,6 +86,31 @@ describe('deterministic runs', () => {
     const requestIds = (r: typeof a) => r.journal.map((entry) => (entry as { requestId: string }).requestId);
     expect(new Set([...requestIds(a), ...requestIds(c)]).size).toBe(requestIds(a).length + requestIds(c).length);
   }, 60_000);
+
+  test('a seeded sandbox restarted on its --db goes on without drawing a kept id again', async () => {
+    assertBuilt();
+    const db = join(mkdtempSync(join(tmpdir(), 'card-sandbox-seeded-')), 'sandbox.db');
+    const kept: string[] = [];
+    let seeded: { id: string; apiKey: string; apiSecret: string } | undefined;
+    for (const round of [1, 2]) {
+      const cli = await startSandbox(['--random-seed', '3', '--db', db]);
+      try {
+        const customer = (credentials: { apiKey: string; apiSecret: string }) =>
+          createClient({ baseUrl: cli.url, ...credentials }).createCustomer({ chainId: createWallet().chainId, externalId: `round-${round}` });
+        kept.push((await customer({ apiKey: '11111111-1111-4111-8111-111111111111', apiSecret: 'sandbox-secret' })).id);
+        // A programme made by the seeded sandbox, with a seed of its own, kept across the restart; then another.
+        const made = await fetch(`${cli.url}/_sandbox/programmes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ randomSeed: 4 }) });
+        expect(made.status).toBe(201);
+        const programme = (await made.json()) as { id: string; apiKey: string; apiSecret: string };
+        kept.push(programme.id, programme.apiKey);
+        seeded ??= programme;
+        kept.push((await customer(seeded)).id);
+      } finally {
+        await cli.stop();
+      }
+    }
+    expect(new Set(kept).size).toBe(kept.length);
+  }, 30_000);
 
   test('createSandbox({ randomSeed }): a fresh sandbox gives the same programme, credentials, token and world', async () => {
     const world = async (randomSeed: number) => {

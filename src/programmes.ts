@@ -8,7 +8,7 @@
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq, max, sql } from 'drizzle-orm';
 import { createClock, iso, parseClockOption, type Clock } from './clock.js';
 import { ConfigError, type Config } from './config.js';
 import type { Core } from './core.js';
@@ -20,7 +20,7 @@ import type { Log } from './log.js';
 import { hashSecret } from './services/auth.js';
 import { createServices, type Services, type Shared } from './services/index.js';
 import { generateP384, isP384, keyFingerprintId, pkcs8Pem, readP384PrivateKey } from './signatures/keys.js';
-import { credentials, deliveries, jobs, programmes } from './store/schema.js';
+import { credentials, deliveries, events, jobs, programmes, webhooks } from './store/schema.js';
 import type { Store } from './store/store.js';
 import type { WebhookSigner } from './webhooks/send.js';
 
@@ -119,10 +119,18 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
   /** The seed a programme draws from: --random-seed for the default programme, else the one it was made with. */
   const seedOf = (row: ProgrammeRow): number | undefined => (row.id === DEFAULT_PROGRAMME ? config.randomSeed : (row.randomSeed ?? undefined));
 
+  /**
+   * A seeded programme draws from its seed's stream from the start. A world kept in the database
+   * (--db, after a restart) was drawn from that start already: it goes on from a stream of its own,
+   * named by what the world holds, so that no id is drawn twice (README: Deterministic runs).
+   */
   const randomOf = (row: ProgrammeRow): Random => {
     if (row.id === DEFAULT_PROGRAMME && defaults.random) return defaults.random;
     const seed = seedOf(row);
-    return seed !== undefined ? seededRandom(seed) : cryptoRandom();
+    if (seed === undefined) return cryptoRandom();
+    const lastEvent = db.select({ seq: max(events.seq) }).from(events).where(eq(events.programmeId, row.id)).get()?.seq ?? 0;
+    const hooks = db.select({ n: count() }).from(webhooks).where(eq(webhooks.programmeId, row.id)).get()!.n;
+    return lastEvent === 0 && hooks === 0 ? seededRandom(seed) : seededRandom(seed).fork(`resumed after event ${lastEvent} with ${hooks} webhooks`);
   };
 
   /**
@@ -256,13 +264,22 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
         clockFrozenAt = parseClockOption(input.clock, wall());
         if (clockFrozenAt === undefined) fail('invalid_request', `invalid body: clock must be "now" or an ISO 8601 date-time, got "${input.clock}"`, [{ path: 'clock', message: 'must be "now" or an ISO 8601 date-time' }]);
       }
-      const apiKey = shared.ids.uuid();
-      const apiSecret = shared.random.bytes(24).toString('base64url');
-      const id = shared.ids.uuid();
       // Its row and credential only: its services are built when it is first used.
+      let apiKey = '';
+      let apiSecret = '';
       const row = store.transaction(() => {
         const total = db.select({ n: count() }).from(programmes).get()!.n;
         if (total >= config.maxProgrammes) fail('programme_limit_reached', `this sandbox holds ${total} programmes, its limit (--max-programmes ${config.maxProgrammes}); delete one with DELETE /_sandbox/programmes/{id}`);
+        // Seeded (--random-seed) draws repeat after a restart with the same --db: skip what is taken.
+        const free = (taken: (candidate: string) => boolean) => {
+          for (;;) {
+            const candidate = shared.ids.uuid();
+            if (!taken(candidate)) return candidate;
+          }
+        };
+        apiKey = free((key) => db.select().from(credentials).where(eq(credentials.apiKey, key)).get() !== undefined);
+        apiSecret = shared.random.bytes(24).toString('base64url');
+        const id = free((candidate) => rowOf(candidate) !== undefined);
         const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed });
         db.insert(credentials).values({ apiKey, programmeId: id, secretHash: hashSecret(apiSecret), createdAt: made.createdAt }).run();
         return made;
