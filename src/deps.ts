@@ -8,7 +8,7 @@
 import type { Core } from './core.js';
 import type { Config } from './config.js';
 import { loadMoneyTables } from './fixtures.js';
-import { cryptoIds } from './ids.js';
+import { cryptoRandom, idsOf, seededRandom } from './ids.js';
 import type { Journal } from './journal.js';
 import { jsonLog } from './log.js';
 import { createProgrammes, type Programmes } from './programmes.js';
@@ -30,12 +30,15 @@ export interface Deps extends Core {
 export function buildDeps(config: Config, overrides: Partial<Core> = {}): Deps {
   const store = overrides.store ?? openStore(config.db);
   const log = overrides.log ?? jsonLog();
+  // With --random-seed, the programmes made in this sandbox get the same ids and credentials run after run.
+  const random = config.randomSeed !== undefined ? seededRandom(config.randomSeed).fork('programmes') : cryptoRandom();
   const shared: Shared = {
     ticker: createTicker(),
     pool: createSendPool(MAX_IN_FLIGHT),
     engine: createEngine(config.env),
     money: loadMoneyTables(),
-    ids: overrides.ids ?? cryptoIds(),
+    ids: overrides.ids ?? idsOf(random),
+    random,
   };
   const programmes = createProgrammes({ store, config, log, shared }, { clock: overrides.clock, ids: overrides.ids, random: overrides.random });
   const { core, services, journal } = programmes.ensureDefault();

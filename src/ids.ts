@@ -1,14 +1,24 @@
 /**
- * Ids and randomness: the one source of both. Production uses node:crypto; tests use a seeded
- * generator so that their runs are reproducible.
+ * Ids and randomness: the one source of both. Production uses node:crypto; a seed (tests,
+ * `--random-seed`, a programme's `randomSeed`) gives a generator whose runs repeat (README:
+ * Deterministic runs). What is drawn at moments the requests do not fix (a webhook attempt's
+ * outcome, a request's id) comes from a stream of its own, `fork(label)`, so that it never shifts
+ * what the requests draw.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 export interface Random {
   /** `n` random bytes. */
   bytes(n: number): Buffer;
   /** A float in [0, 1). */
   float(): number;
+  /**
+   * A stream of its own for `label`: seeded, the same for the same seed and label whatever was
+   * drawn before; unseeded, as random as this one.
+   */
+  fork(label: string): Random;
+  /** Whether the draws repeat run after run (a seed was given). */
+  readonly seeded: boolean;
 }
 
 export interface Ids {
@@ -17,15 +27,23 @@ export interface Ids {
 }
 
 export function cryptoRandom(): Random {
-  return {
+  const random: Random = {
     bytes: (n) => randomBytes(n),
     float: () => randomBytes(4).readUInt32BE(0) / 2 ** 32,
+    fork: () => random,
+    seeded: false,
   };
+  return random;
 }
 
-/** A deterministic generator (sfc32): reproducible ids and jitter for tests. */
+/** A deterministic generator (sfc32): reproducible ids, nonces, card numbers and jitter. */
 export function seededRandom(seed: number): Random {
-  let a = seed >>> 0, b = 0x9e3779b9, c = 0x243f6a88, d = 0xb7e15162;
+  return sfc32([seed >>> 0, 0x9e3779b9, 0x243f6a88, 0xb7e15162], String(seed >>> 0));
+}
+
+/** sfc32 from four words of state; `key` names the stream, for its forks. */
+function sfc32(state: [number, number, number, number], key: string): Random {
+  let [a, b, c, d] = state;
   const next = () => {
     a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
     let t = (a + b) | 0;
@@ -45,6 +63,12 @@ export function seededRandom(seed: number): Random {
       return out.subarray(0, n);
     },
     float: () => next() / 2 ** 32,
+    fork(label) {
+      const forked = `${key}/${label}`;
+      const h = createHash('sha256').update(forked).digest();
+      return sfc32([h.readUInt32BE(0), h.readUInt32BE(4), h.readUInt32BE(8), h.readUInt32BE(12)], forked);
+    },
+    seeded: true,
   };
 }
 
@@ -62,4 +86,9 @@ export function uuidFrom(random: Random): Ids {
 
 export function cryptoIds(): Ids {
   return { uuid: () => randomUUID() };
+}
+
+/** Ids drawn from `random`: repeatable when it is seeded, node:crypto's otherwise. */
+export function idsOf(random: Random): Ids {
+  return random.seeded ? uuidFrom(random) : cryptoIds();
 }

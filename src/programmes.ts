@@ -6,34 +6,37 @@
  * Isolation holds because every service is built for one programme and reads and writes only its
  * rows (core.ts); deleting a programme cascades to everything it owns.
  */
-import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq, max, sql } from 'drizzle-orm';
 import { createClock, iso, parseClockOption, type Clock } from './clock.js';
 import { ConfigError, type Config } from './config.js';
 import type { Core } from './core.js';
 import { fail } from './domain/errors.js';
 import { DEFAULT_PROGRAMME } from './domain/programme.js';
-import { cryptoIds, cryptoRandom, seededRandom, uuidFrom, type Ids, type Random } from './ids.js';
+import { cryptoRandom, idsOf, seededRandom, type Ids, type Random } from './ids.js';
 import { Journal } from './journal.js';
 import type { Log } from './log.js';
 import { hashSecret } from './services/auth.js';
 import { createServices, type Services, type Shared } from './services/index.js';
 import { generateP384, isP384, keyFingerprintId, pkcs8Pem, readP384PrivateKey } from './signatures/keys.js';
-import { credentials, deliveries, jobs, programmes } from './store/schema.js';
+import { credentials, deliveries, events, jobs, programmes, webhooks } from './store/schema.js';
 import type { Store } from './store/store.js';
 import type { WebhookSigner } from './webhooks/send.js';
 
 type ProgrammeRow = typeof programmes.$inferSelect;
-
-/** Offsets a seed for the stream a programme's token secret and webhook key are drawn from. */
-const KEY_STREAM = 0x6b657973;
 
 export interface Programme {
   id: string;
   core: Core;
   services: Services;
   journal: Journal;
+  /**
+   * Where its requests' ids come from: API requests and control-plane requests each from a stream
+   * of their own, so that polling the control plane never changes the ids the API answers with
+   * (README: Deterministic runs).
+   */
+  requestIds: { api: Ids; control: Ids };
 }
 
 /** A programme as the control plane shows it. */
@@ -116,10 +119,18 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
   /** The seed a programme draws from: --random-seed for the default programme, else the one it was made with. */
   const seedOf = (row: ProgrammeRow): number | undefined => (row.id === DEFAULT_PROGRAMME ? config.randomSeed : (row.randomSeed ?? undefined));
 
+  /**
+   * A seeded programme draws from its seed's stream from the start. A world kept in the database
+   * (--db, after a restart) was drawn from that start already: it goes on from a stream of its own,
+   * named by what the world holds, so that no id is drawn twice (README: Deterministic runs).
+   */
   const randomOf = (row: ProgrammeRow): Random => {
     if (row.id === DEFAULT_PROGRAMME && defaults.random) return defaults.random;
     const seed = seedOf(row);
-    return seed !== undefined ? seededRandom(seed) : cryptoRandom();
+    if (seed === undefined) return cryptoRandom();
+    const lastEvent = db.select({ seq: max(events.seq) }).from(events).where(eq(events.programmeId, row.id)).get()?.seq ?? 0;
+    const hooks = db.select({ n: count() }).from(webhooks).where(eq(webhooks.programmeId, row.id)).get()!.n;
+    return lastEvent === 0 && hooks === 0 ? seededRandom(seed) : seededRandom(seed).fork(`resumed after event ${lastEvent} with ${hooks} webhooks`);
   };
 
   /**
@@ -139,7 +150,7 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
         if (kept) privateKey = readP384PrivateKey(kept);
         else {
           const seed = seedOf(row);
-          privateKey = generateP384(seed === undefined ? undefined : seededRandom((seed + KEY_STREAM) >>> 0).bytes(48)).privateKey;
+          privateKey = generateP384(seed === undefined ? undefined : seededRandom(seed).fork('webhook key').bytes(48)).privateKey;
           db.update(programmes).set({ webhookKey: pkcs8Pem(privateKey) }).where(eq(programmes.id, row.id)).run();
         }
       }
@@ -161,13 +172,14 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
       programme: row.id,
       store,
       clock: clockOf(row),
-      ids: row.id === DEFAULT_PROGRAMME && defaults.ids ? defaults.ids : seedOf(row) !== undefined ? uuidFrom(random) : cryptoIds(),
+      ids: row.id === DEFAULT_PROGRAMME && defaults.ids ? defaults.ids : idsOf(random),
       random,
       config,
       log,
     };
     const services = createServices(core, shared, { signer: signerOf(row), keepClock: keepClock(row.id) });
-    const programme = { id: row.id, core, services, journal: new Journal(config.journalSize) };
+    const requestIds = { api: idsOf(random.fork('api requests')), control: idsOf(random.fork('control requests')) };
+    const programme = { id: row.id, core, services, journal: new Journal(config.journalSize), requestIds };
     loaded.set(row.id, programme);
     if (running) {
       services.scheduler.start();
@@ -178,8 +190,8 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
 
   /** A new row: a token secret and the clock asked for; the webhook key waits for its first use. */
   const insertRow = (id: string, name: string, options: { clockFrozenAt?: number | undefined; randomSeed?: number | undefined }): ProgrammeRow => {
-    // A stream of the seed of its own (KEY_STREAM): what the programme's services draw never repeats its secrets.
-    const random = options.randomSeed !== undefined ? seededRandom((options.randomSeed + KEY_STREAM) >>> 0) : cryptoRandom();
+    // A stream of the seed of its own: what the programme's services draw never repeats its secrets.
+    const random = options.randomSeed !== undefined ? seededRandom(options.randomSeed).fork('token secret') : cryptoRandom();
     const row: ProgrammeRow = {
       id,
       name,
@@ -252,13 +264,22 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
         clockFrozenAt = parseClockOption(input.clock, wall());
         if (clockFrozenAt === undefined) fail('invalid_request', `invalid body: clock must be "now" or an ISO 8601 date-time, got "${input.clock}"`, [{ path: 'clock', message: 'must be "now" or an ISO 8601 date-time' }]);
       }
-      const apiKey = shared.ids.uuid();
-      const apiSecret = randomBytes(24).toString('base64url');
-      const id = shared.ids.uuid();
       // Its row and credential only: its services are built when it is first used.
+      let apiKey = '';
+      let apiSecret = '';
       const row = store.transaction(() => {
         const total = db.select({ n: count() }).from(programmes).get()!.n;
         if (total >= config.maxProgrammes) fail('programme_limit_reached', `this sandbox holds ${total} programmes, its limit (--max-programmes ${config.maxProgrammes}); delete one with DELETE /_sandbox/programmes/{id}`);
+        // Seeded (--random-seed) draws repeat after a restart with the same --db: skip what is taken.
+        const free = (taken: (candidate: string) => boolean) => {
+          for (;;) {
+            const candidate = shared.ids.uuid();
+            if (!taken(candidate)) return candidate;
+          }
+        };
+        apiKey = free((key) => db.select().from(credentials).where(eq(credentials.apiKey, key)).get() !== undefined);
+        apiSecret = shared.random.bytes(24).toString('base64url');
+        const id = free((candidate) => rowOf(candidate) !== undefined);
         const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed });
         db.insert(credentials).values({ apiKey, programmeId: id, secretHash: hashSecret(apiSecret), createdAt: made.createdAt }).run();
         return made;

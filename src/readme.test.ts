@@ -15,4 +15,18 @@ describe('README', () => {
   test.each(OPTIONS.map((o) => [o.flag, o.env]))('documents %s and %s in the configuration table', (flag, env) => {
     expect(readme).toContain(`| \`${flag}\` | \`${env}\` |`);
   });
+
+  // The examples the suite runs are shown as they are (Helpers for your tests, Parallel test suites).
+  test.each([
+    'examples/journey.test.ts',
+    'examples/vitest/vitest.config.ts',
+    'examples/vitest/global-setup.ts',
+    'examples/vitest/cards.test.ts',
+    'examples/jest/jest.config.mjs',
+    'examples/jest/global-setup.mjs',
+    'examples/jest/global-teardown.mjs',
+    'examples/jest/webhooks.test.mjs',
+  ])('shows %s exactly as the suite runs it', (file) => {
+    expect(readme).toContain(`\n${readFileSync(packagePath(file), 'utf8').trimEnd()}\n\`\`\`\n`);
+  });
 });

@@ -26,6 +26,12 @@ export const statusTone = (status: number | undefined): Tone => (status === unde
 /** The detail of a failed signature check without the signature base it ends with, which the page shows apart. */
 export const withoutBase = (detail: string): string => detail.split(/\. The signature base the sandbox computed:\n/)[0]!;
 
+/** The state an event's body gives its entity, when it has one. */
+export const statusIn = (body: unknown): string | undefined => {
+  const status = (body as { status?: unknown } | null)?.status;
+  return typeof status === 'string' ? status : undefined;
+};
+
 /** Pretty JSON for reading. */
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 

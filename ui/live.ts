@@ -135,7 +135,7 @@ function createUpdates(programme: string, onCleared: () => void) {
         const e = JSON.parse(message.data) as EventMessage;
         if (known.has(e.id)) continue;
         known.add(e.id);
-        fresh.push({ id: e.id, type: e.type, entityId: e.entityId, createdAt: e.createdAt, deliveries: [] });
+        fresh.push({ id: e.id, type: e.type, entityId: e.entityId, createdAt: e.createdAt, body: e.body, deliveries: [] });
       } else if (message.event === 'request') {
         const entry = JSON.parse(message.data) as JournalEntry;
         if (!logged.has(entry.requestId)) requests.push(entry);

@@ -6,10 +6,11 @@ import type { Programme } from '../programmes.js';
 
 export interface AppEnv {
   Variables: {
+    /** Drawn when first needed (requestIdOf), from the programme the request acts on by then. */
     requestId: string;
     /**
      * The programme the request acts on: the one its bearer token was issued for on /v1, the one
-     * `?programme=` or `Sandbox-Programme` names on /_sandbox, else the default one.
+     * `?programme=` or `Sandbox-Programme` names on /_sandbox, else the default one (set first).
      */
     programme: Programme;
     /** The API key of the bearer token (set by the auth middleware on /v1). */
@@ -30,3 +31,19 @@ export type Api = OpenAPIHono<AppEnv>;
 
 /** The services of the programme the request acts on. */
 export const servicesOf = (c: Context<AppEnv>) => c.get('programme').services;
+
+/**
+ * The request's id (the `Request-Id` header, `requestId` in problems, the journal): drawn the first
+ * time it is needed from the stream of the programme the request acts on by then — by the end of
+ * the request, or when it is refused — so that a seeded programme's ids repeat run after run
+ * (README: Deterministic runs). API and control-plane requests draw from separate streams.
+ */
+export function requestIdOf(c: Context<AppEnv>): string {
+  let id = c.get('requestId');
+  if (id === undefined) {
+    const { requestIds } = c.get('programme');
+    id = (c.req.path.startsWith('/v1/') ? requestIds.api : requestIds.control).uuid();
+    c.set('requestId', id);
+  }
+  return id;
+}

@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { SandboxError, type ErrorCode } from '../domain/errors.js';
 import type { Problem } from '../wire/problem.js';
-import type { AppEnv } from './env.js';
+import { requestIdOf, type AppEnv } from './env.js';
 import type { Log } from '../log.js';
 
 /** Each error code's HTTP status and title (the error names of the specification). */
@@ -64,7 +64,7 @@ export function problemBody(error: SandboxError, requestId: string): Problem {
 }
 
 export function problemResponse(c: Context<AppEnv>, error: SandboxError): Response {
-  const body = problemBody(error, c.get('requestId') ?? '');
+  const body = problemBody(error, requestIdOf(c));
   c.set('problem', { code: error.code, detail: error.detail });
   return c.body(JSON.stringify(body), body.status as 400, { 'Content-Type': 'application/problem+json' });
 }

@@ -6,7 +6,7 @@
  */
 import type { Core } from '../core.js';
 import type { MoneyTables } from '../domain/money.js';
-import type { Ids } from '../ids.js';
+import type { Ids, Random } from '../ids.js';
 import type { Ticker } from '../scheduler.js';
 import { createScheduler } from '../scheduler.js';
 import type { SendPool, WebhookSigner } from '../webhooks/send.js';
@@ -30,6 +30,8 @@ import { createWorld } from './world.js';
 export interface Shared {
   /** Ids of programmes and their credentials. */
   ids: Ids;
+  /** Their API secrets. */
+  random: Random;
   ticker: Ticker;
   pool: SendPool;
   engine: Engine;

@@ -32,11 +32,12 @@ export interface EventSummary {
   type: string;
   entityId: string;
   createdAt: string;
+  /** The webhook body, exactly as sent. */
+  body: unknown;
   deliveries: DeliverySummary[];
 }
 
 export interface EventDetail extends Omit<EventSummary, 'deliveries'> {
-  body: unknown;
   deliveries: (DeliverySummary & { history: AttemptView[] })[];
 }
 
@@ -91,14 +92,14 @@ export function createSandboxEvents({ store, programme }: Core) {
         where.push(or(lt(events.createdAt, cursor.createdAt), and(eq(events.createdAt, cursor.createdAt), lt(events.seq, cursor.seq)))!);
       }
       const rows = db
-        .select({ id: events.id, type: events.type, entityId: events.entityId, createdAt: events.createdAt })
+        .select({ id: events.id, type: events.type, entityId: events.entityId, createdAt: events.createdAt, body: events.body })
         .from(events)
         .where(and(...where))
         .orderBy(desc(events.createdAt), desc(events.seq))
         .limit(filter.limit)
         .all();
       const byEvent = groupBy(deliveriesOf(rows.map((r) => r.id)), (d) => d.eventId);
-      return rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), deliveries: (byEvent.get(r.id) ?? []).map(deliverySummary) }));
+      return rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), body: JSON.parse(r.body) as unknown, deliveries: (byEvent.get(r.id) ?? []).map(deliverySummary) }));
     },
 
     get(eventId: string): EventDetail {

@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { decodeSignature, personalMessageHash, recoverPersonalSigner, toChecksumAddress } from './eip191.js';
+import { addressOf, decodeSignature, personalMessageHash, recoverPersonalSigner, signPersonal, toChecksumAddress } from './eip191.js';
 
 const account = privateKeyToAccount('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318');
 const text = 'card-sandbox.dev wants you to sign in with your Ethereum account:\nhello';
@@ -55,6 +55,16 @@ describe('EIP-191 personal_sign', () => {
     const bytes = new Uint8Array(65).fill(0xff);
     bytes[64] = 27;
     expect(recoverPersonalSigner(message, bytes)).toBeUndefined();
+  });
+});
+
+describe('signPersonal', () => {
+  it('signs as viem does, byte for byte, and recovers to the address of the key', async () => {
+    const key = Buffer.from('4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318', 'hex');
+    expect(addressOf(key)).toBe(account.address);
+    const ours = signPersonal(message, key);
+    expect(`0x${bytesToHex(ours)}`).toBe(await account.signMessage({ message: { raw: message } }));
+    expect(recoverPersonalSigner(message, ours)).toBe(account.address);
   });
 });
 

@@ -64,3 +64,19 @@ export function recoverPersonalSigner(message: Uint8Array, signature: Uint8Array
     return undefined;
   }
 }
+
+/** The EIP-55 address of a secp256k1 private key (32 bytes). */
+export function addressOf(privateKey: Uint8Array): string {
+  const uncompressed = secp256k1.getPublicKey(privateKey, false);
+  return toChecksumAddress(keccak_256(uncompressed.subarray(1)).subarray(12));
+}
+
+/**
+ * personal_sign of `message` with a secp256k1 private key: the 65 bytes r‖s‖v with v 27 or 28, as
+ * wallets produce them (deterministic k, RFC 6979; low s).
+ */
+export function signPersonal(message: Uint8Array, privateKey: Uint8Array): Uint8Array {
+  // noble's "recovered" format puts the recovery bit first: v ‖ r ‖ s.
+  const recovered = secp256k1.sign(personalMessageHash(message), privateKey, { prehash: false, format: 'recovered' });
+  return new Uint8Array([...recovered.subarray(1), recovered[0]! + 27]);
+}

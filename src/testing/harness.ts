@@ -8,7 +8,7 @@ import { createClock } from '../clock.js';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig, type Config } from '../config.js';
 import type { Core } from '../core.js';
 import { buildDeps } from '../deps.js';
-import { seededRandom, uuidFrom } from '../ids.js';
+import { seededRandom, uuidFrom, type Random } from '../ids.js';
 import { memoryLog } from '../log.js';
 import { eq } from 'drizzle-orm';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
@@ -17,6 +17,12 @@ import { openStore } from '../store/store.js';
 import { answerMismatch, declaredAnswers } from './wire.js';
 
 export const T0 = Date.parse('2026-03-01T09:00:00.000Z');
+
+/** A seeded generator whose floats, in every stream forked from it too, are `float`: retry jitter held still. */
+export function steadyRandom(seed: number, float: number): Random {
+  const hold = (random: Random): Random => ({ ...random, float: () => float, fork: (label) => hold(random.fork(label)) });
+  return hold(seededRandom(seed));
+}
 
 export interface RequestOptions {
   body?: unknown;

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../ids.js';
 import type { WebhookType } from '../domain/events.js';
 import { attempts, deliveries } from '../store/schema.js';
-import { createTestSandbox, T0, type TestSandbox } from '../testing/harness.js';
+import { createTestSandbox, steadyRandom, T0, type TestSandbox } from '../testing/harness.js';
 import { startReceiver, type Receiver } from '../testing/receiver.js';
 import { publicKeyFrom, verifyWithLibrary, verifyWithNodeCrypto } from '../testing/webhook-verifiers.js';
 import { MAX_IN_FLIGHT, type AttemptReport } from './dispatcher.js';
@@ -90,7 +90,7 @@ describe('webhook delivery', () => {
   });
 
   it('retries a failing receiver on the documented schedule for 24 h of sandbox time, then discards, then sends nothing', async () => {
-    await setUp({ ...seededRandom(7), float: () => 0.5 });
+    await setUp(steadyRandom(7, 0.5));
     receiver.answer(500);
     subscribe(['card.updated']);
     const eventId = emit('card.updated', 'card-1');

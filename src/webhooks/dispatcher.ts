@@ -11,6 +11,7 @@
 import { setMaxListeners } from 'node:events';
 import { and, asc, eq, lte, min, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
+import { idsOf } from '../ids.js';
 import type { DueSource } from '../scheduler.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 import { nextAttemptAt } from './retry-policy.js';
@@ -60,7 +61,7 @@ export interface DispatcherOptions {
 const isSuccess = (outcome: AttemptOutcome) => outcome.error === undefined && outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
 
 export function createDispatcher(core: Core, options: DispatcherOptions) {
-  const { store, clock, ids, random, log, programme } = core;
+  const { store, clock, random, log, programme } = core;
   const { db } = store;
   const { pool } = options;
   const inFlight = new Map<string, Promise<unknown>>();
@@ -141,15 +142,18 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
         if (!current) return;
         const now = Math.max(at, clock.now());
         const firstAttemptAt = current.firstAttemptAt ?? at;
+        // Attempts end in whatever order their receivers answer: each draws from a stream of its
+        // own, so that a seeded programme's jitter and ids do not depend on that order.
+        const draws = random.fork(`attempt ${due.id} ${attempt}`);
         let status = current.status;
         let next: number | undefined;
         if (isSuccess(outcome)) status = 'delivered';
         // A delivery stopped meanwhile (its webhook was deleted) stays stopped.
         else if (status === 'pending') {
-          next = nextAttemptAt({ failures: attempt, firstAttemptAt, failedAt: now, random: random.float() });
+          next = nextAttemptAt({ failures: attempt, firstAttemptAt, failedAt: now, random: draws.float() });
           if (next === undefined) status = 'discarded';
         }
-        insertAttempt.run({ id: ids.uuid(), deliveryId: due.id, attempt, at, statusCode: outcome.statusCode ?? null, error: outcome.error ?? null, durationMs: outcome.durationMs });
+        insertAttempt.run({ id: idsOf(draws).uuid(), deliveryId: due.id, attempt, at, statusCode: outcome.statusCode ?? null, error: outcome.error ?? null, durationMs: outcome.durationMs });
         updateDelivery.run({ id: due.id, attempts: attempt, firstAttemptAt, nextAttemptAt: next ?? null, status, updatedAt: now });
         report = { eventId: due.eventId, deliveryId: due.id, webhookId: due.webhookId, callbackUrl: due.callbackUrl, attempt, at, ...outcome, status, ...(next !== undefined ? { nextAttemptAt: next } : {}) };
       });

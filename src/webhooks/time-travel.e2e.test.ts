@@ -6,9 +6,8 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seededRandom } from '../ids.js';
 import { attempts, deliveries } from '../store/schema.js';
-import { createTestSandbox, T0, type TestSandbox } from '../testing/harness.js';
+import { createTestSandbox, steadyRandom, T0, type TestSandbox } from '../testing/harness.js';
 import { startReceiver, type Receiver } from '../testing/receiver.js';
 
 const S = 1000;
@@ -22,7 +21,7 @@ describe('webhook retries in time travel', () => {
 
   beforeEach(async () => {
     receiver = await startReceiver(500);
-    sandbox = createTestSandbox({}, { random: { ...seededRandom(7), float: () => 0.5 } });
+    sandbox = createTestSandbox({}, { random: steadyRandom(7, 0.5) });
     sandbox.deps.services.webhooks.put({ callbackUrl: `${receiver.url}/hook`, types: ['card.updated'] });
   });
   afterEach(async () => {

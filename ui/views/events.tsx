@@ -7,9 +7,9 @@
 import { useMemo, useState } from 'preact/hooks';
 import { WEBHOOK_TYPES } from '../../src/domain/events.js';
 import type { Event } from '../api-types.js';
-import { Action, DeliveriesBadge, Empty } from '../components.js';
+import { Action, Badge, DeliveriesBadge, Empty } from '../components.js';
 import { eventState, failing } from '../deliveries.js';
-import { plural, shortId, when } from '../format.js';
+import { plural, shortId, statusIn, when } from '../format.js';
 import { events, loadOlderEvents, olderEvents } from '../live.js';
 import { go, route } from '../route.js';
 import { useSignal } from '../state.js';
@@ -20,6 +20,7 @@ const COLUMNS: Column<Event>[] = [
   { label: 'Time (UTC)', width: '10.5rem', cell: (e) => <span class="mono">{when(e.createdAt)}</span> },
   { label: 'Type', width: 'minmax(9rem, 1fr)', cell: (e) => <code>{e.type}</code> },
   { label: 'Entity', width: '6rem', cell: (e) => <span class="mono dim">{shortId(e.entityId)}</span> },
+  { label: 'Became', width: '7rem', cell: (e) => (statusIn(e.body) ? <Badge state={statusIn(e.body)!} /> : null) },
   { label: 'Deliveries', width: '7.5rem', cell: (e) => <DeliveriesBadge event={e} /> },
   { label: 'Attempts', width: '4.5rem', cell: (e) => <span class="mono">{e.deliveries.reduce((n, d) => n + d.attempts, 0)}</span> },
 ];

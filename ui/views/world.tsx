@@ -9,7 +9,7 @@ import { call } from '../api.js';
 import type { Event, World as WorldData } from '../api-types.js';
 import { ResourceActions } from '../actions.js';
 import { Badge, Copy, DeliveriesBadge, Empty, Facts, Failure, Json, Panel } from '../components.js';
-import { shortId, when } from '../format.js';
+import { shortId, statusIn, when } from '../format.js';
 import { worldChanged } from '../live.js';
 import { useLoad, useSettled } from '../load.js';
 import { href } from '../route.js';
@@ -29,7 +29,7 @@ function EntityEvents({ id, programme }: { id: string; programme: string }) {
       {list.data.map((e) => (
         <li key={e.id}>
           <a href={href('events', e.id)}>
-            <span class="mono">{when(e.createdAt)}</span> <code>{e.type}</code> <span class="mono dim">{shortId(e.id)}</span> <DeliveriesBadge event={e} />
+            <span class="mono">{when(e.createdAt)}</span> <code>{e.type}</code> {statusIn(e.body) && <>→ <Badge state={statusIn(e.body)!} /></>} <span class="mono dim">{shortId(e.id)}</span> <DeliveriesBadge event={e} />
           </a>
         </li>
       ))}

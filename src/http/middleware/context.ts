@@ -4,19 +4,19 @@
  * are any, so that a request that went well costs no more than before.
  */
 import type { MiddlewareHandler } from 'hono';
-import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../clock.js';
-import type { AppEnv } from '../env.js';
+import { requestIdOf, type AppEnv } from '../env.js';
 
 export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const requestId = randomUUID();
-    c.set('requestId', requestId);
+    // Until a token, an API key or `?programme=` names another.
+    c.set('programme', deps.programmes.default());
     c.set('warnings', []);
     c.set('replayed', false);
     await next();
+    const requestId = requestIdOf(c);
     // Set on the response's own headers: c.header() after next() would copy the finished response
     // into a new one, which on @hono/node-server turns a plain string body into a stream.
     c.res.headers.set('Request-Id', requestId);
@@ -33,7 +33,7 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     deps.log.request(line);
     if (url.pathname.startsWith('/v1/')) {
       // The programme's journal once the request named one (its token or API key); else the default's.
-      const { journal, core } = c.get('programme') ?? deps.programmes.default();
+      const { journal, core } = c.get('programme');
       const problem = c.get('problem');
       const verification = c.get('verification');
       journal.add({

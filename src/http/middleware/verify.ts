@@ -17,7 +17,7 @@ import type { Auth } from '../../services/auth.js';
 import { checkContentDigest } from '../../signatures/digest.js';
 import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, SignatureFormatError, verifyBase, type SignatureInput, type SignedMessage } from '../../signatures/message.js';
 import { Uuid } from '../../domain/formats.js';
-import { servicesOf, type AppEnv } from '../env.js';
+import { requestIdOf, servicesOf, type AppEnv } from '../env.js';
 import { hasRoute } from './auth.js';
 
 const MAX_CLOCK_SKEW_S = 300;
@@ -158,7 +158,7 @@ export function verifyRequests(mode: Verify, wall: () => number, log: Log): Midd
     if (mode === 'strict') throw new SandboxError(failures[0]!.code, failures[0]!.detail);
     for (const failure of failures) {
       c.get('warnings').push(failure.code);
-      log.warn(`${c.req.method} ${c.req.path}: ${failure.code}: ${failure.detail}`, { requestId: c.get('requestId') });
+      log.warn(`${c.req.method} ${c.req.path}: ${failure.code}: ${failure.detail}`, { requestId: requestIdOf(c) });
     }
     await next();
     for (const failure of failures) c.res.headers.append('Sandbox-Warning', headerSafe(`${failure.code}: ${failure.detail}`));

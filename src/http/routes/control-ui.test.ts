@@ -19,6 +19,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function served(dir: string) {
   const app = new Hono<AppEnv>();
+  app.use((c, next) => (c.set('requestId', 'test-request'), next()));
   app.onError((error, c) => problemResponse(c, toSandboxError(error, memoryLog())));
   controlUiRoutes(app, dir);
   return (path: string) => app.request(`http://127.0.0.1:4242${path}`);

@@ -1,0 +1,4 @@
+// global-teardown.mjs
+export default async function teardown() {
+  await globalThis.cardSandbox?.close();
+}

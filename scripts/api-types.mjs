@@ -1,0 +1,155 @@
+// Generates src/client/api.generated.ts, the API client's types and operation table, from the
+// sandbox's own OpenAPI document (README: The API client): the sources are bundled with esbuild,
+// the app is built in memory and /openapi.json is rendered exactly as GET serves it, then every
+// operation and component schema becomes TypeScript. `npm run build` and `npm run typecheck` run
+// it first; the output is not kept in git, so the client can never disagree with the routes.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(ROOT, 'src/client/api.generated.ts');
+// Inside the package, so that the bundle finds node_modules and the package root (fixtures/) as the
+// sources do; one file per process, as two builds may share node_modules.
+const RENDER = join(ROOT, `node_modules/.cache/card-sandbox/openapi-render-${process.pid}.mjs`);
+
+const ENTRY = `
+import { buildDeps } from './src/deps.ts';
+import { createApp } from './src/app.ts';
+import { defaultConfig } from './src/config.ts';
+import { memoryLog } from './src/log.ts';
+export async function render() {
+  const deps = buildDeps(defaultConfig(), { log: memoryLog() });
+  try {
+    return await (await createApp(deps).request('/openapi.json')).json();
+  } finally {
+    deps.store.close();
+  }
+}`;
+
+/** The document as GET /openapi.json serves it. */
+async function renderDocument() {
+  mkdirSync(dirname(RENDER), { recursive: true });
+  await build({
+    stdin: { contents: ENTRY, resolveDir: ROOT, loader: 'ts', sourcefile: 'openapi-render.ts' },
+    outfile: RENDER,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  try {
+    const { render } = await import(pathToFileURL(RENDER).href);
+    return await render();
+  } finally {
+    rmSync(RENDER, { force: true });
+  }
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const key = (name) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
+const refName = (ref) => ref.replace('#/components/schemas/', '');
+
+/** A JSDoc block from a schema's description and format, or nothing. */
+function doc(schema, pad) {
+  const parts = [schema.description, schema.format && `format: ${schema.format}`, schema.default !== undefined && `default: ${JSON.stringify(schema.default)}`].filter(Boolean);
+  if (parts.length === 0) return '';
+  return `${pad}/** ${parts.join('; ').replaceAll('*/', '*\\/')} */\n`;
+}
+
+/** JSON Schema (OpenAPI 3.1) to a TypeScript type. */
+function type(schema, pad = '') {
+  if (schema === undefined || schema === true || Object.keys(schema).length === 0) return 'unknown';
+  if (schema.$ref) return refName(schema.$ref);
+  if (schema.allOf) return schema.allOf.map((s) => wrap(type(s, pad))).join(' & ');
+  if (schema.anyOf ?? schema.oneOf) return (schema.anyOf ?? schema.oneOf).map((s) => wrap(type(s, pad))).join(' | ');
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (Array.isArray(schema.type)) return schema.type.map((t) => type({ ...schema, type: t }, pad)).join(' | ');
+  const nullable = schema.nullable ? ' | null' : '';
+  switch (schema.type) {
+    case 'string':
+      return `string${nullable}`;
+    case 'integer':
+    case 'number':
+      return `number${nullable}`;
+    case 'boolean':
+      return `boolean${nullable}`;
+    case 'null':
+      return 'null';
+    case 'array':
+      return `${wrap(type(schema.items, pad))}[]${nullable}`;
+    case 'object':
+    default:
+      return `${object(schema, pad)}${nullable}`;
+  }
+}
+
+const wrap = (t) => (/[|&]/.test(t) && !t.startsWith('{') ? `(${t})` : t);
+
+function object(schema, pad) {
+  const inner = `${pad}  `;
+  const required = new Set(schema.required ?? []);
+  const lines = Object.entries(schema.properties ?? {}).map(
+    ([name, property]) => `${doc(property, inner)}${inner}${key(name)}${required.has(name) ? '' : '?'}: ${type(property, inner)};\n`,
+  );
+  const extra = schema.additionalProperties;
+  if (extra !== undefined && extra !== false) lines.push(`${inner}[key: string]: ${extra === true ? 'unknown' : type(extra, inner)};\n`);
+  if (lines.length === 0) return 'Record<string, unknown>';
+  return `{\n${lines.join('')}${pad}}`;
+}
+
+const jsonSchemaOf = (content) => content?.['application/json']?.schema;
+
+/** One operation: its arguments (path parameters in path order, the body, the query) and its result. */
+function operation(path, method, op) {
+  const parameters = op.parameters ?? [];
+  const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const query = parameters.filter((p) => p.in === 'query');
+  const args = pathParams.map((name) => `${name}: ${type(parameters.find((p) => p.name === name && p.in === 'path')?.schema ?? { type: 'string' }, '    ')}`);
+  const body = jsonSchemaOf(op.requestBody?.content);
+  if (body) args.push(`body${op.requestBody.required ? '' : '?'}: ${type(body, '    ')}`);
+  if (query.length > 0) {
+    const schema = { type: 'object', properties: Object.fromEntries(query.map((p) => [p.name, { ...p.schema, description: p.description ?? p.schema?.description }])), required: query.filter((p) => p.required).map((p) => p.name) };
+    args.push(`query${query.some((p) => p.required) ? '' : '?'}: ${type(schema, '    ')}`);
+  }
+  const [status, response] = Object.entries(op.responses).find(([code]) => /^2/.test(code));
+  const result = jsonSchemaOf(response.content);
+  return {
+    name: op.operationId,
+    summary: `${method.toUpperCase()} ${path}${op.summary ? ` — ${op.summary}` : ''}`,
+    args: `[${args.join(', ')}]`,
+    result: result ? type(result, '    ') : 'void',
+    table: { method: method.toUpperCase(), path, params: pathParams, body: Boolean(body), query: query.length > 0, status: Number(status) },
+  };
+}
+
+function render(document) {
+  const out = [
+    '// Generated by scripts/api-types.mjs from the sandbox\'s own GET /openapi.json (README: The API',
+    '// client). Do not edit: `npm run build` writes it again.',
+    '',
+  ];
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+    out.push(`${doc(schema, '')}export type ${name} = ${type(schema)};`, '');
+  }
+  const operations = [];
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+      operations.push(operation(path, method, op));
+    }
+  }
+  out.push('/** Every operation: its arguments and what it resolves to. */', 'export interface Operations {');
+  for (const op of operations) out.push(`  /** ${op.summary} */`, `  ${op.name}: {`, `    args: ${op.args};`, `    result: ${op.result};`, '  };');
+  out.push('}', '');
+  out.push('/** How each operation is sent. */', 'export const OPERATIONS = {');
+  for (const op of operations) out.push(`  ${op.name}: { ${Object.entries(op.table).map(([k, v]) => `${k}: ${JSON.stringify(v).replaceAll(',', ', ')}`).join(', ')} },`);
+  out.push('} as const;', '');
+  return out.join('\n');
+}
+
+const document = await renderDocument();
+writeFileSync(OUT, render(document));

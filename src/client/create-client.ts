@@ -1,0 +1,199 @@
+/**
+ * `createClient` (README: The API client): every operation of the API as a typed method, with
+ * the plumbing each request needs — a bearer token fetched on first use and fetched again when the
+ * API says it expired or was revoked, a P-384 signing key generated and registered unless one is
+ * given, an RFC 9421 signature with the RFC 9530 Content-Digest on every request, and an
+ * Idempotency-Key on every mutation. Refusals throw ApiError carrying the problem body. Types and
+ * the operation table are generated from the sandbox's own /openapi.json (api.generated.ts).
+ * Nothing here is particular to the sandbox: the same client talks to the hosted service.
+ */
+import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { MUTATIONS } from '../domain/idempotency.js';
+import { OPERATIONS, type Operations, type Problem } from './api.generated.js';
+import { signRequest } from './sign.js';
+
+export type OperationName = keyof Operations;
+/** The arguments of an operation: its path parameters in path order, then its body, then its query. */
+export type ArgsOf<K extends OperationName> = Operations[K]['args'];
+/** What an operation resolves to (`void` for 202 and 204 answers). */
+export type ResultOf<K extends OperationName> = Operations[K]['result'];
+export type ProblemCode = Problem['code'];
+
+export interface CallOptions {
+  /** The Idempotency-Key of a mutation; a fresh UUID by default. */
+  idempotencyKey?: string;
+  /** Headers to send as well. */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface SigningKey {
+  /** The `signingKeyId` it is registered under. */
+  keyId: string;
+  /** The P-384 private key: a KeyObject or PEM text. */
+  privateKey: KeyObject | string;
+}
+
+export interface ClientOptions {
+  /** Where the API is: `http://127.0.0.1:4242` (a trailing `/v1` is accepted). */
+  baseUrl: string | URL;
+  apiKey: string;
+  apiSecret: string;
+  /** A key already registered with PUT /v1/auth/signing; without it, one is made and registered on first use. */
+  signingKey?: SigningKey;
+  /** The fetch to send requests with (globalThis.fetch by default). */
+  fetch?: typeof fetch;
+}
+
+export type ApiClient = {
+  [K in OperationName]: (...args: [...ArgsOf<K>, options?: CallOptions]) => Promise<ResultOf<K>>;
+} & {
+  /** The `signingKeyId` requests are signed with. */
+  readonly keyId: string;
+  /** A valid bearer token (fetched when there is none yet). */
+  token(): Promise<string>;
+};
+
+/** A refusal: the status and the RFC 9457 problem body the API answered with. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly operation: string,
+    readonly method: string,
+    readonly path: string,
+    readonly status: number,
+    /** The problem body; undefined when the answer was not `application/problem+json`. */
+    readonly problem: Problem | undefined,
+    /** The raw answer text. */
+    readonly body: string,
+  ) {
+    super(`${operation}: ${method} ${path} answered ${status}${problem ? ` ${problem.code}: ${problem.detail}` : body ? `: ${body.slice(0, 300)}` : ''}`);
+  }
+
+  get code(): ProblemCode | undefined {
+    return this.problem?.code;
+  }
+
+  get requestId(): string | undefined {
+    return this.problem?.requestId;
+  }
+}
+
+type Operation = (typeof OPERATIONS)[OperationName];
+
+/** Splits a call's arguments into path parameters, body, query and options, as the operation table says. */
+function place(op: Operation, args: unknown[]) {
+  const params = op.params as readonly string[];
+  let path = op.path as string;
+  params.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(String(args[i])))));
+  let next = params.length;
+  const body = op.body ? args[next++] : undefined;
+  const query = op.query ? (args[next++] as Record<string, unknown> | undefined) : undefined;
+  const options = (args[next] ?? {}) as CallOptions;
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
+  return { path: search.size > 0 ? `${path}?${search}` : path, body, options };
+}
+
+export function createClient(options: ClientOptions): ApiClient {
+  const base = String(options.baseUrl).replace(/\/+$/, '').replace(/\/v1$/, '');
+  const send = options.fetch ?? globalThis.fetch;
+  const generated = options.signingKey === undefined;
+  const signer = options.signingKey ?? { keyId: randomUUID(), privateKey: generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey };
+  const privateKey = signer.privateKey;
+  let token: Promise<string> | undefined;
+  let registration: Promise<void> | undefined;
+
+  /** Sends one request; resolves with the answer's status and text. */
+  const request = async (name: OperationName, args: unknown[], auth: string | undefined) => {
+    const op = OPERATIONS[name];
+    const { path, body, options: call } = place(op, args);
+    const url = `${base}${path}`;
+    const headers: Record<string, string> = { ...call.headers };
+    if (auth !== undefined) headers.Authorization = `Bearer ${auth}`;
+    let init: { method: string; headers: Record<string, string>; body?: string | Uint8Array | undefined };
+    // /v1/auth/* needs neither signature, digest nor idempotency key (README: Tokens and credentials).
+    if (op.path.startsWith('/v1/auth/')) {
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      init = { method: op.method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+    } else {
+      init = signRequest({ method: op.method, url, body, keyId: signer.keyId, privateKey, headers, idempotencyKey: call.idempotencyKey });
+    }
+    const res = await send(url, { ...init, signal: call.signal } as RequestInit);
+    return { op, path, status: res.status, type: res.headers.get('Content-Type') ?? '', text: await res.text() };
+  };
+
+  const refuse = (name: string, answer: Awaited<ReturnType<typeof request>>): ApiError => {
+    let problem: Problem | undefined;
+    if (/json/.test(answer.type)) {
+      try {
+        const parsed = JSON.parse(answer.text) as Partial<Problem>;
+        if (typeof parsed?.code === 'string') problem = parsed as Problem;
+      } catch {
+        // not JSON after all: the raw text stays on the error
+      }
+    }
+    return new ApiError(name, answer.op.method, answer.path, answer.status, problem, answer.text);
+  };
+
+  const result = (answer: Awaited<ReturnType<typeof request>>) => (answer.text !== '' && /json/.test(answer.type) ? JSON.parse(answer.text) : undefined);
+
+  const currentToken = (): Promise<string> =>
+    (token ??= (async () => {
+      const answer = await request('getToken', [{ apiKey: options.apiKey, apiSecret: options.apiSecret }], undefined);
+      if (answer.status >= 300) throw refuse('getToken', answer);
+      return (result(answer) as { token: string }).token;
+    })().catch((error: unknown) => {
+      token = undefined;
+      throw error;
+    }));
+
+  /** An authenticated call; a 401 `not_authorised` (expired, revoked) fetches a new token and tries once more. */
+  const authorised = async (name: OperationName, args: unknown[]) => {
+    for (let attempt = 1; ; attempt++) {
+      const used = await currentToken();
+      const answer = await request(name, args, used);
+      if (answer.status === 401 && attempt === 1 && /not_authorised/.test(answer.text)) {
+        if (token !== undefined && (await token.catch(() => undefined)) === used) token = undefined;
+        continue;
+      }
+      if (answer.status >= 300) throw refuse(name, answer);
+      return result(answer);
+    }
+  };
+
+  const registered = (): Promise<void> =>
+    (registration ??= (async () => {
+      if (!generated) return;
+      const pem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
+      await authorised('updateSigningKey', [{ signingKeyId: signer.keyId, signingKey: Buffer.from(pem).toString('base64') }]);
+    })().catch((error: unknown) => {
+      registration = undefined;
+      throw error;
+    }));
+
+  const call = async (name: OperationName, args: unknown[]) => {
+    if (name === 'getToken') {
+      const answer = await request(name, args, undefined);
+      if (answer.status >= 300) throw refuse(name, answer);
+      return result(answer);
+    }
+    const op = OPERATIONS[name];
+    // A mutation keeps one Idempotency-Key across the retry after a new token.
+    if (MUTATIONS.has(op.method) && !op.path.startsWith('/v1/auth/')) {
+      const at = op.params.length + (op.body ? 1 : 0) + (op.query ? 1 : 0);
+      const given = (args[at] ?? {}) as CallOptions;
+      args = Array.from({ length: at }, (_, i) => args[i]);
+      args.push({ ...given, idempotencyKey: given.idempotencyKey ?? randomUUID() });
+    }
+    if (!op.path.startsWith('/v1/auth/')) await registered();
+    return authorised(name, args);
+  };
+
+  const client = {
+    keyId: signer.keyId,
+    token: currentToken,
+  } as Record<string, unknown>;
+  for (const name of Object.keys(OPERATIONS) as OperationName[]) client[name] = (...args: unknown[]) => call(name, args);
+  return client as unknown as ApiClient;
+}

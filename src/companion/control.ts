@@ -1,0 +1,45 @@
+/**
+ * The control plane as the test companion reaches it (README: Helpers for your tests): plain HTTP
+ * to /_sandbox/*, naming the programme in `Sandbox-Programme` and carrying the admin token when
+ * the sandbox has one — nothing a user could not send, so it works against a container too.
+ */
+import { ApiError } from '../client/create-client.js';
+import type { Problem } from '../client/api.generated.js';
+
+export interface ControlPlane {
+  /** Sends a request to `/_sandbox${path}`; resolves with the parsed answer, throws ApiError on a refusal. */
+  <T = unknown>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T>;
+  /** The raw answer, for streams. */
+  open(path: string, signal: AbortSignal): Promise<Response>;
+}
+
+export function controlPlane(url: string, programme: string | undefined, adminToken: string | undefined): ControlPlane {
+  const headers = (body: boolean): Record<string, string> => ({
+    ...(programme !== undefined && { 'Sandbox-Programme': programme }),
+    ...(adminToken !== undefined && { Authorization: `Bearer ${adminToken}` }),
+    ...(body && { 'Content-Type': 'application/json' }),
+  });
+  const refused = async (method: string, path: string, res: Response): Promise<ApiError> => {
+    const text = await res.text();
+    let problem: Problem | undefined;
+    try {
+      const parsed = JSON.parse(text) as Partial<Problem>;
+      if (typeof parsed?.code === 'string') problem = parsed as Problem;
+    } catch {
+      // not a problem body: the text stays on the error
+    }
+    return new ApiError('control plane', method, `/_sandbox${path}`, res.status, problem, text);
+  };
+  const control = (async (method: string, path: string, body?: unknown, signal?: AbortSignal) => {
+    const res = await fetch(`${url}/_sandbox${path}`, { method, headers: headers(body !== undefined), body: body === undefined ? undefined : JSON.stringify(body), signal });
+    if (!res.ok) throw await refused(method, path, res);
+    const text = await res.text();
+    return text === '' ? undefined : JSON.parse(text);
+  }) as ControlPlane;
+  control.open = async (path, signal) => {
+    const res = await fetch(`${url}/_sandbox${path}`, { headers: headers(false), signal });
+    if (!res.ok) throw await refused('GET', path, res);
+    return res;
+  };
+  return control;
+}

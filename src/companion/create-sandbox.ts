@@ -1,0 +1,144 @@
+/**
+ * `createSandbox()`, the test companion (README: Helpers for your tests): a programme of its own
+ * with a ready API client, its clock, its events, webhook receivers and wallets. In-process by
+ * default — a sandbox started in this process on a free port, in memory — or, with `url`, in a
+ * sandbox already running (a container in CI). Either way it is a thin layer over HTTP: it creates
+ * a programme with POST /_sandbox/programmes and uses nothing a user could not reach, so `close()`
+ * stops what it started or deletes the programme it created.
+ */
+import { createClient, type ApiClient } from '../client/create-client.js';
+import { defaultConfig, type Config } from '../config.js';
+import { buildDeps } from '../deps.js';
+import { jsonLog, type Log } from '../log.js';
+import { startServer } from '../server.js';
+import { controlPlane } from './control.js';
+import { sandboxEvents, type SandboxEvents } from './events.js';
+import { startReceiver, type ReceiverOptions, type WebhookReceiver } from './receiver.js';
+import { createWallet, seededWalletKey, type Wallet, type WalletOptions } from './wallet.js';
+
+export interface SandboxOptions {
+  /** A running sandbox to create the programme in (e.g. `http://127.0.0.1:4242`); in-process otherwise. */
+  url?: string;
+  /** The running sandbox's --admin-token, if it has one. */
+  adminToken?: string;
+  /** The programme's name; its id by default. */
+  name?: string;
+  /** Freeze the programme's clock at this instant (`now`, an ISO 8601 date-time or a Date); it runs otherwise. */
+  clock?: string | Date;
+  /** Draw the programme's ids and randomness from this seed (README: Deterministic runs). */
+  randomSeed?: number;
+  /** In-process only: options of `card-sandbox start` (`--verify strict` by default, as the hosted service). */
+  config?: Partial<Config>;
+}
+
+export interface SandboxClock {
+  /** The programme's sandbox time. */
+  now(): Promise<Date>;
+  /** Moves it forward (`25h`, `30d`, `PT90S`), running every job and webhook retry that falls due. */
+  advance(by: string): Promise<Date>;
+  /** Moves it forward to an instant. */
+  advanceTo(instant: string | Date): Promise<Date>;
+}
+
+export interface Sandbox {
+  /** Where the sandbox is: the API is at `${url}/v1`, the control plane at `${url}/_sandbox`. */
+  url: string;
+  /** The programme's id. */
+  programme: string;
+  apiKey: string;
+  apiSecret: string;
+  /** Signs, authenticates and types every operation (README: The API client). */
+  client: ApiClient;
+  clock: SandboxClock;
+  events: SandboxEvents;
+  webhooks: { receiver(options?: ReceiverOptions): Promise<WebhookReceiver> };
+  /** A customer's wallet; seeded sandboxes give the same wallets in the same order. */
+  wallet(options?: WalletOptions): Wallet;
+  /** Wipes the programme's world (credentials, keys and clock stay); receivers subscribe again. */
+  reset(): Promise<void>;
+  /** Stops the receivers, then the sandbox it started or the programme it created. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+interface CreatedProgramme {
+  id: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+/** In-process, the log keeps to what needs attention: warnings and errors, on stderr. */
+function quietLog(): Log {
+  const log = jsonLog((line) => process.stderr.write(line));
+  return { ...log, info: () => undefined, request: () => undefined };
+}
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  let stopServer: (() => Promise<void>) | undefined;
+  let url: string;
+  if (options.url !== undefined) {
+    url = options.url.replace(/\/+$/, '').replace(/\/(v1|_sandbox)$/, '');
+  } else {
+    const config = defaultConfig({ port: 0, host: '127.0.0.1', db: ':memory:', verify: 'strict', randomSeed: options.randomSeed, ...options.config });
+    const running = await startServer(buildDeps(config, { log: quietLog() }));
+    url = running.url;
+    stopServer = () => running.close();
+  }
+
+  let created: CreatedProgramme;
+  try {
+    const clock = options.clock instanceof Date ? options.clock.toISOString() : options.clock;
+    created = await controlPlane(url, undefined, options.adminToken)<CreatedProgramme>('POST', '/programmes', { name: options.name, clock, randomSeed: options.randomSeed });
+  } catch (error) {
+    await stopServer?.();
+    throw error;
+  }
+  const { id: programme, apiKey, apiSecret } = created;
+  const control = controlPlane(url, programme, options.adminToken);
+  const client = createClient({ baseUrl: url, apiKey, apiSecret });
+  const receivers = new Set<WebhookReceiver>();
+  let wallets = 0;
+  let closing: Promise<void> | undefined;
+
+  const moved = async (body: { by?: string; to?: string }) => new Date((await control<{ now: string }>('POST', '/clock/advance', body)).now);
+
+  const close = () =>
+    (closing ??= (async () => {
+      // The programme's deletion takes its subscriptions with it.
+      await Promise.all([...receivers].map((r) => r.close({ unsubscribe: false })));
+      if (stopServer) await stopServer();
+      else await controlPlane(url, undefined, options.adminToken)('DELETE', `/programmes/${programme}`);
+    })());
+
+  return {
+    url,
+    programme,
+    apiKey,
+    apiSecret,
+    client,
+    clock: {
+      now: async () => new Date((await control<{ now: string }>('GET', '/clock')).now),
+      advance: (by) => moved({ by }),
+      advanceTo: (instant) => moved({ to: instant instanceof Date ? instant.toISOString() : instant }),
+    },
+    events: sandboxEvents(control),
+    webhooks: {
+      async receiver(receiverOptions) {
+        const receiver = await startReceiver(client, receiverOptions);
+        receivers.add(receiver);
+        return receiver;
+      },
+    },
+    wallet(walletOptions = {}) {
+      const n = wallets++;
+      const privateKey = walletOptions.privateKey ?? (options.randomSeed !== undefined ? seededWalletKey(options.randomSeed, n) : undefined);
+      return createWallet({ ...walletOptions, privateKey });
+    },
+    async reset() {
+      await control('POST', '/reset');
+      await Promise.all([...receivers].map((r) => r.resubscribe()));
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { assertBuilt, ROOT, startSandbox, type RunningCli } from '../testing/spawn.js';
+
+// The README's recipes (Helpers for your tests) are the projects in examples/: each is run here as
+// a user runs it, in a child process, against the built package.
+function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  // The test runner's own variables would tell the child it runs inside another test run.
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|CARD_SANDBOX_|JEST|NODE_OPTIONS$)/.test(name)));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: join(ROOT, cwd), env: { ...base, NO_COLOR: '1', FORCE_COLOR: '0', ...env } });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+const VITEST = [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run'];
+const JEST = ['--experimental-vm-modules', join(ROOT, 'node_modules/jest/bin/jest.js')];
+
+beforeAll(() => assertBuilt());
+
+describe('recipes', () => {
+  test('vitest: one sandbox in globalSetup, a programme per test file', async () => {
+    const { code, output } = await run(VITEST, 'examples/vitest');
+    expect(output).toMatch(/Test Files {2}2 passed \(2\)\n\s+Tests {2}3 passed \(3\)/);
+    expect(code).toBe(0);
+  }, 60_000);
+
+  test('jest: globalSetup and globalTeardown, a programme per test file', async () => {
+    const { code, output } = await run(JEST, 'examples/jest');
+    expect(output).toMatch(/Test Suites: 2 passed, 2 total\nTests: +2 passed, 2 total/);
+    expect(code).toBe(0);
+  }, 60_000);
+
+  describe('a container in CI: createSandbox({ url })', () => {
+    // `card-sandbox start` as the image runs it, standing in for the container.
+    let container: RunningCli;
+    beforeAll(async () => {
+      container = await startSandbox();
+    });
+    afterAll(() => container?.stop());
+
+    test('the vitest project runs against the sandbox CARD_SANDBOX_URL names, and leaves no programme behind', async () => {
+      const { code, output } = await run(VITEST, 'examples/vitest', { CARD_SANDBOX_URL: container.url });
+      expect(output).toMatch(/Tests {2}3 passed \(3\)/);
+      expect(code).toBe(0);
+      const programmes = (await fetch(`${container.url}/_sandbox/programmes`).then((r) => r.json())) as { id: string }[];
+      expect(programmes.map((p) => p.id)).toEqual(['default']);
+    }, 60_000);
+
+    test('so does the jest project', async () => {
+      const { code, output } = await run(JEST, 'examples/jest', { CARD_SANDBOX_URL: container.url });
+      expect(output).toMatch(/Tests: +2 passed, 2 total/);
+      expect(code).toBe(0);
+    }, 60_000);
+  });
+});
