@@ -17,13 +17,12 @@ import { VirtualList, type Column } from '../virtual-list.js';
 import { EventDetail } from './event.js';
 
 const COLUMNS: Column<Event>[] = [
-  { label: 'Time (UTC)', width: '10.5rem', cell: (e) => <span class="mono">{when(e.createdAt)}</span> },
-  { label: 'Type', width: 'minmax(9rem, 1fr)', cell: (e) => <code>{e.type}</code> },
-  { label: 'Entity', width: '6rem', cell: (e) => <span class="mono dim">{shortId(e.entityId)}</span> },
-  { label: 'Became', width: '7rem', cell: (e) => (statusIn(e.body) ? <Badge state={statusIn(e.body)!} /> : null) },
-  { label: 'Deliveries', width: '7.5rem', cell: (e) => <DeliveriesBadge event={e} /> },
-  { label: 'Attempts', width: '4.5rem', cell: (e) => <span class="mono">{e.deliveries.reduce((n, d) => n + d.attempts, 0)}</span> },
-];
+  { label: 'Time (UTC)', width: '9.5rem', cell: (e) => <span class="mono">{when(e.createdAt)}</span> },
+  { label: 'Type', width: 'minmax(8rem, 1fr)', cell: (e) => <code>{e.type}</code> },
+  { label: 'Entity', width: '5.5rem', cell: (e) => <span class="mono dim">{shortId(e.entityId)}</span> },
+  { label: 'Became', width: '6.5rem', cell: (e) => (statusIn(e.body) ? <Badge state={statusIn(e.body)!} /> : null) },
+  { label: 'Deliveries', width: '6.5rem', cell: (e) => <DeliveriesBadge event={e} /> },
+]
 
 export function Events({ programme, selected }: { programme: string; selected: string | undefined }) {
   const list = useSignal(events);

@@ -16,7 +16,7 @@ import { RequestDetail } from './request.js';
 const verdicts = (r: JournalEntry) => [...new Set([...(r.verification?.failures.map((f) => f.code) ?? []), ...r.warnings])];
 
 const COLUMNS: Column<JournalEntry>[] = [
-  { label: 'Time (UTC)', width: '10.5rem', cell: (r) => <span class="mono">{when(r.time)}</span> },
+  { label: 'Time (UTC)', width: '9.5rem', cell: (r) => <span class="mono">{when(r.time)}</span> },
   { label: 'Method', width: '4.5rem', cell: (r) => <span class="mono">{r.method}</span> },
   { label: 'Path', width: 'minmax(8rem, 1fr)', cell: (r) => <span class="mono">{r.path}</span> },
   { label: 'Status', width: '4rem', cell: (r) => <Badge state={String(r.status)} tone={statusTone(r.status)} /> },
