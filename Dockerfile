@@ -1,8 +1,8 @@
 # card-sandbox image. A build stage installs everything and runs `npm run build`: the CLI bundle,
-# which holds every dependency but better-sqlite3, and its V8 code cache. The runtime stage takes
-# the bundle, its cache and better-sqlite3's JavaScript with the one prebuilt Node-API addon this
-# platform loads, and runs as the non-root `node` user (uid 1000). Both stages run the same Node,
-# so the code cache is used as built.
+# which holds every dependency but better-sqlite3, its V8 code cache, and the inspector's static
+# files. The runtime stage takes the bundle, its cache, the inspector and better-sqlite3's JavaScript
+# with the one prebuilt Node-API addon this platform loads, and runs as the non-root `node` user
+# (uid 1000). Both stages run the same Node, so the code cache is used as built.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -11,6 +11,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY bin ./bin
 COPY src ./src
+COPY ui ./ui
 COPY drizzle ./drizzle
 COPY fixtures ./fixtures
 RUN npm run build
@@ -23,6 +24,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/runtime ./node_modules
 COPY --from=build /app/dist/card-sandbox.cjs /app/dist/card-sandbox.cjs.cache ./dist/
+COPY --from=build /app/dist/ui ./dist/ui
 COPY package.json README.md LICENSE ./
 COPY bin ./bin
 COPY drizzle ./drizzle

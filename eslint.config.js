@@ -1,4 +1,4 @@
-// ESLint: typescript-eslint's recommended rules over the sources, tests, scripts and examples
+// ESLint: typescript-eslint's recommended rules over the sources, the inspector, tests, scripts and examples
 // (`npm run lint`, run by CI).
 import js from '@eslint/js';
 import globals from 'globals';
@@ -15,6 +15,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
+  // The inspector runs in the browser (README: The inspector).
+  { files: ['ui/**'], languageOptions: { globals: globals.browser } },
   // The bin is CommonJS, which Node reaches sooner than an ES module.
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // Tests read JSON answers loosely.

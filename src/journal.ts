@@ -1,7 +1,37 @@
 /**
- * The request journal behind GET /_sandbox/requests: the last N API requests in memory,
- * newest first. Bounded by `--journal-size`; wiped by reset.
+ * The request journal behind GET /_sandbox/requests and its stream: the last N API requests in
+ * memory, newest first. Bounded by `--journal-size`; wiped by reset. An entry carries details only
+ * when something went wrong (README: Time travel and the control plane): the problem it was
+ * answered with, and what request verification found, with the headers the checks read and the
+ * signature base the sandbox computed. Listeners (the requests stream) hear of each entry and of a
+ * reset.
  */
+import type { ErrorCode } from './domain/errors.js';
+
+/** The problem+json a request was answered with. */
+export interface JournalProblem {
+  code: ErrorCode;
+  detail: string;
+}
+
+/** One failed check of request verification (README: Request verification). */
+export interface VerificationFailure {
+  code: ErrorCode;
+  detail: string;
+}
+
+/** What request verification found when at least one check failed. */
+export interface Verification {
+  /** `refused` in --verify strict (the first failure is the answer), `warned` in warn. */
+  outcome: 'refused' | 'warned';
+  /** Every failed check, in the order they run: digest, signature, idempotency key. */
+  failures: VerificationFailure[];
+  /** The headers the checks read, as received (never Authorization). */
+  headers: Record<string, string>;
+  /** The RFC 9421 signature base the sandbox computed from the request and its Signature-Input, when it could. */
+  signatureBase?: string;
+}
+
 export interface JournalEntry {
   requestId: string;
   time: string;
@@ -11,15 +41,25 @@ export interface JournalEntry {
   durationMs: number;
   warnings: string[];
   replayed: boolean;
+  problem?: JournalProblem;
+  verification?: Verification;
+}
+
+/** Told of every entry as it is added, and when a reset clears the journal. */
+export interface JournalListener {
+  added(entry: JournalEntry): void;
+  cleared(): void;
 }
 
 export class Journal {
   #entries: JournalEntry[] = [];
   #next = 0;
+  #listeners = new Set<JournalListener>();
 
   constructor(readonly size: number) {}
 
   add(entry: JournalEntry): void {
+    for (const listener of this.#listeners) listener.added(entry);
     if (this.size === 0) return;
     if (this.#entries.length < this.size) this.#entries.push(entry);
     else this.#entries[this.#next] = entry;
@@ -38,5 +78,12 @@ export class Journal {
   clear(): void {
     this.#entries = [];
     this.#next = 0;
+    for (const listener of this.#listeners) listener.cleared();
+  }
+
+  /** Tells `listener` of every entry added and every clearing from now on; returns the unsubscribe function. */
+  subscribe(listener: JournalListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 }

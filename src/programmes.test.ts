@@ -195,6 +195,8 @@ describe('isolation', () => {
     const someEvent = (await a.control('GET', '/events')).body[0].id;
     await a.control('GET', `/events/${someEvent}`);
     await a.control('POST', `/events/${someEvent}/resend`);
+    await a.control('GET', '/world');
+    await a.control('GET', '/world/counts');
     await a.api('PATCH', `/v1/customers/${customerId}/deactivate`);
     await a.api('PATCH', `/v1/customers/${customerId}/activate`);
     await a.control('POST', '/reset');

@@ -4,9 +4,12 @@
  * admin token, turns refusals into `RefusedError` (the RFC 9457 problem) and a missing sandbox into
  * `UnreachableError`, and follows the Server-Sent Events stream (WHATWG HTML §9.2.6).
  */
+import { sseParser, type SseMessage } from '../sse.js';
 import type { Problem as SandboxProblem } from '../wire/problem.js';
 import type { Io } from './io.js';
 import { runningSandboxes, type RunFile } from './run-files.js';
+
+export type { SseMessage };
 
 export const DEFAULT_URL = 'http://127.0.0.1:4242';
 
@@ -43,12 +46,6 @@ export interface ResolvedClientOptions {
   url: string;
   adminToken?: string;
   programme?: string;
-}
-
-export interface SseMessage {
-  event: string;
-  id?: string;
-  data: string;
 }
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
@@ -153,35 +150,12 @@ export function createClient(options: ResolvedClientOptions, fetchImpl: Fetch = 
       const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
       // Hanging up cancels the read in flight, whatever the fetch implementation does with `signal`.
       signal?.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
-      let buffer = '';
-      let message: SseMessage = { event: 'message', data: '' };
-      let hasData = false;
+      const feed = sseParser(onMessage);
       try {
         for (;;) {
           const { value, done } = await reader.read();
           if (done) return;
-          buffer += value;
-          let newline: number;
-          while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
-            const line = buffer.slice(0, newline);
-            buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
-            if (line === '') {
-              if (hasData) onMessage(message);
-              message = { event: 'message', data: '' };
-              hasData = false;
-              continue;
-            }
-            if (line.startsWith(':')) continue;
-            const colon = line.indexOf(':');
-            const field = colon < 0 ? line : line.slice(0, colon);
-            const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-            if (field === 'event') message.event = text;
-            else if (field === 'id') message.id = text;
-            else if (field === 'data') {
-              message.data = hasData ? `${message.data}\n${text}` : text;
-              hasData = true;
-            }
-          }
+          feed(value);
         }
       } catch {
         // Aborted by the caller, or the connection dropped because the sandbox stopped: either way the stream is over.

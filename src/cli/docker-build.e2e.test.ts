@@ -9,7 +9,7 @@ import { freePort, ROOT } from '../testing/spawn.js';
 // its two stages are replayed from the Dockerfile itself: the build stage's COPY lines and RUN
 // commands (dependencies linked from this checkout instead of `npm ci`), then the runtime stage's
 // COPY lines, and the runtime is started with the image's own command. It must serve, with only
-// what the runtime stage copies: the bundle and better-sqlite3.
+// what the runtime stage copies: the bundle, the inspector's files and better-sqlite3.
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-image-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -59,7 +59,7 @@ test("the image's stages, replayed, build a runtime that serves with only what i
     cpSync(origin, target, { recursive: true });
   }
   expect(readdirSync(join(runtime, 'node_modules'))).toEqual(['better-sqlite3']);
-  expect(readdirSync(join(runtime, 'dist')).sort()).toEqual(['card-sandbox.cjs', 'card-sandbox.cjs.cache']);
+  expect(readdirSync(join(runtime, 'dist')).sort()).toEqual(['card-sandbox.cjs', 'card-sandbox.cjs.cache', 'ui']);
 
   // The image's command, with the database where /data would be and a free port.
   const port = await freePort();
@@ -71,6 +71,11 @@ test("the image's stages, replayed, build a runtime that serves with only what i
     const health = execFileSync(process.execPath, ['bin/card-sandbox.cjs', 'health', '--port', String(port), '--wait', '20s', '--json'], { cwd: runtime, encoding: 'utf8' });
     expect(JSON.parse(health)).toMatchObject({ status: 'ok' });
     expect(existsSync(join(dir, 'data', 'sandbox.db'))).toBe(true);
+    // The inspector (README: The inspector), page and script, from the image's files alone.
+    const page = await fetch(`http://127.0.0.1:${port}/_sandbox/ui/`);
+    expect(page.status).toBe(200);
+    const script = (await page.text()).match(/src="([^"]+\.js)"/)![1]!;
+    expect((await fetch(`http://127.0.0.1:${port}${script}`)).status).toBe(200);
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));

@@ -17,6 +17,8 @@ test('the packed tarball ships only what it needs and starts as the image starts
   const top = new Set(packed.files.map((f) => f.path.split('/')[0]));
   expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'drizzle', 'fixtures', 'package.json']);
   expect(packed.files.some((f) => f.path.endsWith('.test.js') || f.path.startsWith('dist/testing/'))).toBe(false);
+  // The inspector's files (README: The inspector), and nothing of its sources.
+  expect(packed.files.map((f) => f.path).filter((p) => p.startsWith('dist/ui/')).sort()).toEqual(['dist/ui/app.css', 'dist/ui/app.js', 'dist/ui/icon.svg', 'dist/ui/index.html']);
 
   execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);
   const app = join(dir, 'package');
@@ -31,6 +33,9 @@ test('the packed tarball ships only what it needs and starts as the image starts
     }
     expect(health).toMatchObject({ status: 'ok', env: 'sandbox', verify: 'warn' });
     expect(existsSync(join(dir, 'sandbox.db'))).toBe(true);
+    const page = await fetch(`http://127.0.0.1:${port}/_sandbox/ui/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('/_sandbox/ui/app.js');
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

@@ -89,6 +89,7 @@ describe('card-sandbox start', () => {
     const banner = sandbox.stdout();
     expect(banner).toContain(`${base}/v1`);
     expect(banner).toContain(`${base}/_sandbox`);
+    expect(banner).toMatch(new RegExp(`Inspector +${base}/_sandbox/ui/`));
     expect(banner).toContain(DEFAULT_API_KEY);
     expect(banner).toContain(DEFAULT_API_SECRET);
     expect(banner).toMatch(/env sandbox, verify warn/);
@@ -121,7 +122,7 @@ describe('card-sandbox start', () => {
     const sandbox = cli(['start', '--port', String(port), '--json', '--verify', 'strict', '--clock', '2026-01-01T00:00:00Z', '--env', 'production']);
     expect(await healthy(base, sandbox)).toMatchObject({ env: 'production', verify: 'strict', clock: '2026-01-01T00:00:00.000Z' });
     const lines = sandbox.stdout().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines[0]).toMatchObject({ event: 'ready', url: base, apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET, env: 'production', verify: 'strict' });
+    expect(lines[0]).toMatchObject({ event: 'ready', url: base, inspector: `${base}/_sandbox/ui/`, apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET, env: 'production', verify: 'strict' });
     sandbox.child.kill('SIGINT');
     expect((await sandbox.exited).code).toBe(0);
   }, SPAWN_TIMEOUT_MS);

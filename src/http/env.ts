@@ -1,6 +1,7 @@
 /** The Hono environment: what middleware hands to routes for one request. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { JournalProblem, Verification } from '../journal.js';
 import type { Programme } from '../programmes.js';
 
 export interface AppEnv {
@@ -19,6 +20,10 @@ export interface AppEnv {
     /** Verification failures reported in warn mode. */
     warnings: string[];
     replayed: boolean;
+    /** The problem the request was answered with (set by the error funnel), for the journal. */
+    problem: JournalProblem | undefined;
+    /** What request verification found when a check failed, for the journal. */
+    verification: Verification | undefined;
   };
 }
 

@@ -65,6 +65,7 @@ export function problemBody(error: SandboxError, requestId: string): Problem {
 
 export function problemResponse(c: Context<AppEnv>, error: SandboxError): Response {
   const body = problemBody(error, requestIdOf(c));
+  c.set('problem', { code: error.code, detail: error.detail });
   return c.body(JSON.stringify(body), body.status as 400, { 'Content-Type': 'application/problem+json' });
 }
 

@@ -24,6 +24,7 @@ import { createSandbox, type ClockKeeper } from './sandbox.js';
 import { createSandboxEvents } from './sandbox-events.js';
 import { createTransactions } from './transactions.js';
 import { createWebhooks } from './webhooks.js';
+import { createWorld } from './world.js';
 
 /** What every programme's services share. */
 export interface Shared {
@@ -62,7 +63,8 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   const sandbox = createSandbox(core, { scheduler, engine, webhooks, customers, accounts, cards, keepClock });
   const sandboxEvents = createSandboxEvents(core);
   const retention = createRetention(core, { events });
-  return { scheduler, jobs, events, webhooks, auth, engine, idempotency, customers, accounts, cards, authorisations, transactions, sandbox, sandboxEvents, retention };
+  const world = createWorld(core);
+  return { scheduler, jobs, events, webhooks, auth, engine, idempotency, customers, accounts, cards, authorisations, transactions, sandbox, sandboxEvents, retention, world };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -36,12 +36,13 @@ describe('reset and requests', () => {
     const sb = createTestSandbox();
     await sb.json('POST', '/_sandbox/seed', { token: false, body: { customers: [{ externalId: 'a' }] } });
     await sb.json('GET', '/v1/customers');
+    await sb.json('GET', '/v1/cards/3b241101-e2bb-4255-8caf-4136c566a962');
     const listed = cliContext(sb);
     await listRequests(listed);
-    expect(listed.stdout()).toMatch(/^TIME\s+METHOD\s+PATH\s+STATUS\s+MS\s+NOTES\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/customers\s+200/);
+    expect(listed.stdout()).toMatch(/^TIME\s+METHOD\s+PATH\s+STATUS\s+MS\s+NOTES\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/cards\/\S+\s+404\s+\S+\s+card_not_found\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/customers\s+200\s+\S+\s*\n/);
     const wiped = cliContext(sb);
     await reset(wiped);
-    expect(wiped.stdout()).toBe('✓ sandbox reset, wiped events: 2, customers: 1, requests: 1\n');
+    expect(wiped.stdout()).toBe('✓ sandbox reset, wiped events: 2, customers: 1, requests: 2\n');
     const empty = cliContext(sb);
     await reset(empty);
     await listRequests(empty);

@@ -1,6 +1,9 @@
-/** `requests`: the journal of recent API requests, newest first. */
+/** `requests`: the journal of recent API requests, newest first, with what each was refused or warned for. */
 import type { JournalEntry } from '../../journal.js';
 import type { CommandContext } from '../client.js';
+
+/** Replayed, each warning, and the problem's code when it is not one of them. */
+const notes = (e: JournalEntry) => [...new Set([e.replayed ? 'replayed' : '', ...e.warnings, e.problem?.code ?? ''])].filter(Boolean).join('; ');
 
 export async function listRequests({ client, io, json }: CommandContext): Promise<void> {
   const entries = (await client.request<JournalEntry[]>('GET', '/requests'))!;
@@ -8,6 +11,6 @@ export async function listRequests({ client, io, json }: CommandContext): Promis
   if (entries.length === 0) return io.out(io.color.dim('no API requests yet'));
   io.table(
     ['TIME', 'METHOD', 'PATH', 'STATUS', 'MS', 'NOTES'],
-    entries.map((e) => [e.time, e.method, e.path, io.status(String(e.status)), String(e.durationMs), [e.replayed ? 'replayed' : '', ...e.warnings].filter(Boolean).join('; ')]),
+    entries.map((e) => [e.time, e.method, e.path, io.status(String(e.status)), String(e.durationMs), notes(e)]),
   );
 }

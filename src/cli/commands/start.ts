@@ -44,6 +44,8 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
     throw error instanceof ClientUsageError ? new StartError(error.message) : error;
   });
   const running = await startServer(deps);
+  // The inspector (README: The inspector): its files are read when the page is first opened.
+  const inspector = `${running.url}/_sandbox/ui/`;
 
   if (config.jsonLogs) {
     // The first line on stdout, for a script or test runner that started it on a free port. A
@@ -52,6 +54,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
       JSON.stringify({
         event: 'ready',
         url: running.url,
+        inspector,
         apiKey: config.apiKey ?? DEFAULT_API_KEY,
         ...(config.apiKey === undefined && { apiSecret: DEFAULT_API_SECRET }),
         version: version(),
@@ -68,6 +71,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
     io.out(`\n  ${c.bold.cyan('card-sandbox')} ${c.dim(`v${version()}`)} ${c.green('ready')}\n`);
     row('API', `${running.url}/v1`);
     row('Control', `${running.url}/_sandbox`);
+    row('Inspector', inspector);
     row('API key', config.apiKey ?? DEFAULT_API_KEY);
     row('API secret', config.apiKey ? c.dim('(as configured)') : DEFAULT_API_SECRET);
     row('Mode', `env ${config.env}, verify ${config.verify}${config.physicalCards ? ', physical cards' : ''}`);

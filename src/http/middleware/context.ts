@@ -1,6 +1,7 @@
 /**
  * Per-request context: a `Request-Id` on every response, the one-line request log, and the
- * journal entry for API requests.
+ * journal entry for API requests — with the problem and the verification findings only when there
+ * are any, so that a request that went well costs no more than before.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps.js';
@@ -33,7 +34,13 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     if (url.pathname.startsWith('/v1/')) {
       // The programme's journal once the request named one (its token or API key); else the default's.
       const { journal, core } = c.get('programme');
-      journal.add({ requestId, time: iso(core.clock.now()), method: line.method, path: line.path, status: line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed });
+      const problem = c.get('problem');
+      const verification = c.get('verification');
+      journal.add({
+        requestId, time: iso(core.clock.now()), method: line.method, path: line.path, status: line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed,
+        ...(problem && { problem }),
+        ...(verification && { verification }),
+      });
     }
   };
 }

@@ -3,12 +3,15 @@
  * body, the RFC 9421 signature (ecdsa-p384-sha384, keyid lookup, created/expires against the wall
  * clock) and the Idempotency-Key on mutations. `strict` refuses the first failure with its code;
  * `warn` lets the request through with one `Sandbox-Warning` header and one log line per failure.
+ * Either way the request journal gets what was found, the headers the checks read and the signature
+ * base the sandbox computed, so that the inspector can show them side by side.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { KeyObject } from 'node:crypto';
 import type { Verify } from '../../config.js';
-import { SandboxError, type ErrorCode } from '../../domain/errors.js';
+import { SandboxError } from '../../domain/errors.js';
 import { MUTATIONS } from '../../domain/idempotency.js';
+import type { Verification, VerificationFailure as Failure } from '../../journal.js';
 import type { Log } from '../../log.js';
 import type { Auth } from '../../services/auth.js';
 import { checkContentDigest } from '../../signatures/digest.js';
@@ -18,11 +21,6 @@ import { requestIdOf, servicesOf, type AppEnv } from '../env.js';
 import { hasRoute } from './auth.js';
 
 const MAX_CLOCK_SKEW_S = 300;
-
-interface Failure {
-  code: ErrorCode;
-  detail: string;
-}
 
 /**
  * Signatures already verified, per key object: a P-384 verification costs about a millisecond of
@@ -105,6 +103,36 @@ export function checkSignature(c: Context, rawBody: Uint8Array, auth: Auth, wall
   }
 }
 
+/** The headers the checks read, kept in the journal when one fails; Authorization is never among them. */
+const CHECKED_HEADERS = ['Host', 'Content-Type', 'Content-Digest', 'Idempotency-Key', 'Signature-Input', 'Signature'] as const;
+/** Each header value and signature base the journal keeps is cut at this length. */
+const MAX_KEPT = 4096;
+const clip = (text: string) => (text.length > MAX_KEPT ? `${text.slice(0, MAX_KEPT)}…` : text);
+
+/** The signature base from the request and its Signature-Input, or undefined when that cannot be made. */
+function computedBase(c: Context): string | undefined {
+  const input = c.req.header('Signature-Input');
+  if (!input) return undefined;
+  try {
+    const params = remembered(parsedInputs, input, () => parseSignatureInput(input));
+    return signatureBase(messageOf(c), params.components, params.serialisedParams);
+  } catch (error) {
+    if (error instanceof SignatureFormatError) return undefined;
+    throw error;
+  }
+}
+
+/** What the journal keeps of a request whose checks failed: only then is any of this gathered. */
+function findings(c: Context, failures: Failure[], outcome: Verification['outcome']): Verification {
+  const headers: Record<string, string> = {};
+  for (const name of CHECKED_HEADERS) {
+    const value = c.req.header(name);
+    if (value !== undefined) headers[name] = clip(value);
+  }
+  const base = failures.some((f) => f.code === 'invalid_signature') ? computedBase(c) : undefined;
+  return { outcome, failures, headers, ...(base !== undefined && { signatureBase: clip(base) }) };
+}
+
 /** Escapes what may not stand in a header value. */
 const headerSafe = (text: string) => text.replace(/\n/g, '\\n').replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
@@ -126,6 +154,7 @@ export function verifyRequests(mode: Verify, wall: () => number, log: Log): Midd
       else if (!Uuid.safeParse(key).success) failures.push({ code: 'invalid_idempotency_key', detail: `Idempotency-Key must be a UUID, got "${key}"` });
     }
     if (failures.length === 0) return next();
+    c.set('verification', findings(c, failures, mode === 'strict' ? 'refused' : 'warned'));
     if (mode === 'strict') throw new SandboxError(failures[0]!.code, failures[0]!.detail);
     for (const failure of failures) {
       c.get('warnings').push(failure.code);

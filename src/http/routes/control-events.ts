@@ -4,7 +4,6 @@
  * stream (WHATWG HTML §9.2) of committed events and delivery attempt outcomes.
  */
 import { Hono } from 'hono';
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { z } from 'zod';
 import { iso } from '../../clock.js';
 import { WEBHOOK_TYPES } from '../../domain/events.js';
@@ -13,8 +12,8 @@ import type { AttemptReport } from '../../webhooks/dispatcher.js';
 import { servicesOf, type AppEnv } from '../env.js';
 import { Uuid } from '../../domain/formats.js';
 import { parse } from './control-input.js';
+import { sseStream } from './sse.js';
 
-const HEARTBEAT_MS = 15_000;
 const MAX_EVENTS_PAGE = 1000;
 
 const Filter = z.object({
@@ -56,8 +55,7 @@ export function controlEventRoutes(): Hono<AppEnv> {
     const filtered = filter.type !== undefined || filter.entityId !== undefined;
     const wanted = (type: string, entityId: string) => (!filter.type || filter.type === type) && (!filter.entityId || filter.entityId === entityId);
     const services = servicesOf(c);
-    return streamSSE(c, async (stream: SSEStreamingApi) => {
-      const send = (event: string, id: string, data: unknown) => void stream.writeSSE({ event, id, data: JSON.stringify(data) });
+    return sseStream(c, (send) => {
       const unsubscribeEvents = services.events.subscribe((e) => {
         if (wanted(e.type, e.entityId)) send('event', e.id, streamedEvent(e));
       });
@@ -66,17 +64,10 @@ export function controlEventRoutes(): Hono<AppEnv> {
         const event = filtered ? services.events.get(report.eventId) : undefined;
         if (!filtered || (event && wanted(event.type, event.entityId))) send('attempt', `${report.deliveryId}/${report.attempt}`, streamedAttempt(report));
       });
-      // A comment line first, so that clients see the stream open before the first event.
-      await stream.write(': connected\n\n');
-      await new Promise<void>((resolve) => {
-        const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), HEARTBEAT_MS);
-        stream.onAbort(() => {
-          clearInterval(heartbeat);
-          unsubscribeEvents();
-          unsubscribeAttempts();
-          resolve();
-        });
-      });
+      return () => {
+        unsubscribeEvents();
+        unsubscribeAttempts();
+      };
     });
   });
 

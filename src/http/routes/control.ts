@@ -1,7 +1,7 @@
 /**
  * The emulator's own control plane, /_sandbox/* (README: Time travel and the control plane). It lives apart from /v1: no
  * token, signature or idempotency key (only the optional --admin-token); it calls the same
- * services.
+ * services. The inspector's page is served here too, and is one more client of these routes.
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -14,6 +14,9 @@ import { controlProgrammeRoutes } from './control-programmes.js';
 import { requireAdminToken } from '../middleware/admin.js';
 import { readBody } from '../middleware/body.js';
 import { controlEventRoutes } from './control-events.js';
+import { controlRequestRoutes } from './control-requests.js';
+import { controlUiRoutes } from './control-ui.js';
+import { controlWorldRoutes } from './control-world.js';
 import { jsonOf, parse } from './control-input.js';
 import { controlSeedRoutes } from './control-seed.js';
 
@@ -29,6 +32,8 @@ export interface ControlOptions {
 export function controlRoutes(deps: Deps, { maxBodyBytes, simulator }: ControlOptions): Hono<AppEnv> {
   const { config, programmes } = deps;
   const control = new Hono<AppEnv>();
+  // The inspector's files come before the admin token: the page asks for it (README: The inspector).
+  controlUiRoutes(control);
   control.use('*', requireAdminToken(config.adminToken));
   control.use('*', ...readBody(maxBodyBytes));
   controlProgrammeRoutes(control, deps);
@@ -48,7 +53,9 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator }: ControlOp
 
   control.route('/events', controlEventRoutes());
 
-  control.get('/requests', (c) => c.json(c.get('programme').journal.list()));
+  control.route('/requests', controlRequestRoutes());
+
+  control.route('/world', controlWorldRoutes());
 
   controlSeedRoutes(control);
 

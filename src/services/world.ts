@@ -1,0 +1,124 @@
+/**
+ * A programme's world at a glance, for the control plane and the inspector (README: Time travel and
+ * the control plane): every customer with its accounts, their cards, and each card's
+ * authorisations and transactions, each resource exactly as GET /v1 returns it; the webhook
+ * subscriptions; and how many there are of each, with the outbox's deliveries by state. Read-only,
+ * one query per table, every one of them for this programme only.
+ */
+import { asc, count, eq, sql, type AnyColumn } from 'drizzle-orm';
+import type { Core } from '../core.js';
+import { accounts, authorisations, cards, customers, deliveries, events, transactions, webhooks } from '../store/schema.js';
+import { toAccount, type Account } from '../wire/account.js';
+import { toCard, type Card } from '../wire/card.js';
+import { toCustomer, type Customer } from '../wire/customer.js';
+import { toAuthorisation, toTransaction, type Authorisation, type Transaction } from '../wire/payment.js';
+import { toWebhook, type Webhook } from '../wire/webhook.js';
+
+export interface WorldCard extends Card {
+  authorisations: Authorisation[];
+  transactions: Transaction[];
+}
+
+export interface WorldAccount extends Account {
+  cards: WorldCard[];
+  /** Transactions that name no card (the API makes none today); omitted when there are none. */
+  transactions?: Transaction[];
+}
+
+export interface WorldCustomer extends Customer {
+  accounts: WorldAccount[];
+}
+
+/** GET /_sandbox/world: oldest first at every level. */
+export interface World {
+  webhooks: Webhook[];
+  customers: WorldCustomer[];
+}
+
+/** GET /_sandbox/world/counts. */
+export interface WorldCounts {
+  customers: number;
+  accounts: number;
+  cards: number;
+  authorisations: number;
+  transactions: number;
+  webhooks: number;
+  events: number;
+  /** Deliveries by state (`pending`, `delivered`, `discarded`), each present even at 0. */
+  deliveries: Record<string, number>;
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => string | null): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    if (k === null) continue;
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+export function createWorld({ store, programme }: Core) {
+  const { db } = store;
+  const mine = (programmeId: AnyColumn) => eq(programmeId, programme);
+  // Oldest first, ties in insertion order, as the API lists them.
+  const oldestFirst = (createdAt: AnyColumn) => [asc(createdAt), asc(sql`rowid`)];
+  const countOf = (table: typeof customers | typeof accounts | typeof cards | typeof authorisations | typeof transactions | typeof webhooks | typeof events) =>
+    db.select({ n: count() }).from(table).where(mine(table.programmeId)).get()?.n ?? 0;
+
+  return {
+    tree(): World {
+      const customerRows = db.select().from(customers).where(mine(customers.programmeId)).orderBy(...oldestFirst(customers.createdAt)).all();
+      const accountRows = db.select().from(accounts).where(mine(accounts.programmeId)).orderBy(...oldestFirst(accounts.createdAt)).all();
+      const cardRows = db.select().from(cards).where(mine(cards.programmeId)).orderBy(...oldestFirst(cards.createdAt)).all();
+      const authorisationRows = db.select().from(authorisations).where(mine(authorisations.programmeId)).orderBy(...oldestFirst(authorisations.createdAt)).all();
+      const transactionRows = db.select().from(transactions).where(mine(transactions.programmeId)).orderBy(...oldestFirst(transactions.createdAt)).all();
+      const webhookRows = db.select().from(webhooks).where(mine(webhooks.programmeId)).orderBy(...oldestFirst(webhooks.createdAt)).all();
+
+      const accountsOf = groupBy(accountRows, (a) => a.customerId);
+      const cardsOf = groupBy(cardRows, (c) => c.accountId);
+      const authorisationsOf = groupBy(authorisationRows, (a) => a.cardId);
+      const transactionsOf = groupBy(transactionRows, (t) => t.cardId);
+      const cardlessOf = groupBy(transactionRows, (t) => (t.cardId === null ? t.accountId : null));
+
+      return {
+        webhooks: webhookRows.map(toWebhook),
+        customers: customerRows.map((customer) => ({
+          ...toCustomer(customer),
+          accounts: (accountsOf.get(customer.id) ?? []).map((account) => {
+            const cardless = cardlessOf.get(account.id);
+            return {
+              ...toAccount(account),
+              cards: (cardsOf.get(account.id) ?? []).map((card) => ({
+                ...toCard(card),
+                authorisations: (authorisationsOf.get(card.id) ?? []).map(toAuthorisation),
+                transactions: (transactionsOf.get(card.id) ?? []).map(toTransaction),
+              })),
+              ...(cardless && { transactions: cardless.map(toTransaction) }),
+            };
+          }),
+        })),
+      };
+    },
+
+    counts(): WorldCounts {
+      const byState: Record<string, number> = { pending: 0, delivered: 0, discarded: 0 };
+      const states = db.select({ status: deliveries.status, n: count() }).from(deliveries).where(mine(deliveries.programmeId)).groupBy(deliveries.status).all();
+      for (const { status, n } of states) byState[status] = n;
+      return {
+        customers: countOf(customers),
+        accounts: countOf(accounts),
+        cards: countOf(cards),
+        authorisations: countOf(authorisations),
+        transactions: countOf(transactions),
+        webhooks: countOf(webhooks),
+        events: countOf(events),
+        deliveries: byState,
+      };
+    },
+  };
+}
+
+export type WorldService = ReturnType<typeof createWorld>;

@@ -1,0 +1,87 @@
+/**
+ * The simulator's actions (README: The inspector — Simulator): verify or reject a customer waiting
+ * for KYC, issue or fail a card being issued, authorise on an active card, capture or release a
+ * pending authorisation. Each calls the control plane's simulator mirror, the same code as
+ * /v1/simulator/*. Which states allow which action comes from the server's own state tables.
+ */
+import { useState } from 'preact/hooks';
+import { CARD_MACHINE } from '../src/domain/card.js';
+import { CUSTOMER_MACHINE } from '../src/domain/customer.js';
+import { call } from './api.js';
+import type { Authorisation } from './api-types.js';
+import { Action, Failure } from './components.js';
+import { health } from './live.js';
+import { href } from './route.js';
+import { useSignal } from './state.js';
+import type { TreeRow } from './tree.js';
+
+export const canVerify = (status: string) => status in CUSTOMER_MACHINE.actions.verify.from;
+export const canIssue = (status: string) => status in CARD_MACHINE.actions.issue.from;
+/** Only a pending authorisation (created with `capture: false`) is captured or released by hand (README: Authorisations and transactions). */
+export const canSettle = (status: string) => status === 'pending';
+
+export interface AuthoriseRequest {
+  amount: string;
+  currency: string;
+  capture: boolean;
+  merchant?: { name: string };
+}
+
+export const simulate = {
+  verify: (id: string) => call('PATCH', `/simulator/customers/${id}/verify`),
+  reject: (id: string) => call('PATCH', `/simulator/customers/${id}/reject`),
+  issue: (id: string) => call('PATCH', `/simulator/cards/${id}/issue`),
+  fail: (id: string) => call('PATCH', `/simulator/cards/${id}/fail`),
+  capture: (id: string) => call('PATCH', `/simulator/authorisations/${id}/capture`),
+  release: (id: string) => call('PATCH', `/simulator/authorisations/${id}/release`),
+  authorise: (cardId: string, request: AuthoriseRequest) => call<Authorisation>('POST', `/simulator/cards/${cardId}/authorisation`, request),
+};
+
+export type Outcome = { done: string } | { error: unknown } | undefined;
+
+/** What an action came to: a line saying what happened, or the refusal. */
+export function OutcomeLine({ outcome }: { outcome: Outcome }) {
+  if (!outcome) return null;
+  if ('error' in outcome) return <Failure error={outcome.error} />;
+  return (
+    <p class="done" role="status">
+      {outcome.done}
+    </p>
+  );
+}
+
+/** The buttons that apply to this resource in its current state, on the World view. */
+export function ResourceActions({ row }: { row: TreeRow }) {
+  const [outcome, setOutcome] = useState<Outcome>();
+  // With --env production there is no simulator (README: API behaviour).
+  const production = useSignal(health)?.env === 'production';
+  const after = (done: string) => (error?: unknown) => setOutcome(error ? { error } : { done });
+  const status = row.status ?? '';
+  const buttons = [];
+  if (row.kind === 'customer' && canVerify(status)) {
+    buttons.push(<Action key="verify" kind="primary" label="Verify customer" action={() => simulate.verify(row.id)} onDone={after('KYC passed: the customer is active.')} />);
+    buttons.push(<Action key="reject" kind="danger" label="Reject customer" action={() => simulate.reject(row.id)} onDone={after('KYC failed: the customer is rejected.')} />);
+  }
+  if (row.kind === 'card' && canIssue(status)) {
+    buttons.push(<Action key="issue" kind="primary" label="Issue card" action={() => simulate.issue(row.id)} onDone={after('The card is issued and active.')} />);
+    buttons.push(<Action key="fail" kind="danger" label="Fail issuance" action={() => simulate.fail(row.id)} onDone={after('Issuance failed.')} />);
+  }
+  if (row.kind === 'card' && status === 'active') {
+    buttons.push(
+      <a key="authorise" class="button" href={href('simulator', undefined, { card: row.id })}>
+        Authorise a payment…
+      </a>,
+    );
+  }
+  if (row.kind === 'authorisation' && canSettle(status)) {
+    buttons.push(<Action key="capture" kind="primary" label="Capture" action={() => simulate.capture(row.id)} onDone={after('Capturing: captured 1 s of sandbox time later.')} />);
+    buttons.push(<Action key="release" label="Release" action={() => simulate.release(row.id)} onDone={after('Releasing: released 1 s of sandbox time later.')} />);
+  }
+  if (production || (buttons.length === 0 && !outcome)) return null;
+  return (
+    <div class="resource-actions">
+      <div class="row">{buttons}</div>
+      <OutcomeLine outcome={outcome} />
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * The control plane's answers as the inspector reads them: the server's own definitions, imported
+ * as types only (nothing of the server is bundled), plus the fields of the webhook delivery lab
+ * that the page shows when a sandbox sends them (README: The inspector).
+ */
+import type { AttemptView, DeliverySummary, EventDetail, EventSummary } from '../src/services/sandbox-events.js';
+import type { AttemptReport } from '../src/webhooks/dispatcher.js';
+
+export type { JournalEntry, Verification } from '../src/journal.js';
+export type { ProgrammeSummary } from '../src/programmes.js';
+export type { World, WorldAccount, WorldCard, WorldCounts, WorldCustomer } from '../src/services/world.js';
+export type { Problem } from '../src/wire/problem.js';
+export type { Webhook } from '../src/wire/webhook.js';
+export type { Authorisation, Transaction } from '../src/wire/payment.js';
+
+/** GET /_sandbox/health. */
+export interface Health {
+  status: string;
+  version: string;
+  env: 'sandbox' | 'production';
+  verify: 'strict' | 'warn' | 'off';
+  clock: string;
+}
+
+/** GET /_sandbox/clock. */
+export interface Clock {
+  now: string;
+  frozen: boolean;
+}
+
+/** A fault the delivery lab injected into an attempt. */
+export type Fault = 'duplicate' | 'reordered' | 'delayed' | 'injected-status' | 'injected-timeout';
+
+/** The receiver's answer to an attempt (its first 4 KiB). */
+export interface ReceiverAnswer {
+  contentType?: string;
+  body?: string;
+}
+
+export type Attempt = AttemptView & { fault?: Fault; response?: ReceiverAnswer };
+export type Delivery = DeliverySummary & { paused?: boolean };
+export type Event = Omit<EventSummary, 'deliveries'> & { deliveries: Delivery[] };
+export type EventWithAttempts = Omit<EventDetail, 'deliveries'> & { deliveries: (Delivery & { history: Attempt[] })[] };
+
+/** `event: event` on GET /_sandbox/events/stream. */
+export interface EventMessage {
+  kind: 'event';
+  id: string;
+  type: string;
+  entityId: string;
+  createdAt: string;
+  body: unknown;
+}
+
+/** `event: attempt` on GET /_sandbox/events/stream. */
+export type AttemptMessage = Omit<AttemptReport, 'at' | 'nextAttemptAt'> & { kind: 'attempt'; at: string; nextAttemptAt?: string; fault?: Fault; response?: ReceiverAnswer };
