@@ -16,6 +16,7 @@ import { readBody } from '../middleware/body.js';
 import { controlEventRoutes } from './control-events.js';
 import { jsonOf, parse } from './control-input.js';
 import { controlSeedRoutes } from './control-seed.js';
+import { controlWebhookRoutes } from './control-webhooks.js';
 
 const Advance = z.object({ by: z.string().optional(), to: z.string().optional() });
 
@@ -24,9 +25,11 @@ export interface ControlOptions {
   maxBodyBytes: number;
   /** The simulator's routes, mounted as /_sandbox/simulator/* (empty in production). */
   simulator: Hono<AppEnv>;
+  /** The webhook routes of /v1, mounted as /_sandbox/webhooks/* (README: Webhooks → The delivery lab). */
+  webhooks: Hono<AppEnv>;
 }
 
-export function controlRoutes(deps: Deps, { maxBodyBytes, simulator }: ControlOptions): Hono<AppEnv> {
+export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks }: ControlOptions): Hono<AppEnv> {
   const { config, programmes } = deps;
   const control = new Hono<AppEnv>();
   control.use('*', requireAdminToken(config.adminToken));
@@ -47,6 +50,9 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator }: ControlOp
   });
 
   control.route('/events', controlEventRoutes());
+
+  controlWebhookRoutes(control);
+  control.route('/', webhooks);
 
   control.get('/requests', (c) => c.json(c.get('programme').journal.list()));
 
