@@ -108,11 +108,11 @@ export interface FaultsView {
   seed?: number;
 }
 
-export function faultsView(faults: Faults): FaultsView {
-  const { delay, ...rest } = faults;
-  if (!delay) return rest;
-  const text = delay.minMs === delay.maxMs ? formatDuration(delay.minMs) : `${formatDuration(delay.minMs)}-${formatDuration(delay.maxMs)}`;
-  return { ...rest, delay: text };
+/** In the order the body lists them. */
+export function faultsView({ duplicate, reorder, delay, fail, timeout, seed }: Faults): FaultsView {
+  const text = delay && (delay.minMs === delay.maxMs ? formatDuration(delay.minMs) : `${formatDuration(delay.minMs)}-${formatDuration(delay.maxMs)}`);
+  const view: FaultsView = { duplicate, reorder, delay: text, fail, timeout, seed };
+  return Object.fromEntries(Object.entries(view).filter(([, v]) => v !== undefined));
 }
 
 const FIELDS = new Set(['duplicate', 'reorder', 'delay', 'fail.status', 'fail.times', 'fail.rate', 'timeout', 'seed']);
