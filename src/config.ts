@@ -118,7 +118,7 @@ export const OPTIONS = [
   spec({ key: 'seed', flag: '--seed <file>', env: 'CARD_SANDBOX_SEED', default: undefined, parse: strOpt, defaultText: 'none', doc: 'Load a seed world (JSON) at start' }),
   spec({ key: 'maxProgrammes', flag: '--max-programmes <n>', env: 'CARD_SANDBOX_MAX_PROGRAMMES', default: 1000, parse: int(1, 1_000_000), doc: 'How many programmes the sandbox holds, the default one included' }),
   spec({ key: 'randomSeed', flag: '--random-seed <n>', env: 'CARD_SANDBOX_RANDOM_SEED', default: undefined, parse: int(0, 2 ** 32 - 1), defaultText: 'none', doc: "Draw the default programme's ids and randomness from this seed (with a frozen --clock, runs repeat byte for byte)" }),
-  spec({ key: 'webhookFaults', flag: '--webhook-faults <faults>', env: 'CARD_SANDBOX_WEBHOOK_FAULTS', default: undefined, parse: faults, defaultText: 'none', doc: "Faults for the default programme's webhook deliveries, e.g. `duplicate=0.2,reorder=0.2,delay=2s-30s` (see Webhooks → The delivery lab)" }),
+  spec({ key: 'webhookFaults', flag: '--webhook-faults <faults>', env: 'CARD_SANDBOX_WEBHOOK_FAULTS', default: undefined, parse: faults, defaultText: 'none', doc: "Faults for the default programme's webhook deliveries, set at every start: `duplicate=0.2,reorder=0.2,delay=2s-30s`, `fail.status=503,fail.times=3`… (README: Webhooks → The delivery lab)" }),
   spec({ key: 'jsonLogs', flag: '--json', env: 'CARD_SANDBOX_JSON_LOGS', default: false, parse: bool, doc: 'Log one JSON object per line instead of readable lines, the ready line first' }),
 ] as const satisfies readonly OptionSpec[];
 
