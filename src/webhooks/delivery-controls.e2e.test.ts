@@ -4,7 +4,11 @@
  * delivery now; exhaust one; resend every event of a window and/or type; and the webhook mirror
  * on the control plane.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '../store/store.js';
 import type { WebhookType } from '../domain/events.js';
 import { seededRandom } from '../ids.js';
 import { createTestSandbox, T0, type TestSandbox } from '../testing/harness.js';
@@ -142,6 +146,35 @@ describe('delivery controls', () => {
     expect((await control('POST', '/events/resend', { since: '2030-01-01' })).body).toEqual({ events: 0, deliveries: [] });
     await advanceTo(T0 + 2 * H);
     expect(receiver.requests.map((r) => r.headers['sandbox-event-id']).sort()).toEqual([late, early, customer].sort());
+  });
+
+  it('keeps faults, pauses and held deliveries across a restart on the same database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-lab-'));
+    try {
+      const file = join(dir, 'sandbox.db');
+      const first = createTestSandbox({}, { store: openStore(file) });
+      const hook = first.deps.services.webhooks.put({ callbackUrl: `${receiver.url}/hook`, types: ['card.updated'] });
+      await first.json('PUT', '/_sandbox/webhooks/faults', { token: false, body: { fail: { status: 503, times: 2 } } });
+      await first.json('POST', `/_sandbox/webhooks/${hook.id}/pause`, { token: false });
+      first.deps.store.transaction(() => first.deps.services.events.emit('card.updated', CARD, { id: CARD, status: 'active' }));
+      // Listeners hear of the commit in a microtask: let them, then stop.
+      await new Promise((resolve) => setImmediate(resolve));
+      first.deps.store.close();
+
+      sandbox = createTestSandbox({}, { store: openStore(file) });
+      expect((await control('GET', '/webhooks/faults')).body.faults).toEqual({ fail: { status: 503, times: 2, remaining: 2 } });
+      expect(await deliveries()).toEqual([expect.objectContaining({ status: 'pending', paused: true })]);
+      await advanceTo(T0 + H);
+      expect(receiver.requests).toHaveLength(0);
+      expect((await control('POST', `/webhooks/${hook.id}/resume`)).body.deliveries).toBe(1);
+      await advanceTo(T0 + H + 2 * S);
+      // Two injected failures (at once and the immediate retry), then the receiver 1 s later.
+      expect(received()).toEqual(['/hook active']);
+      expect((await deliveries())[0]).toMatchObject({ status: 'delivered', attempts: 3 });
+      sandbox.deps.store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('mirrors /v1/webhooks on the control plane: no token needed', async () => {

@@ -5,7 +5,7 @@
  * happens, and deletes the subscription when it stops (Ctrl-C or SIGTERM).
  */
 import { WEBHOOK_TYPES } from '../../domain/events.js';
-import type { CommandContext } from '../client.js';
+import { RefusedError, type CommandContext } from '../client.js';
 import { answerLine, faultTag, outcome, type AttemptMessage } from './attempts.js';
 
 export interface ListenOptions {
@@ -76,6 +76,11 @@ export async function listen({ client, io, json }: CommandContext, options: List
     return;
   }
   if (!hook) return;
-  await client.request('DELETE', `/webhooks/${hook.id}`);
-  io.err(c.dim(`deleted webhook ${hook.id}`));
+  try {
+    await client.request('DELETE', `/webhooks/${hook.id}`);
+    io.err(c.dim(`deleted webhook ${hook.id}`));
+  } catch (error) {
+    // Someone deleted it already (or reset the sandbox): nothing is left to clean up.
+    if (!(error instanceof RefusedError && error.problem.code === 'webhook_not_found')) throw error;
+  }
 }
