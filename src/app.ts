@@ -72,7 +72,10 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   const simulator = new OpenAPIHono<AppEnv>({ defaultHook });
   simulatorCustomerCardRoutes(simulator, deps);
   simulatorAuthorisationRoutes(simulator, deps);
-  app.route('/_sandbox', controlRoutes(deps, { maxBodyBytes: MAX_BODY_BYTES, simulator }));
+  // The webhook mirror: subscriptions without a token, for `card-sandbox listen` whatever --verify says.
+  const webhooks = new OpenAPIHono<AppEnv>({ defaultHook });
+  webhookRoutes(webhooks);
+  app.route('/_sandbox', controlRoutes(deps, { maxBodyBytes: MAX_BODY_BYTES, simulator, webhooks }));
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' },

@@ -26,7 +26,15 @@ describe('resolveConfig', () => {
     expect(config).toMatchObject({ tokenTtlMs: 1_800_000, physicalCards: true, jsonLogs: false, clock: '2026-01-01T00:00:00Z', apiSecret: 's' });
   });
 
+  it('reads --webhook-faults into the faults it stands for', () => {
+    expect(resolveConfig({ webhookFaults: 'duplicate=0.2,reorder=0.2,delay=2s-30s' }, {}).webhookFaults).toEqual({ duplicate: 0.2, reorder: 0.2, delay: { minMs: 2000, maxMs: 30_000 } });
+    expect(resolveConfig({}, { CARD_SANDBOX_WEBHOOK_FAULTS: 'fail.status=503,fail.times=3' }).webhookFaults).toEqual({ fail: { status: 503, times: 3, remaining: 3 } });
+  });
+
   it.each([
+    [{ webhookFaults: 'duplicate=2' }, {}, '--webhook-faults duplicate must be a probability from 0 to 1 (in "duplicate=2")'],
+    [{}, { CARD_SANDBOX_WEBHOOK_FAULTS: 'dupes=1' }, 'CARD_SANDBOX_WEBHOOK_FAULTS dupes is not a fault'],
+    [{ webhookFaults: 'delay=soon,fail.status=503' }, {}, '--webhook-faults delay must be a duration or a range of two, such as 5s or 2s-30s; fail give either times'],
     [{ port: '99999' }, {}, '--port must be an integer from 0 to 65535, got "99999"'],
     [{ port: '0x10' }, {}, '--port must be an integer'],
     [{}, { CARD_SANDBOX_PORT: 'http' }, 'CARD_SANDBOX_PORT must be an integer from 0 to 65535, got "http"'],

@@ -6,6 +6,7 @@
 import { parseClockOption } from './clock.js';
 import { parseDuration } from './domain/duration.js';
 import { NETWORKS, type Network } from './domain/pan.js';
+import { parseFaultsSpec, type Faults } from './domain/webhook-faults.js';
 
 export type Verify = 'strict' | 'warn' | 'off';
 export type Env = 'sandbox' | 'production';
@@ -32,6 +33,7 @@ export interface Config {
   seed: string | undefined;
   maxProgrammes: number;
   randomSeed: number | undefined;
+  webhookFaults: Faults | undefined;
   jsonLogs: boolean;
 }
 
@@ -74,6 +76,11 @@ const clock: Parser<string | undefined> = (raw) => {
   if (parseClockOption(raw, 0) === undefined) throw new ConfigError(`must be an ISO 8601 date or date-time (e.g. 2026-01-01T09:00:00Z) or "now", got "${raw}"`);
   return raw;
 };
+const faults: Parser<Faults | undefined> = (raw) => {
+  const parsed = parseFaultsSpec(raw);
+  if ('errors' in parsed) throw new ConfigError(`${parsed.errors.map((e) => `${e.path} ${e.message}`).join('; ')} (in "${raw}")`);
+  return parsed.faults;
+};
 const bool: Parser<boolean> = (raw) => {
   const value = raw.toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(value)) return true;
@@ -111,6 +118,7 @@ export const OPTIONS = [
   spec({ key: 'seed', flag: '--seed <file>', env: 'CARD_SANDBOX_SEED', default: undefined, parse: strOpt, defaultText: 'none', doc: 'Load a seed world (JSON) at start' }),
   spec({ key: 'maxProgrammes', flag: '--max-programmes <n>', env: 'CARD_SANDBOX_MAX_PROGRAMMES', default: 1000, parse: int(1, 1_000_000), doc: 'How many programmes the sandbox holds, the default one included' }),
   spec({ key: 'randomSeed', flag: '--random-seed <n>', env: 'CARD_SANDBOX_RANDOM_SEED', default: undefined, parse: int(0, 2 ** 32 - 1), defaultText: 'none', doc: "Draw the default programme's ids and randomness, and the ids and credentials of programmes made here, from this seed (with a frozen --clock, runs repeat byte for byte)" }),
+  spec({ key: 'webhookFaults', flag: '--webhook-faults <faults>', env: 'CARD_SANDBOX_WEBHOOK_FAULTS', default: undefined, parse: faults, defaultText: 'none', doc: "Faults for the default programme's webhook deliveries, set at every start: `duplicate=0.2,reorder=0.2,delay=2s-30s`, `fail.status=503,fail.times=3`… (README: Webhooks → The delivery lab)" }),
   spec({ key: 'jsonLogs', flag: '--json', env: 'CARD_SANDBOX_JSON_LOGS', default: false, parse: bool, doc: 'Log one JSON object per line instead of readable lines, the ready line first' }),
 ] as const satisfies readonly OptionSpec[];
 

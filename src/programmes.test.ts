@@ -197,7 +197,24 @@ describe('isolation', () => {
     await a.control('POST', `/events/${someEvent}/resend`);
     await a.control('GET', '/world');
     await a.control('GET', '/world/counts');
+    // The delivery lab (README: Webhooks → The delivery lab): faults, holds, pauses and controls.
+    const hookId = (await a.control('GET', '/webhooks')).body[0].id;
+    await a.control('PUT', '/webhooks/faults', { body: { duplicate: 1, reorder: 1, delay: '1s', fail: { status: 503, times: 1 }, seed: 1 } });
+    await a.control('PUT', `/webhooks/${hookId}/faults`, { body: { reorder: 1, timeout: 0.5 } });
+    await a.control('POST', '/events/resend', { body: { type: 'customer.updated' } });
+    await a.control('POST', '/clock/advance', { body: { by: '5m' } });
+    await a.control('GET', `/webhooks/${hookId}/faults`);
+    await a.control('DELETE', `/webhooks/${hookId}/faults`);
+    await a.control('DELETE', '/webhooks/faults');
+    await a.control('POST', `/webhooks/${hookId}/pause`);
+    await a.control('POST', '/webhooks/pause');
     await a.api('PATCH', `/v1/customers/${customerId}/deactivate`);
+    await a.control('POST', '/webhooks/resume');
+    await a.control('POST', `/webhooks/${hookId}/resume`);
+    const deliveryId = (await a.control('GET', `/events/${someEvent}`)).body.deliveries[0].id;
+    await a.control('POST', `/deliveries/${deliveryId}/exhaust`);
+    await a.control('POST', `/deliveries/${deliveryId}/retry`);
+    await a.control('POST', '/clock/advance', { body: { by: '1m' } });
     await a.api('PATCH', `/v1/customers/${customerId}/activate`);
     await a.control('POST', '/reset');
 

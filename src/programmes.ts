@@ -201,6 +201,8 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
       clockOffset: 0,
       webhookKey: '',
       randomSeed: options.randomSeed ?? null,
+      webhookFaults: null,
+      webhooksPaused: false,
       createdAt: wall(),
     };
     db.insert(programmes).values(row).run();
@@ -255,6 +257,8 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
       programme.services.auth.init(config.apiKey !== undefined && config.apiSecret !== undefined ? { apiKey: config.apiKey, apiSecret: config.apiSecret } : undefined);
       // A --webhook-key that cannot serve stops the start, rather than the first delivery.
       if (config.webhookKey !== undefined) programme.services.webhooks.verificationKey();
+      // --webhook-faults sets the default programme's faults at every start (README: Webhooks → The delivery lab).
+      if (config.webhookFaults !== undefined) programme.services.lab.setFaults(undefined, config.webhookFaults);
       return programme;
     },
 

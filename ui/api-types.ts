@@ -1,7 +1,6 @@
 /**
  * The control plane's answers as the inspector reads them: the server's own definitions, imported
- * as types only (nothing of the server is bundled), plus the fields of the webhook delivery lab
- * that the page shows when a sandbox sends them (README: The inspector).
+ * as types only (nothing of the server is bundled) (README: The inspector).
  */
 import type { AttemptView, DeliverySummary, EventDetail, EventSummary } from '../src/services/sandbox-events.js';
 import type { AttemptReport } from '../src/webhooks/dispatcher.js';
@@ -28,19 +27,10 @@ export interface Clock {
   frozen: boolean;
 }
 
-/** A fault the delivery lab injected into an attempt. */
-export type Fault = 'duplicate' | 'reordered' | 'delayed' | 'injected-status' | 'injected-timeout';
-
-/** The receiver's answer to an attempt (its first 4 KiB). */
-export interface ReceiverAnswer {
-  contentType?: string;
-  body?: string;
-}
-
-export type Attempt = AttemptView & { fault?: Fault; response?: ReceiverAnswer };
-export type Delivery = DeliverySummary & { paused?: boolean };
-export type Event = Omit<EventSummary, 'deliveries'> & { deliveries: Delivery[] };
-export type EventWithAttempts = Omit<EventDetail, 'deliveries'> & { deliveries: (Delivery & { history: Attempt[] })[] };
+export type Attempt = AttemptView;
+export type Delivery = DeliverySummary;
+export type Event = EventSummary;
+export type EventWithAttempts = EventDetail;
 
 /** `event: event` on GET /_sandbox/events/stream. */
 export interface EventMessage {
@@ -53,4 +43,4 @@ export interface EventMessage {
 }
 
 /** `event: attempt` on GET /_sandbox/events/stream. */
-export type AttemptMessage = Omit<AttemptReport, 'at' | 'nextAttemptAt'> & { kind: 'attempt'; at: string; nextAttemptAt?: string; fault?: Fault; response?: ReceiverAnswer };
+export type AttemptMessage = Omit<AttemptReport, 'at' | 'nextAttemptAt'> & { kind: 'attempt'; at: string; nextAttemptAt?: string };

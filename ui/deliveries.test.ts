@@ -6,7 +6,7 @@ import { deliveryState, eventState, failing, withAttempts } from './deliveries.j
 const delivery = (over: Partial<Delivery> = {}): Delivery => ({ id: 'd1', webhookId: 'w1', callbackUrl: 'http://127.0.0.1:1/hooks', status: 'pending', attempts: 0, ...over });
 const event = (id: string, deliveries: Delivery[]): Event => ({ id, type: 'card.updated', entityId: 'c1', createdAt: '2026-03-01T09:00:00.000Z', body: {}, deliveries });
 const attempt = (over: Partial<AttemptMessage>): AttemptMessage => ({
-  kind: 'attempt', eventId: 'e1', deliveryId: 'd1', webhookId: 'w1', callbackUrl: 'http://127.0.0.1:1/hooks', attempt: 1, at: '2026-03-01T09:00:00.000Z', durationMs: 3, status: 'delivered', ...over,
+  kind: 'attempt', eventId: 'e1', type: 'card.updated', entityId: 'c1', deliveryId: 'd1', webhookId: 'w1', callbackUrl: 'http://127.0.0.1:1/hooks', attempt: 1, at: '2026-03-01T09:00:00.000Z', durationMs: 3, status: 'delivered', ...over,
 });
 
 describe('deliveryState and eventState', () => {

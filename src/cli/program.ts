@@ -10,14 +10,16 @@ import { version } from '../version.js';
 import { ClientUsageError, createClient, DEFAULT_URL, RefusedError, resolveClientOptions, UnreachableError, type CommandContext } from './client.js';
 import { authorise } from './commands/authorise.js';
 import { advanceClock, showClock } from './commands/clock.js';
-import { listEvents, resendEvent, showEvent, tailEvents } from './commands/events.js';
+import { listEvents, resendEvent, resendWindow, showEvent, tailEvents } from './commands/events.js';
 import { health } from './commands/health.js';
+import { listen } from './commands/listen.js';
 import { createProgramme, deleteProgramme, listProgrammes } from './commands/programmes.js';
 import { listRequests } from './commands/requests.js';
 import { reset } from './commands/reset.js';
 import { seed } from './commands/seed.js';
 import { simulate, type Simulation } from './commands/simulate.js';
 import { start, StartError } from './commands/start.js';
+import { clearFaults, deliveryAction, listWebhooks, pauseOrResume, setFaults, showFaults } from './commands/webhooks.js';
 import type { Io } from './io.js';
 import { recordRunning } from './run-files.js';
 
@@ -167,8 +169,57 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       process.once('SIGINT', () => abort.abort());
       return run(flags, (ctx) => tailEvents(ctx, flags, abort.signal));
     });
-  client(events, 'resend <eventId>', 'Deliver an event again to the webhooks subscribed to its type now', ['events resend <eventId>'])
-    .action((eventId: string, flags: ClientFlags) => run(flags, (ctx) => resendEvent(ctx, eventId)));
+  client(events, 'resend [eventId]', 'Deliver an event again, or every event of a window and/or type, to the webhooks subscribed to its type now', [
+    'events resend <eventId>',
+    'events resend --since 2026-03-01T09:00:00Z --until 2026-03-01T10:00:00Z',
+    'events resend --type card.updated',
+  ])
+    .option('--since <instant>', 'every event from this instant of sandbox time (ISO 8601)')
+    .option('--until <instant>', 'every event before this instant')
+    .option('--type <type>', 'every event of this type, e.g. card.updated')
+    .action((eventId: string | undefined, flags: ClientFlags & { since?: string; until?: string; type?: string }) => {
+      const window = flags.since !== undefined || flags.until !== undefined || flags.type !== undefined;
+      if ((eventId === undefined) === !window) throw new UsageError('give an event id, or --since, --until and/or --type');
+      return run(flags, (ctx) => (eventId !== undefined ? resendEvent(ctx, eventId) : resendWindow(ctx, { since: flags.since, until: flags.until, type: flags.type })));
+    });
+
+  // The delivery lab (README: Webhooks → The delivery lab).
+  const webhooks = program.command('webhooks').description('Webhook subscriptions and the delivery lab: faults, pause and resume');
+  client(webhooks, 'list', 'List the webhook subscriptions', ['webhooks list'], { isDefault: true }).action((flags: ClientFlags) => run(flags, listWebhooks));
+  const faults = webhooks.command('faults').description('Faults on demand for all webhooks, or one (--webhook): duplicates, reordering, delays, failures');
+  const forWebhook = (command: Command) => command.option('--webhook <id>', 'only this webhook (its own faults replace the programme\'s)');
+  forWebhook(client(faults, 'set <faults>', 'Set the faults, e.g. duplicate=0.2,reorder=0.2,delay=2s-30s,fail.status=503,fail.times=3,timeout=0.1,seed=7', [
+    "webhooks faults set 'duplicate=0.2,reorder=0.2,delay=2s-30s'",
+    "webhooks faults set 'fail.status=503,fail.times=3' --webhook <id>",
+    "webhooks faults set 'fail.status=500,fail.rate=0.3,timeout=0.1,seed=42'",
+  ])).action((spec: string, flags: ClientFlags & { webhook?: string }) => run(flags, (ctx) => setFaults(ctx, spec, flags.webhook)));
+  forWebhook(client(faults, 'show', 'Show the faults in force', ['webhooks faults show', 'webhooks faults show --webhook <id> --json'], { isDefault: true }))
+    .action((flags: ClientFlags & { webhook?: string }) => run(flags, (ctx) => showFaults(ctx, flags.webhook)));
+  forWebhook(client(faults, 'clear', 'No more faults (a webhook goes back to the programme\'s)', ['webhooks faults clear']))
+    .action((flags: ClientFlags & { webhook?: string }) => run(flags, (ctx) => clearFaults(ctx, flags.webhook)));
+  for (const action of ['pause', 'resume'] as const) {
+    const description = action === 'pause' ? 'Hold every delivery (or one webhook\'s): events queue until resume' : 'Let held deliveries go, each at the time it was due';
+    forWebhook(client(webhooks, action, description, [`webhooks ${action}`, `webhooks ${action} --webhook <id>`]))
+      .action((flags: ClientFlags & { webhook?: string }) => run(flags, (ctx) => pauseOrResume(ctx, action, flags.webhook)));
+  }
+
+  const deliveries = program.command('deliveries').description('One delivery of an event to a webhook (ids from `events show`)');
+  client(deliveries, 'retry <deliveryId>', 'Make the next attempt now, ahead of its schedule (a discarded delivery gets one more)', ['deliveries retry <deliveryId>'])
+    .action((deliveryId: string, flags: ClientFlags) => run(flags, (ctx) => deliveryAction(ctx, 'retry', deliveryId)));
+  client(deliveries, 'exhaust <deliveryId>', 'Discard it now, as its 24 h of retries running out would', ['deliveries exhaust <deliveryId>'])
+    .action((deliveryId: string, flags: ClientFlags) => run(flags, (ctx) => deliveryAction(ctx, 'exhaust', deliveryId)));
+
+  client(program, 'listen', 'Subscribe a URL, print each delivery to it live, and unsubscribe on Ctrl-C (like stripe listen)', [
+    'listen --forward-to http://localhost:3000/webhooks',
+    'listen --forward-to http://localhost:3000/webhooks --types card.updated,transaction.updated',
+  ])
+    .requiredOption('--forward-to <url>', 'where to send the webhooks')
+    .option('--types <types>', 'comma-separated webhook types (default: all)', (raw: string) => raw.split(',').map((t) => t.trim()).filter(Boolean))
+    .action((flags: ClientFlags & { forwardTo: string; types?: string[] }) => {
+      const abort = new AbortController();
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abort.abort());
+      return run(flags, (ctx) => listen(ctx, { forwardTo: flags.forwardTo, types: flags.types }, abort.signal));
+    });
 
   const simulations: [Simulation, string, string][] = [
     ['verify', '<customerId>', 'Simulate KYC success: the customer becomes active'],

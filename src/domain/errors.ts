@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'signing_key_not_found',
   'credential_not_found',
   'event_not_found',
+  'delivery_not_found',
   'programme_not_found',
   'route_not_found',
   'customer_already_exists',

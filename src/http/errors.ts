@@ -41,6 +41,7 @@ export const PROBLEMS = {
   signing_key_not_found: { status: 404, title: 'Signing key not found' },
   credential_not_found: { status: 404, title: 'Credential not found' },
   event_not_found: { status: 404, title: 'Event not found' },
+  delivery_not_found: { status: 404, title: 'Delivery not found' },
   programme_not_found: { status: 404, title: 'Programme not found' },
   route_not_found: { status: 404, title: 'Not found' },
   customer_already_exists: { status: 409, title: 'Customer already exists' },

@@ -2,8 +2,9 @@
  * Events, the outbox: every change of a customer, account, card, authorisation or transaction
  * appends one `<entity>.updated` row in the caller's transaction, with the webhook body serialised
  * once (`webhookType`, `eventId`, then the entity as GET returns it), and one delivery per webhook
- * subscribed to that type at that moment. Listeners (the dispatcher, the SSE stream) hear of
- * events after their transaction has committed.
+ * subscribed to that type at that moment (queued paused while its subscription is paused, README:
+ * Webhooks → The delivery lab). Listeners (the dispatcher, the SSE stream) hear of events after
+ * their transaction has committed.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
@@ -21,7 +22,12 @@ export interface EventRecord {
 
 export type EventListener = (event: EventRecord) => void;
 
-export function createEvents(core: Core) {
+export interface EventsDeps {
+  /** Whether a subscription's deliveries are held (paused). */
+  paused?: (webhookId: string) => boolean;
+}
+
+export function createEvents(core: Core, { paused = () => false }: EventsDeps = {}) {
   const { store, clock, ids, log, programme } = core;
   const { db } = store;
   const mine = eq(events.programmeId, programme);
@@ -71,7 +77,11 @@ export function createEvents(core: Core) {
       const queued = [];
       for (const hook of db.select().from(webhooks).where(eq(webhooks.programmeId, programme)).orderBy(asc(webhooks.createdAt)).all()) {
         if (!hook.types.includes(type)) continue;
-        const delivery = { programmeId: programme, id: ids.uuid(), eventId, webhookId: hook.id, callbackUrl: hook.callbackUrl, status: 'pending' as const, nextAttemptAt: now, createdAt: now, updatedAt: now };
+        const held = paused(hook.id);
+        const delivery = {
+          programmeId: programme, id: ids.uuid(), eventId, webhookId: hook.id, callbackUrl: hook.callbackUrl, status: 'pending' as const,
+          nextAttemptAt: held ? null : now, pausedDueAt: held ? now : null, createdAt: now, updatedAt: now,
+        };
         db.insert(deliveries).values(delivery).run();
         queued.push(delivery);
       }

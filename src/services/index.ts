@@ -15,6 +15,7 @@ import { createAuth } from './auth.js';
 import { createAuthorisations } from './authorisations.js';
 import { createCards } from './cards.js';
 import { createCustomers } from './customers.js';
+import { createDeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
 import { createEvents } from './events.js';
 import { createIdempotency } from './idempotency.js';
@@ -49,8 +50,9 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   const scheduler = createScheduler(core.clock, core.log, ticker);
   const jobs = createJobs(core, () => scheduler.kick());
   scheduler.add(jobs.source);
-  const events = createEvents(core);
-  const webhooks = createWebhooks(core, { events, scheduler, signer, pool });
+  const lab = createDeliveryLab(core, { kick: () => scheduler.kick() });
+  const events = createEvents(core, { paused: lab.paused });
+  const webhooks = createWebhooks(core, { events, scheduler, signer, pool, lab });
   scheduler.add(webhooks.dispatcher.source);
   const auth = createAuth(core);
   const idempotency = createIdempotency(core);
@@ -60,11 +62,11 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   const transactions = createTransactions(core, { jobs, events, engine });
   const authorisations = createAuthorisations(core, { jobs, events, transactions, money });
   cards.onTerminate(authorisations.holdAfterTermination);
-  const sandbox = createSandbox(core, { scheduler, engine, webhooks, customers, accounts, cards, keepClock });
+  const sandbox = createSandbox(core, { scheduler, engine, webhooks, lab, customers, accounts, cards, keepClock });
   const sandboxEvents = createSandboxEvents(core);
   const retention = createRetention(core, { events });
   const world = createWorld(core);
-  return { scheduler, jobs, events, webhooks, auth, engine, idempotency, customers, accounts, cards, authorisations, transactions, sandbox, sandboxEvents, retention, world };
+  return { scheduler, jobs, events, webhooks, lab, auth, engine, idempotency, customers, accounts, cards, authorisations, transactions, sandbox, sandboxEvents, retention, world };
 }
 
 export type Services = ReturnType<typeof createServices>;

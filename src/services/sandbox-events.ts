@@ -8,7 +8,9 @@ import { iso } from '../clock.js';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
 import type { WebhookType } from '../domain/events.js';
+import type { AttemptFault } from '../domain/webhook-faults.js';
 import { attempts, deliveries, events } from '../store/schema.js';
+import type { AttemptResponse } from '../webhooks/send.js';
 
 export interface DeliverySummary {
   id: string;
@@ -17,6 +19,8 @@ export interface DeliverySummary {
   status: 'pending' | 'delivered' | 'discarded';
   attempts: number;
   nextAttemptAt?: string;
+  /** Pending, and held until its subscription (or the programme) is resumed (README: Webhooks → The delivery lab). */
+  paused?: true;
 }
 
 export interface AttemptView {
@@ -25,6 +29,10 @@ export interface AttemptView {
   statusCode?: number;
   error?: string;
   durationMs: number;
+  /** The fault the delivery lab made of this attempt, if any. */
+  fault?: AttemptFault;
+  /** What the receiver answered: its Content-Type and the first 4 KiB of the body. */
+  response?: AttemptResponse;
 }
 
 export interface EventSummary {
@@ -51,13 +59,28 @@ export interface EventFilter {
 
 type DeliveryRow = typeof deliveries.$inferSelect;
 
-const deliverySummary = (d: DeliveryRow): DeliverySummary => ({
+export const deliverySummary = (d: DeliveryRow): DeliverySummary => ({
   id: d.id,
   webhookId: d.webhookId,
   callbackUrl: d.callbackUrl,
   status: d.status,
   attempts: d.attempts,
   ...(d.status === 'pending' && d.nextAttemptAt != null ? { nextAttemptAt: iso(d.nextAttemptAt) } : {}),
+  ...(d.status === 'pending' && d.nextAttemptAt == null ? { paused: true as const } : {}),
+});
+
+type AttemptRow = typeof attempts.$inferSelect;
+
+const attemptView = (a: AttemptRow): AttemptView => ({
+  attempt: a.attempt,
+  at: iso(a.at),
+  ...(a.statusCode != null ? { statusCode: a.statusCode } : {}),
+  ...(a.error != null ? { error: a.error } : {}),
+  durationMs: a.durationMs,
+  ...(a.fault != null ? { fault: a.fault } : {}),
+  ...(a.responseType != null || a.responseBody != null
+    ? { response: { ...(a.responseType != null ? { contentType: a.responseType } : {}), ...(a.responseBody != null ? { body: a.responseBody } : {}) } }
+    : {}),
 });
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
@@ -116,13 +139,7 @@ export function createSandboxEvents({ store, programme }: Core) {
         body: JSON.parse(event.body) as unknown,
         deliveries: rows.map((d) => ({
           ...deliverySummary(d),
-          history: (byDelivery.get(d.id) ?? []).map((a) => ({
-            attempt: a.attempt,
-            at: iso(a.at),
-            ...(a.statusCode != null ? { statusCode: a.statusCode } : {}),
-            ...(a.error != null ? { error: a.error } : {}),
-            durationMs: a.durationMs,
-          })),
+          history: (byDelivery.get(d.id) ?? []).map(attemptView),
         })),
       };
     },

@@ -14,6 +14,7 @@ import type { SeedAccount, SeedCard, SeedCustomer, SeedDocument, SeedResult } fr
 import type { Accounts } from './accounts.js';
 import type { Cards } from './cards.js';
 import type { Customers } from './customers.js';
+import type { DeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
 import type { Scheduler } from '../scheduler.js';
 import type { Webhooks } from './webhooks.js';
@@ -43,6 +44,7 @@ export interface SandboxServices {
   scheduler: Scheduler;
   engine: Engine;
   webhooks: Webhooks;
+  lab: DeliveryLab;
   customers: Customers;
   accounts: Accounts;
   cards: Cards;
@@ -69,7 +71,7 @@ function at<T>(path: Path, fn: () => T): T {
 
 export function createSandbox(core: Core, services: SandboxServices) {
   const { store, clock, random, programme } = core;
-  const { scheduler, engine, webhooks, customers, accounts, cards, keepClock } = services;
+  const { scheduler, engine, webhooks, lab, customers, accounts, cards, keepClock } = services;
 
   const seedCard = (accountId: string, card: SeedCard, path: Path) => {
     const { id } = at(path, () => cards.create(accountId, { type: card.type, billingAddress: card.billingAddress ?? DEFAULT_BILLING_ADDRESS, shippingAddress: card.shippingAddress }));
@@ -148,15 +150,21 @@ export function createSandbox(core: Core, services: SandboxServices) {
       return customers.list().length === 0 && webhooks.list().length === 0;
     },
 
-    /** Wipes every resource, event, delivery, job and idempotency key of the programme in one transaction. */
+    /**
+     * Wipes every resource, event, delivery, job and idempotency key of the programme in one
+     * transaction. The programme's own delivery-lab settings stay (README: Webhooks → The delivery lab).
+     */
     reset(): ResetCounts {
-      return store.transaction(() => {
+      const wiped = store.transaction(() => {
         const counts = {} as ResetCounts;
         for (const [name, table] of Object.entries(WIPED) as [keyof typeof WIPED, (typeof WIPED)[keyof typeof WIPED]][]) {
           counts[name] = store.db.delete(table).where(eq(table.programmeId, programme)).run().changes;
         }
         return counts;
       });
+      // The subscriptions' own faults and pauses went with them.
+      lab.reload();
+      return wiped;
     },
   };
 }

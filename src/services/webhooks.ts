@@ -1,18 +1,20 @@
 /**
  * Webhooks (README: Webhooks): subscriptions, the P-384 key that signs every delivery, resending an
- * event, and the feed of attempt outcomes the control plane follows. Sending and retrying is the
- * dispatcher's (webhooks/dispatcher.ts); the delivery rows are written by events.ts.
+ * event or every event of a window, and the feed of attempt outcomes the control plane follows.
+ * Sending and retrying is the dispatcher's (webhooks/dispatcher.ts); the delivery rows are written
+ * by events.ts; faults and pauses are the delivery lab's (delivery-lab.ts).
  */
 import { createPublicKey } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
-import { deliveries, webhooks } from '../store/schema.js';
+import { deliveries, events as eventRows, webhooks } from '../store/schema.js';
 import { spkiPem } from '../signatures/keys.js';
 import { createDispatcher, type AttemptListener } from '../webhooks/dispatcher.js';
 import type { SendPool, WebhookSigner } from '../webhooks/send.js';
 import type { WebhookType } from '../domain/events.js';
 import { toWebhook, type Webhook } from '../wire/webhook.js';
+import type { DeliveryLab } from './delivery-lab.js';
 import type { Events } from './events.js';
 import type { Scheduler } from '../scheduler.js';
 
@@ -43,9 +45,24 @@ export interface WebhookDeps {
   /** The programme's key that signs its webhooks, made or read when first needed. */
   signer: () => WebhookSigner;
   pool: SendPool;
+  lab: DeliveryLab;
 }
 
-export function createWebhooks(core: Core, { events, scheduler, signer, pool }: WebhookDeps) {
+/** Which events a window resend sends again: `since` inclusive, `until` exclusive (sandbox time). */
+export interface ResendWindow {
+  since?: number | undefined;
+  until?: number | undefined;
+  type?: WebhookType | undefined;
+}
+
+export interface Queued {
+  id: string;
+  eventId: string;
+  webhookId: string;
+  callbackUrl: string;
+}
+
+export function createWebhooks(core: Core, { events, scheduler, signer, pool, lab }: WebhookDeps) {
   const { store, clock, ids, programme } = core;
   const { db } = store;
   const mine = eq(webhooks.programmeId, programme);
@@ -54,6 +71,7 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool }: 
   const dispatcher = createDispatcher(core, {
     signer,
     pool,
+    lab,
     kick: () => scheduler.kick(),
     onAttempt: (report) => {
       for (const listener of listeners) {
@@ -95,7 +113,7 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool }: 
       const now = clock.now();
       return store.transaction(() => {
         if (input.id === undefined) {
-          const row = { programmeId: programme, id: ids.uuid(), callbackUrl: input.callbackUrl, types, createdAt: now, updatedAt: now };
+          const row = { programmeId: programme, id: ids.uuid(), callbackUrl: input.callbackUrl, types, faults: null, paused: false, createdAt: now, updatedAt: now };
           db.insert(webhooks).values(row).run();
           return toWebhook(row);
         }
@@ -121,6 +139,7 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool }: 
           .where(and(eq(deliveries.programmeId, programme), eq(deliveries.webhookId, id), eq(deliveries.status, 'pending')))
           .run();
       });
+      lab.forget(id);
     },
 
     /** `key` is base64 of the PEM SPKI text of the public key. */
@@ -140,6 +159,24 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool }: 
       const queued = store.transaction(() => events.queueDeliveries(event.id, event.type, clock.now()));
       scheduler.kick();
       return queued.map(({ id, webhookId, callbackUrl }) => ({ id, webhookId, callbackUrl }));
+    },
+
+    /**
+     * Sends again, as `resend` does, every event (still kept) of a window of sandbox time and/or of
+     * a type, oldest first: the new deliveries are due now, in that order.
+     */
+    resendWindow({ since, until, type }: ResendWindow): { events: number; deliveries: Queued[] } {
+      const where: SQL[] = [eq(eventRows.programmeId, programme)];
+      if (since !== undefined) where.push(gte(eventRows.createdAt, since));
+      if (until !== undefined) where.push(lt(eventRows.createdAt, until));
+      if (type !== undefined) where.push(eq(eventRows.type, type));
+      const now = clock.now();
+      const { matched, queued } = store.transaction(() => {
+        const matched = db.select({ id: eventRows.id, type: eventRows.type }).from(eventRows).where(and(...where)).orderBy(asc(eventRows.createdAt), asc(eventRows.seq)).all();
+        return { matched, queued: matched.flatMap((event) => events.queueDeliveries(event.id, event.type, now)) };
+      });
+      scheduler.kick();
+      return { events: matched.length, deliveries: queued.map(({ id, eventId, webhookId, callbackUrl }) => ({ id, eventId, webhookId, callbackUrl })) };
     },
 
     /** Calls `listener` after every recorded attempt; returns the unsubscribe function. */

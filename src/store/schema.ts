@@ -15,6 +15,7 @@ import { CUSTOMER_STATUSES } from '../domain/customer.js';
 import { WEBHOOK_TYPES, type WebhookType } from '../domain/events.js';
 import { NETWORKS } from '../domain/pan.js';
 import { TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, type ChainTransaction, type Fee } from '../domain/transaction.js';
+import { ATTEMPT_FAULTS, DELIVERY_HOLDS, type Faults } from '../domain/webhook-faults.js';
 
 const createdAt = () => integer('created_at').notNull();
 const updatedAt = () => integer('updated_at').notNull();
@@ -39,6 +40,10 @@ export const programmes = sqliteTable('programmes', {
   /** PKCS#8 PEM of the P-384 key that signs its webhooks. */
   webhookKey: text('webhook_key').notNull(),
   randomSeed: integer('random_seed'),
+  /** Faults for all its subscriptions (README: Webhooks → The delivery lab); null for none. */
+  webhookFaults: text('webhook_faults', { mode: 'json' }).$type<Faults>(),
+  /** Whether all its deliveries are paused. */
+  webhooksPaused: integer('webhooks_paused', { mode: 'boolean' }).notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -246,6 +251,10 @@ export const webhooks = sqliteTable(
     id: text('id').notNull(),
     callbackUrl: text('callback_url').notNull(),
     types: text('types', { mode: 'json' }).$type<WebhookType[]>().notNull(),
+    /** Its own faults, in place of the programme's; null to follow the programme's. */
+    faults: text('faults', { mode: 'json' }).$type<Faults>(),
+    /** Whether its deliveries are paused. */
+    paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -264,7 +273,12 @@ export const deliveries = sqliteTable(
     status: text('status', { enum: ['pending', 'delivered', 'discarded'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     firstAttemptAt: integer('first_attempt_at'),
+    /** Null while paused (or once finished). */
     nextAttemptAt: integer('next_attempt_at'),
+    /** While paused: when the next attempt was due, restored on resume. */
+    pausedDueAt: integer('paused_due_at'),
+    /** Why the next attempt was held back, recorded on it as its fault. */
+    hold: text('hold', { enum: DELIVERY_HOLDS }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -288,6 +302,10 @@ export const attempts = sqliteTable(
     statusCode: integer('status_code'),
     error: text('error'),
     durationMs: integer('duration_ms').notNull(),
+    fault: text('fault', { enum: ATTEMPT_FAULTS }),
+    /** The receiver's Content-Type and the first 4 KiB of its answer's body. */
+    responseType: text('response_type'),
+    responseBody: text('response_body'),
   },
   (t) => [
     primaryKey({ columns: [t.programmeId, t.id] }),

@@ -59,6 +59,7 @@ export async function buildWorld(sb: TestSandbox): Promise<HostileWorld> {
   s.auth.putSigningKey(spareSigningKeyId, SPARE_SIGNING_KEY.signingKey);
   const [transaction] = s.transactions.forCard(card.id);
   const eventIds = (sb.deps.store.sqlite.prepare('SELECT id FROM events ORDER BY rowid DESC LIMIT 3').all() as { id: string }[]).map((r) => r.id);
+  const deliveryIds = (sb.deps.store.sqlite.prepare('SELECT id FROM deliveries ORDER BY rowid DESC LIMIT 2').all() as { id: string }[]).map((r) => r.id);
   return {
     ids: {
       customerId: [owner.id, unsigned.id],
@@ -68,6 +69,7 @@ export async function buildWorld(sb: TestSandbox): Promise<HostileWorld> {
       transactionId: transaction ? [transaction.id] : [],
       webhookId: [hook.id],
       eventId: eventIds,
+      deliveryId: deliveryIds,
     },
     owner: { chainId: owner.chainId, customerChallenge: unsigned.challenge, accountChallenge: initiating.challenge },
     spareApiKey,
@@ -110,7 +112,13 @@ export function validBody(method: string, pattern: string, world: HostileWorld):
     case 'POST /v1/accounts/:accountId/cards':
       return { type: 'virtual', billingAddress: { ...BILLING_ADDRESS } };
     case 'PUT /v1/webhooks':
+    case 'PUT /_sandbox/webhooks':
       return { callbackUrl: DEAD_CALLBACK, types: ['card.updated'] };
+    case 'PUT /_sandbox/webhooks/faults':
+    case 'PUT /_sandbox/webhooks/:webhookId/faults':
+      return { duplicate: 0.5, reorder: 0.5, delay: '1s-2s', fail: { status: 503, times: 2 }, timeout: 0.1, seed: 1 };
+    case 'POST /_sandbox/events/resend':
+      return { since: '2026-01-01T00:00:00Z', until: '2027-01-01T00:00:00Z', type: 'card.updated' };
     case 'POST /v1/simulator/cards/:cardId/authorisation':
       return { amount: '12.5', currency: 'GBP', capture: false, merchant: { name: 'Corner Shop', mcc: 5411, country: 'FR' } };
     case 'POST /_sandbox/clock/advance':

@@ -1,7 +1,7 @@
 /**
  * A real loopback HTTP receiver for webhook tests: records every request with its raw body bytes
- * and headers, and answers with a chosen status — or hangs, holding the connection open. Not
- * shipped.
+ * and headers, and answers with a chosen status (and body) — or hangs, holding the connection
+ * open. Not shipped.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -14,8 +14,8 @@ export interface ReceivedRequest {
   body: Buffer;
 }
 
-/** A status code to answer with, or 'hang' to never answer. */
-export type Answer = number | 'hang';
+/** A status code to answer with (with `{}` as JSON), a status with a body of its own, or 'hang' to never answer. */
+export type Answer = number | { status: number; body: string | Buffer; contentType?: string } | 'hang';
 
 export interface Receiver {
   url: string;
@@ -44,8 +44,13 @@ export async function startReceiver(initial: Answer = 200): Promise<Receiver> {
       for (const wake of waiters) wake();
       const answer = decide(request);
       if (answer === 'hang') return;
-      res.writeHead(answer, { 'Content-Type': 'application/json' });
-      res.end('{}');
+      if (typeof answer === 'number') {
+        res.writeHead(answer, { 'Content-Type': 'application/json' });
+        res.end('{}');
+        return;
+      }
+      res.writeHead(answer.status, answer.contentType === undefined ? {} : { 'Content-Type': answer.contentType });
+      res.end(answer.body);
     });
   });
   server.on('connection', (socket) => {

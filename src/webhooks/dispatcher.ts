@@ -2,51 +2,25 @@
  * The dispatcher: the scheduler's source of webhook attempts. Deliveries are rows (status
  * `pending`, `nextAttemptAt`); it sends those that are due, at most MAX_IN_FLIGHT at a time, and
  * records each attempt and the delivery's next state in one transaction. In real time `pump`
- * starts due attempts without waiting for them; time travel calls `runDue`, which waits.
+ * starts due attempts without waiting for them; time travel calls `runDue`, which waits. Before
+ * each attempt the delivery lab may decide otherwise (README: Webhooks → The delivery lab): hold
+ * it back, answer in the receiver's place, or send it twice — a pure decision (faults.ts) taken
+ * only when faults are in force or the delivery was held, so the loop stays this one loop.
  *
  * Restarts: the rows are the queue, so a restart resumes every pending delivery and never resends
  * a delivered one. An attempt in flight when the process dies was not recorded, so it is sent
  * again (with the same attempt number); receivers deduplicate by `Sandbox-Event-Id`.
  */
 import { setMaxListeners } from 'node:events';
-import { and, asc, eq, lte, min, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
-import { idsOf } from '../ids.js';
 import type { DueSource } from '../scheduler.js';
-import { attempts, deliveries, events } from '../store/schema.js';
-import { nextAttemptAt } from './retry-policy.js';
-import { sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
+import { createDeliveryRows, isSuccess, type AttemptListener, type Due, type Outcome } from './delivery-rows.js';
+import { decideAttempt, seededDraw, SEND, type FaultSource, type Plan } from './faults.js';
+import { ATTEMPT_TIMEOUT_MS, sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
+
+export type { AttemptListener, AttemptReport } from './delivery-rows.js';
 
 export const MAX_IN_FLIGHT = 64;
-
-export interface AttemptReport {
-  eventId: string;
-  deliveryId: string;
-  webhookId: string;
-  callbackUrl: string;
-  attempt: number;
-  /** Sandbox time the attempt started, epoch ms. */
-  at: number;
-  statusCode?: number;
-  error?: string;
-  durationMs: number;
-  /** The delivery's state after the attempt. */
-  status: 'pending' | 'delivered' | 'discarded';
-  /** When the next attempt is due (status `pending` only). */
-  nextAttemptAt?: number;
-}
-
-export type AttemptListener = (report: AttemptReport) => void;
-
-interface Due {
-  id: string;
-  eventId: string;
-  webhookId: string;
-  callbackUrl: string;
-  attempts: number;
-  nextAttemptAt: number | null;
-  body: string;
-}
 
 export interface DispatcherOptions {
   /** The programme's signing key, made or read the first time an attempt needs it. */
@@ -56,114 +30,70 @@ export interface DispatcherOptions {
   /** Asks the scheduler for a tick soon: called when an attempt finishes, to keep a burst draining. */
   kick: () => void;
   onAttempt: AttemptListener;
+  /** The programme's delivery lab: faults and pauses (README: Webhooks → The delivery lab). */
+  lab: FaultSource;
 }
 
-const isSuccess = (outcome: AttemptOutcome) => outcome.error === undefined && outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
+type Sending = Exclude<Plan, { action: 'hold' }>;
 
 export function createDispatcher(core: Core, options: DispatcherOptions) {
-  const { store, clock, random, log, programme } = core;
-  const { db } = store;
-  const { pool } = options;
+  const { clock, random } = core;
+  const { pool, lab } = options;
+  const rows = createDeliveryRows(core, lab, options.onAttempt);
   const inFlight = new Map<string, Promise<unknown>>();
   const shutdown = new AbortController();
   // Each attempt in flight listens for the shutdown; there are at most MAX_IN_FLIGHT of them.
   setMaxListeners(MAX_IN_FLIGHT, shutdown.signal);
   let stopped = false;
 
-  // Prepared once: these run for every attempt, and building and compiling them each time would
-  // cost more than the attempt's own bookkeeping.
-  const p = sql.placeholder;
-  const dueColumns = { id: deliveries.id, eventId: deliveries.eventId, webhookId: deliveries.webhookId, callbackUrl: deliveries.callbackUrl, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt, body: events.body };
-  const dueQuery = db
-    .select(dueColumns)
-    .from(deliveries)
-    .innerJoin(events, and(eq(events.programmeId, deliveries.programmeId), eq(events.id, deliveries.eventId)))
-    .where(
-      and(
-        eq(deliveries.programmeId, programme),
-        eq(deliveries.status, 'pending'),
-        lte(deliveries.nextAttemptAt, p('now')),
-        // The ids in flight, as one JSON array parameter: a list of varying length cannot be prepared.
-        sql`${deliveries.id} NOT IN (SELECT value FROM json_each(${p('inFlight')}))`,
-      ),
-    )
-    .orderBy(asc(deliveries.nextAttemptAt), sql`${deliveries}.rowid`)
-    .limit(p('limit'))
-    .prepare();
-  const dueByIdQuery = db
-    .select(dueColumns)
-    .from(deliveries)
-    .innerJoin(events, and(eq(events.programmeId, deliveries.programmeId), eq(events.id, deliveries.eventId)))
-    .where(and(eq(deliveries.programmeId, programme), eq(deliveries.id, p('id')), eq(deliveries.status, 'pending'), lte(deliveries.nextAttemptAt, p('until'))))
-    .prepare();
-  const nextDueQuery = db.select({ due: min(deliveries.nextAttemptAt) }).from(deliveries).where(and(eq(deliveries.programmeId, programme), eq(deliveries.status, 'pending'))).prepare();
-  const byId = and(eq(deliveries.programmeId, programme), eq(deliveries.id, p('id')));
-  const currentQuery = db.select({ status: deliveries.status, firstAttemptAt: deliveries.firstAttemptAt }).from(deliveries).where(byId).prepare();
-  const insertAttempt = db
-    .insert(attempts)
-    .values({ programmeId: programme, id: p('id'), deliveryId: p('deliveryId'), attempt: p('attempt'), at: p('at'), statusCode: p('statusCode'), error: p('error'), durationMs: p('durationMs') })
-    .prepare();
-  const updateDelivery = db
-    .update(deliveries)
-    // update().set() takes placeholders only wrapped in sql``.
-    .set({ attempts: sql`${p('attempts')}`, firstAttemptAt: sql`${p('firstAttemptAt')}`, nextAttemptAt: sql`${p('nextAttemptAt')}`, status: sql`${p('status')}`, updatedAt: sql`${p('updatedAt')}` })
-    .where(byId)
-    .prepare();
+  /**
+   * The delivery lab's decision for the attempt due now (webhooks/faults.ts). With no faults in
+   * force and no hold on the delivery — the usual case — there is nothing to decide. A hold is
+   * stored at once: the delivery is not sent now.
+   */
+  const plan = (due: Due, at: number): Plan => {
+    if (due.hold === null && !lab.active) return SEND;
+    const faults = lab.faultsFor(due.webhookId);
+    const attempt = due.attempts + 1;
+    const draw = faults?.seed !== undefined ? seededDraw(faults.seed, due.seq, attempt) : () => random.float();
+    const decided = decideAttempt(faults, { attempt, at, held: due.hold, overtakes: () => rows.overtakes(due), laterPending: () => rows.laterPending(due) }, draw);
+    if (decided.action === 'hold') rows.hold(due, decided.hold, at + decided.forMs);
+    else if (decided.action === 'answer' && decided.fault === 'injected-status' && decided.spendsFail) lab.spendFail(due.webhookId);
+    return decided;
+  };
 
-  /** Due deliveries, oldest due first, leaving out those in flight. */
-  const dueRows = (now: number, limit: number): Due[] => dueQuery.all({ now, limit, inFlight: JSON.stringify([...inFlight.keys()]) });
-
-  /** Starts the attempt; `at` is the sandbox time it is made at (its due time during time travel). */
-  const send = (due: Due, at = clock.now()) => {
+  /** One real attempt, counted against the shared budget. */
+  const attemptOnce = (due: Due, attempt: number, fresh: boolean): Promise<AttemptOutcome> => {
     pool.active++;
-    const outcome = sendAttempt({
+    return sendAttempt({
       callbackUrl: due.callbackUrl,
       body: Buffer.from(due.body, 'utf8'),
       eventId: due.eventId,
-      attempt: due.attempts + 1,
+      attempt,
       signer: options.signer(),
       created: Math.floor(clock.wall() / 1000),
       agents: pool.agents,
       signal: shutdown.signal,
+      fresh,
     })
       .catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
       .finally(() => pool.active--);
-    return { at, outcome };
   };
 
-  /** Stores the attempt and the delivery's next state; returns false when nothing was stored. */
-  const record = (due: Due, at: number, outcome: AttemptOutcome): boolean => {
-    const attempt = due.attempts + 1;
-    let report: AttemptReport | undefined;
-    try {
-      store.transaction(() => {
-        const current = currentQuery.get({ id: due.id });
-        // Wiped by a reset while the attempt was in flight.
-        if (!current) return;
-        const now = Math.max(at, clock.now());
-        const firstAttemptAt = current.firstAttemptAt ?? at;
-        // Attempts end in whatever order their receivers answer: each draws from a stream of its
-        // own, so that a seeded programme's jitter and ids do not depend on that order.
-        const draws = random.fork(`attempt ${due.id} ${attempt}`);
-        let status = current.status;
-        let next: number | undefined;
-        if (isSuccess(outcome)) status = 'delivered';
-        // A delivery stopped meanwhile (its webhook was deleted) stays stopped.
-        else if (status === 'pending') {
-          next = nextAttemptAt({ failures: attempt, firstAttemptAt, failedAt: now, random: draws.float() });
-          if (next === undefined) status = 'discarded';
-        }
-        insertAttempt.run({ id: idsOf(draws).uuid(), deliveryId: due.id, attempt, at, statusCode: outcome.statusCode ?? null, error: outcome.error ?? null, durationMs: outcome.durationMs });
-        updateDelivery.run({ id: due.id, attempts: attempt, firstAttemptAt, nextAttemptAt: next ?? null, status, updatedAt: now });
-        report = { eventId: due.eventId, deliveryId: due.id, webhookId: due.webhookId, callbackUrl: due.callbackUrl, attempt, at, ...outcome, status, ...(next !== undefined ? { nextAttemptAt: next } : {}) };
-      });
-    } catch (error) {
-      log.error('webhook attempt could not be recorded', { deliveryId: due.id, error: String(error) });
-      return false;
+  /**
+   * Carries out the plan: the answer the sandbox gives in the receiver's place, or the attempt —
+   * and, when it succeeds and a duplicate is due, the same bytes again, freshly signed.
+   */
+  const perform = async (due: Due, decided: Sending): Promise<Outcome[]> => {
+    if (decided.action === 'answer') {
+      return decided.fault === 'injected-status'
+        ? [{ statusCode: decided.statusCode, durationMs: 0, fault: decided.fault }]
+        : [{ error: `no response within ${ATTEMPT_TIMEOUT_MS / 1000} s`, durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault }];
     }
-    if (!report) return false;
-    options.onAttempt(report);
-    return true;
+    const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false);
+    if (decided.fault) outcome.fault = decided.fault;
+    if (!decided.duplicate || !isSuccess(outcome)) return [outcome];
+    return [outcome, { ...(await attemptOnce(due, due.attempts + 2, true)), fault: 'duplicate' }];
   };
 
   /** Resolves when no attempt is in flight; returns how many were. */
@@ -180,25 +110,30 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   const source = {
     name: 'webhooks',
 
-    nextDue(): number | undefined {
-      // In-flight deliveries count: time travel must wait for them before moving on.
-      return nextDueQuery.get()?.due ?? undefined;
-    },
+    nextDue: rows.nextDue,
 
     pump(now: number): void {
       if (stopped) return;
       const room = pool.max - pool.active;
       if (room <= 0) return;
-      for (const due of dueRows(now, room)) {
-        const { at, outcome } = send(due);
-        const done = outcome
-          .then((result) => record(due, at, result))
+      let held = false;
+      for (const due of rows.due(now, room, inFlight.keys())) {
+        const at = clock.now();
+        const decided = plan(due, at);
+        if (decided.action === 'hold') {
+          held = true;
+          continue;
+        }
+        const done = perform(due, decided)
+          .then((outcomes) => rows.record(due, at, outcomes))
           .finally(() => {
             inFlight.delete(due.id);
             options.kick();
           });
         inFlight.set(due.id, done);
       }
+      // Held deliveries took places in this round: look again for what else is due.
+      if (held) options.kick();
     },
 
     /**
@@ -218,28 +153,34 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       for (;;) {
         // Shutting down: what is left stays pending for the next start.
         if (stopped) return ran;
-        const retries = followed.flatMap((due) => dueByIdQuery.all({ id: due.id, until }));
-        const batch = retries.length > 0 ? retries : dueRows(until, MAX_IN_FLIGHT);
+        const retries = followed.flatMap((due) => rows.dueById(due.id, until));
+        const batch = retries.length > 0 ? retries : rows.due(until, MAX_IN_FLIGHT, inFlight.keys());
         if (batch.length === 0) return ran;
-        followed = batch;
         let recorded = 0;
+        // Held deliveries are not followed: they come back in due order, after what they wait for.
+        const started: { due: Due; at: number; outcomes: Promise<Outcome[]> }[] = [];
+        for (const due of batch) {
+          const at = Math.max(due.nextAttemptAt ?? now, now);
+          const decided = plan(due, at);
+          if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided) });
+        }
+        followed = started.map((s) => s.due);
         const run = (async () => {
-          const started = batch.map((due) => send(due, Math.max(due.nextAttemptAt ?? now, now)));
-          const outcomes = await Promise.all(started.map((s) => s.outcome));
-          batch.forEach((due, i) => {
-            if (record(due, started[i]!.at, outcomes[i]!)) recorded++;
+          const outcomes = await Promise.all(started.map((s) => s.outcomes));
+          started.forEach(({ due, at }, i) => {
+            if (rows.record(due, at, outcomes[i]!)) recorded += outcomes[i]!.length;
           });
         })();
         // Visible to idle() and drain(), like attempts started by pump.
-        for (const due of batch) inFlight.set(due.id, run);
+        for (const { due } of started) inFlight.set(due.id, run);
         try {
           await run;
         } finally {
-          for (const due of batch) inFlight.delete(due.id);
+          for (const { due } of started) inFlight.delete(due.id);
         }
         ran += recorded;
         // Nothing could be stored (the database is closing): stop rather than resend forever.
-        if (recorded === 0) return ran;
+        if (recorded === 0 && started.length > 0) return ran;
       }
     },
   } satisfies DueSource;

@@ -1,7 +1,7 @@
 /**
  * One signed attempt against a real loopback receiver: the headers, signatures that verify with
- * an independent RFC 9421 library and with node:crypto, tampering detected, and the outcomes of
- * non-2xx answers, refused connections and receivers that hang.
+ * an independent RFC 9421 library and with node:crypto, tampering detected, the outcomes of
+ * non-2xx answers, refused connections and receivers that hang, and what is kept of each answer.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ describe('sendAttempt', () => {
   it('POSTs the body bytes unchanged with the contract headers; a 2xx is a delivery', async () => {
     const created = Math.floor(Date.now() / 1000);
     const outcome = await attempt({ attempt: 3, created });
-    expect(outcome).toEqual({ statusCode: 200, durationMs: expect.any(Number) });
+    expect(outcome).toEqual({ statusCode: 200, durationMs: expect.any(Number), response: { contentType: 'application/json', body: '{}' } });
     const request = last();
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/hooks/cards?tenant=7');
@@ -88,6 +88,36 @@ describe('sendAttempt', () => {
     expect(b.headers['signature-input']).toContain('created=1800000007;');
     expect(a.headers.signature).not.toBe(b.headers.signature);
     for (const r of [a, b]) expect(verifyWithNodeCrypto(r, publicKey, keyId)).toBe(true);
+  });
+
+  it('keeps the Content-Type and the first 4 KiB of the answer, cut at a whole character', async () => {
+    receiver.answer({ status: 500, contentType: 'text/plain; charset=utf-8', body: `Error: bad\n${'é'.repeat(3000)}` });
+    const outcome = await attempt();
+    expect(outcome.statusCode).toBe(500);
+    const kept = outcome.response!.body!;
+    expect(outcome.response!.contentType).toBe('text/plain; charset=utf-8');
+    expect(kept.startsWith('Error: bad\n')).toBe(true);
+    // 11 bytes of ASCII, then 2-byte characters: 4,096 bytes end half-way through one, which is left out.
+    expect(Buffer.byteLength(kept)).toBe(4095);
+    expect(kept.endsWith('é')).toBe(true);
+    // The rest was still read: the next attempt reuses the connection and succeeds.
+    receiver.answer(200);
+    expect((await attempt()).statusCode).toBe(200);
+  });
+
+  it('keeps nothing of an empty answer without a Content-Type, and a duplicate signs anew within the same second', async () => {
+    receiver.answer({ status: 204, body: '' });
+    expect(await attempt()).toEqual({ statusCode: 204, durationMs: expect.any(Number) });
+    receiver.answer(200);
+    const created = Math.floor(Date.now() / 1000);
+    await attempt({ created });
+    await attempt({ created });
+    await attempt({ created, fresh: true });
+    const [a, b, c] = receiver.requests.slice(-3) as [ReceivedRequest, ReceivedRequest, ReceivedRequest];
+    expect(b.headers.signature).toBe(a.headers.signature);
+    expect(c.headers['signature-input']).toBe(a.headers['signature-input']);
+    expect(c.headers.signature).not.toBe(a.headers.signature);
+    expect(verifyWithNodeCrypto(c, publicKey, keyId)).toBe(true);
   });
 
   it.each([[201], [204], [301], [400], [404], [500], [503]])('reports a %i answer with its status code and no error', async (status) => {

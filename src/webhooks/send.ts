@@ -3,7 +3,8 @@
  * `Content-Digest` (RFC 9530 §2) and an RFC 9421 signature over `@method`, `@authority`, `@path`
  * and `content-digest` (`ecdsa-p384-sha384`, §3.3.5), plus `Sandbox-Event-Id` and
  * `Sandbox-Delivery-Attempt`. Any 2xx response received in full within the timeout is a delivery;
- * everything else is a failure with its status code or error. Redirects are not followed.
+ * everything else is a failure with its status code or error. Redirects are not followed. The
+ * receiver's Content-Type and the first 4 KiB of its answer are kept (README: Webhooks).
  */
 import { sign, type KeyObject } from 'node:crypto';
 import http from 'node:http';
@@ -15,6 +16,8 @@ import { version } from '../version.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** How much of a receiver's answer is kept. */
+export const RESPONSE_BODY_BYTES = 4096;
 
 export interface WebhookSigner {
   keyId: string;
@@ -34,12 +37,21 @@ export interface Attempt {
   timeoutMs?: number;
   /** Aborting cuts the attempt short (at shutdown): it fails at once and its socket is closed. */
   signal?: AbortSignal;
+  /** Sign anew rather than reuse a signature made this second for the same message (a duplicate). */
+  fresh?: boolean;
+}
+
+/** What the receiver answered: its Content-Type and the first 4 KiB of its body, as UTF-8 text. */
+export interface AttemptResponse {
+  contentType?: string;
+  body?: string;
 }
 
 export interface AttemptOutcome {
   statusCode?: number;
   error?: string;
   durationMs: number;
+  response?: AttemptResponse;
 }
 
 export interface Agents {
@@ -105,16 +117,25 @@ function signOnPool(base: string, signer: WebhookSigner): Promise<Buffer> {
   );
 }
 
-async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, created: number) {
+async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, created: number, fresh = false) {
   const second = signingSecond(created, signer.keyId);
   const base = signatureBase(message, COVERED_COMPONENTS, second.params);
-  let signature = second.signatures.get(base);
+  let signature = fresh ? undefined : second.signatures.get(base);
   if (!signature) {
     signature = signOnPool(base, signer).then((bytes) => serializeDictionary(new Map([['sig', [bytes, new Map()] as Item]])));
-    second.signatures.set(base, signature);
-    signature.catch(() => second.signatures.delete(base));
+    if (!fresh) {
+      second.signatures.set(base, signature);
+      signature.catch(() => second.signatures.delete(base));
+    }
   }
   return { 'Signature-Input': second.input, Signature: await signature };
+}
+
+/** The kept part of an answer: decoded up to the last whole character of its first 4 KiB. */
+function responseOf(contentType: string | undefined, chunks: Buffer[]): AttemptResponse | undefined {
+  const body = chunks.length ? new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: true }) : '';
+  if (contentType === undefined && body === '') return undefined;
+  return { ...(contentType !== undefined && { contentType }), ...(body !== '' && { body }) };
 }
 
 export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
@@ -134,7 +155,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     'Content-Type': 'application/json',
     'Content-Length': String(attempt.body.length),
     'Content-Digest': digest,
-    ...(await signatureHeaders(message, attempt.signer, attempt.created)),
+    ...(await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh)),
     'Sandbox-Event-Id': attempt.eventId,
     'Sandbox-Delivery-Attempt': String(attempt.attempt),
     'User-Agent': `card-sandbox/${version()}`,
@@ -146,6 +167,9 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
 
   return new Promise<AttemptOutcome>((resolve) => {
     let statusCode: number | undefined;
+    let contentType: string | undefined;
+    const chunks: Buffer[] = [];
+    let kept = 0;
     let settled = false;
     const finish = (error?: string) => {
       if (settled) return;
@@ -155,12 +179,20 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       const outcome: AttemptOutcome = { durationMs: Math.round(performance.now() - started) };
       if (statusCode !== undefined) outcome.statusCode = statusCode;
       if (error !== undefined) outcome.error = error;
+      const response = statusCode === undefined ? undefined : responseOf(contentType, chunks);
+      if (response) outcome.response = response;
       resolve(outcome);
     };
     const request = client.request(url, { method: 'POST', headers, agent }, (response) => {
       statusCode = response.statusCode;
-      // The answer's body is not used, but must be read for the socket to be reused.
-      response.resume();
+      contentType = response.headers['content-type'];
+      // Read to the end for the socket to be reused; only the first 4 KiB are kept.
+      response.on('data', (chunk: Buffer) => {
+        if (kept >= RESPONSE_BODY_BYTES) return;
+        const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
+        chunks.push(part);
+        kept += part.length;
+      });
       response.once('end', () => finish());
       response.once('error', (error) => finish(error.message));
     });

@@ -1,9 +1,11 @@
 /**
  * `events list|show|tail|resend`: the outbox from the terminal — what happened, what was sent
- * where, and each delivery attempt's outcome as it happens.
+ * where, each delivery attempt's outcome (its fault, and what the receiver answered) as it
+ * happens, and sending one event or a window of them again.
  */
 import type { CommandContext } from '../client.js';
 import type { Io } from '../io.js';
+import { answerLine, answerLines, faultTag, outcome, type AttemptMessage, type AttemptView } from './attempts.js';
 
 interface Delivery {
   id: string;
@@ -12,6 +14,7 @@ interface Delivery {
   status: string;
   attempts: number;
   nextAttemptAt?: string;
+  paused?: boolean;
 }
 
 interface EventSummary {
@@ -22,25 +25,9 @@ interface EventSummary {
   deliveries: Delivery[];
 }
 
-interface Attempt {
-  attempt: number;
-  at: string;
-  statusCode?: number;
-  error?: string;
-  durationMs: number;
-}
-
 interface EventDetail extends EventSummary {
   body: Record<string, unknown>;
-  deliveries: (Delivery & { history: Attempt[] })[];
-}
-
-interface AttemptMessage extends Attempt {
-  eventId: string;
-  deliveryId: string;
-  callbackUrl: string;
-  status: string;
-  nextAttemptAt?: string;
+  deliveries: (Delivery & { history: AttemptView[] })[];
 }
 
 export interface EventFilterOptions {
@@ -59,9 +46,6 @@ const deliveriesText = (io: Io, deliveries: Delivery[]) => {
   for (const d of deliveries) counts.set(d.status, (counts.get(d.status) ?? 0) + 1);
   return [...counts].map(([status, n]) => `${n} ${io.status(status)}`).join(', ');
 };
-
-const outcome = (io: Io, a: { statusCode?: number; error?: string }) =>
-  a.error !== undefined ? io.color.red(a.error) : io.status(String(a.statusCode));
 
 /** The entity's status, when its body has one (every resource does). */
 const bodyStatus = (body: unknown) => {
@@ -87,10 +71,30 @@ export async function showEvent({ client, io, json }: CommandContext, eventId: s
   io.out(JSON.stringify(event.body, null, 2));
   if (event.deliveries.length === 0) return io.out(c.dim('\nno deliveries: no webhook was subscribed to this type when it happened'));
   for (const d of event.deliveries) {
-    const next = d.nextAttemptAt ? c.dim(`, next attempt at ${d.nextAttemptAt}`) : '';
+    const next = d.paused ? c.yellow(', paused') : d.nextAttemptAt ? c.dim(`, next attempt at ${d.nextAttemptAt}`) : '';
     io.out(`\n${c.bold('delivery')} ${d.id} → ${d.callbackUrl} ${io.status(d.status)} ${c.dim(`after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`)}${next}`);
-    if (d.history.length) io.table(['#', 'AT', 'OUTCOME', 'MS'], d.history.map((a) => [String(a.attempt), a.at, outcome(io, a), String(a.durationMs)]));
+    if (!d.history.length) continue;
+    const faults = d.history.some((a) => a.fault);
+    const headers = ['#', 'AT', 'OUTCOME', 'MS', ...(faults ? ['FAULT'] : [])];
+    io.table(headers, d.history.map((a) => [String(a.attempt), a.at, outcome(io, a), String(a.durationMs), ...(faults ? [a.fault ?? ''] : [])]));
+    for (const a of d.history) for (const line of answerLines(io, a)) io.out(line);
   }
+}
+
+export interface ResendWindowOptions {
+  since?: string | undefined;
+  until?: string | undefined;
+  type?: string | undefined;
+}
+
+/** Every event (still kept) of a window of sandbox time and/or of a type, sent again oldest first. */
+export async function resendWindow({ client, io, json }: CommandContext, options: ResendWindowOptions): Promise<void> {
+  const body = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const result = (await client.request<{ events: number; deliveries: (Delivery & { eventId: string })[] }>('POST', '/events/resend', body))!;
+  if (json) return io.json(result);
+  if (result.events === 0) return io.out(`${io.color.yellow('!')} no event matches: nothing to resend`);
+  const queued = result.deliveries.length;
+  io.out(`${io.color.green('✓')} ${result.events} event${result.events === 1 ? '' : 's'} queued again: ${queued} deliver${queued === 1 ? 'y' : 'ies'}${queued === 0 ? io.color.dim(' (no webhook is subscribed to their types now)') : ''}`);
 }
 
 export async function resendEvent({ client, io, json }: CommandContext, eventId: string): Promise<void> {
@@ -101,10 +105,10 @@ export async function resendEvent({ client, io, json }: CommandContext, eventId:
 }
 
 /**
- * Follows the stream until `signal` aborts (Ctrl-C) or the sandbox stops. Prints each event and
- * each delivery attempt's outcome; with --json, one JSON object per line.
+ * Follows the stream until `signal` aborts (Ctrl-C) or the sandbox stops; `onOpen` runs once it is
+ * following. Prints each event and each delivery attempt's outcome, fault and answer; with --json,
+ * one JSON object per line.
  */
-/** Follows the stream until `signal` aborts or the sandbox ends it; `onOpen` runs once it is following. */
 export async function tailEvents({ client, io, json }: CommandContext, options: EventFilterOptions, signal?: AbortSignal, onOpen?: () => void): Promise<void> {
   const c = io.color;
   await client.stream(
@@ -117,8 +121,11 @@ export async function tailEvents({ client, io, json }: CommandContext, options: 
         io.out(`${c.dim(String(data.createdAt))} ${c.bold(String(data.type))} ${data.entityId}${status ? ` ${io.status(status)}` : ''} ${c.dim(`event ${data.id}`)}`);
       } else if (message.event === 'attempt') {
         const a = data as unknown as AttemptMessage;
-        const next = a.nextAttemptAt ? c.dim(`, retry at ${a.nextAttemptAt}`) : '';
-        io.out(`${c.dim(a.at)}   ↳ ${a.callbackUrl} attempt ${a.attempt}: ${outcome(io, a)} ${c.dim(`${a.durationMs}ms`)} → ${io.status(a.status)}${next} ${c.dim(`event ${a.eventId}`)}`);
+        const next = a.paused ? c.yellow(', paused') : a.nextAttemptAt ? c.dim(`, retry at ${a.nextAttemptAt}`) : '';
+        const tag = faultTag(io, a);
+        io.out(`${c.dim(a.at)}   ↳ ${a.callbackUrl} attempt ${a.attempt}: ${outcome(io, a)}${tag ? ` ${tag}` : ''} ${c.dim(`${a.durationMs}ms`)} → ${io.status(a.status)}${next} ${c.dim(`event ${a.eventId}`)}`);
+        const answer = answerLine(a);
+        if (answer && !a.fault?.startsWith('injected')) io.out(`${' '.repeat(a.at.length)}     ${c.dim(`answered ${answer}`)}`);
       }
     },
     signal,

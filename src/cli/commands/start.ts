@@ -6,10 +6,12 @@ import { buildDeps } from '../../deps.js';
 import { jsonLog } from '../../log.js';
 import { startServer, type RunningSandbox } from '../../server.js';
 import { keyFingerprintId, spkiPem } from '../../signatures/keys.js';
+import { faultsView } from '../../domain/webhook-faults.js';
 import { version } from '../../version.js';
 import { ClientUsageError } from '../client.js';
 import type { Io } from '../io.js';
 import { seedAtStart } from './seed.js';
+import { faultsText } from './webhooks.js';
 
 export class StartError extends Error {}
 
@@ -78,6 +80,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
     row('Clock', deps.clock.frozen ? `frozen at ${new Date(deps.clock.now()).toISOString()}` : 'real time');
     row('Database', config.db === ':memory:' ? 'in memory (nothing kept after exit)' : config.db);
     if (signingKeyId) row('Signing key', signingKeyId);
+    if (config.webhookFaults) row('Faults', `${faultsText({ ...faultsView(config.webhookFaults) })} ${c.dim('(webhooks faults show)')}`);
     if (seeded) row('Seed', seeded);
     io.out('');
   }

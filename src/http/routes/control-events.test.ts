@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookType } from '../../domain/events.js';
-import { createClient } from '../../cli/client.js';
 import { attempts, deliveries, webhooks } from '../../store/schema.js';
 import { T0, createTestSandbox, type TestSandbox } from '../../testing/harness.js';
+import { openStream } from '../../testing/sse.js';
 import { until } from '../../testing/wait.js';
 
 const CUSTOMER = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -108,34 +108,6 @@ describe('GET /_sandbox/events/{eventId}', () => {
     expect(malformed.body.errors[0].path).toBe('eventId');
   });
 });
-
-/** Opens the SSE stream in-process; `next(n)` resolves with the next `n` messages, then hangs up. */
-async function openStream(sb: TestSandbox, query = '') {
-  const client = createClient({ url: 'http://127.0.0.1:4242' }, (input, init) => Promise.resolve(sb.app.request(input, init)));
-  const abort = new AbortController();
-  const messages: { event: string; id: string | undefined; data: any }[] = [];
-  let wanted = Infinity;
-  let done: () => void = () => {};
-  const finished = new Promise<void>((resolve) => (done = resolve));
-  let opened: () => void = () => {};
-  const open = new Promise<void>((resolve) => (opened = resolve));
-  const following = client.stream(`/events/stream${query}`, (m) => {
-    messages.push({ event: m.event, id: m.id, data: JSON.parse(m.data) });
-    if (messages.length >= wanted) done();
-  }, abort.signal, opened);
-  // The stream has subscribed once the sandbox accepted it: nothing that happens after is missed.
-  await open;
-  return {
-    following,
-    async next(count: number) {
-      wanted = count;
-      if (messages.length < count) await finished;
-      abort.abort();
-      await following;
-      return messages;
-    },
-  };
-}
 
 describe('GET /_sandbox/events/stream', () => {
   it('streams committed events as they happen, filtered, and not rolled-back ones', async () => {

@@ -19,6 +19,7 @@ import { controlUiRoutes } from './control-ui.js';
 import { controlWorldRoutes } from './control-world.js';
 import { jsonOf, parse } from './control-input.js';
 import { controlSeedRoutes } from './control-seed.js';
+import { controlWebhookRoutes } from './control-webhooks.js';
 
 const Advance = z.object({ by: z.string().optional(), to: z.string().optional() });
 
@@ -27,9 +28,11 @@ export interface ControlOptions {
   maxBodyBytes: number;
   /** The simulator's routes, mounted as /_sandbox/simulator/* (empty in production). */
   simulator: Hono<AppEnv>;
+  /** The webhook routes of /v1, mounted as /_sandbox/webhooks/* (README: Webhooks → The delivery lab). */
+  webhooks: Hono<AppEnv>;
 }
 
-export function controlRoutes(deps: Deps, { maxBodyBytes, simulator }: ControlOptions): Hono<AppEnv> {
+export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks }: ControlOptions): Hono<AppEnv> {
   const { config, programmes } = deps;
   const control = new Hono<AppEnv>();
   // The inspector's files come before the admin token: the page asks for it (README: The inspector).
@@ -56,6 +59,9 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator }: ControlOp
   control.route('/requests', controlRequestRoutes());
 
   control.route('/world', controlWorldRoutes());
+
+  controlWebhookRoutes(control);
+  control.route('/', webhooks);
 
   controlSeedRoutes(control);
 

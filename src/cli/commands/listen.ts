@@ -1,0 +1,86 @@
+/**
+ * `listen --forward-to <url> [--types …]`, as `stripe listen` (README: Webhooks → The delivery
+ * lab): subscribes the URL through the control plane — so it works whatever the credentials and
+ * `--verify` mode — prints the verification key's id, then each delivery attempt to it as it
+ * happens, and deletes the subscription when it stops (Ctrl-C or SIGTERM).
+ */
+import { WEBHOOK_TYPES } from '../../domain/events.js';
+import { RefusedError, type CommandContext } from '../client.js';
+import { answerLine, faultTag, outcome, type AttemptMessage } from './attempts.js';
+
+export interface ListenOptions {
+  forwardTo: string;
+  /** Webhook types to subscribe to; all of them when absent. */
+  types?: string[] | undefined;
+}
+
+interface Webhook {
+  id: string;
+  callbackUrl: string;
+  types: string[];
+}
+
+/** Runs until `signal` aborts or the sandbox stops; `onReady` runs once the subscription exists. */
+export async function listen({ client, io, json }: CommandContext, options: ListenOptions, signal: AbortSignal, onReady?: () => void): Promise<void> {
+  const c = io.color;
+  const following = new AbortController();
+  const stop = () => following.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  let hook: Webhook | undefined;
+  let failure: unknown;
+  // Attempts that arrive before the subscription's id is known wait for it.
+  const early: AttemptMessage[] = [];
+
+  const print = (a: AttemptMessage) => {
+    if (a.webhookId !== hook!.id) return;
+    if (json) return io.json(a, true);
+    const tag = faultTag(io, a);
+    const next = a.paused ? c.yellow('  paused') : a.nextAttemptAt ? c.dim(`  retry at ${a.nextAttemptAt}`) : '';
+    io.out(`${c.dim(a.at)}  ${c.bold(a.type ?? '')}  ${a.entityId ?? ''}  → ${outcome(io, a)}  ${c.dim(`${a.durationMs}ms`)}${tag ? `  ${tag}` : ''}${next}  ${c.dim(`event ${a.eventId}`)}`);
+    const answer = answerLine(a);
+    if (answer && a.statusCode !== undefined && (a.statusCode < 200 || a.statusCode >= 300) && !a.fault?.startsWith('injected')) io.out(`    ${c.dim(`answered ${answer}`)}`);
+  };
+
+  const subscribe = async () => {
+    try {
+      hook = (await client.request<Webhook>('PUT', '/webhooks', { callbackUrl: options.forwardTo, types: options.types ?? [...WEBHOOK_TYPES] }))!;
+      const { keyId } = (await client.request<{ keyId: string }>('GET', '/webhooks/verification-key'))!;
+      io.err(`${c.green('Ready!')} Forwarding ${hook.types.join(', ')} to ${c.bold(hook.callbackUrl)} (webhook ${hook.id})`);
+      io.err(`Verify signatures with the key ${c.bold(keyId)} (GET /v1/webhooks/verification-key). Ctrl-C to stop.`);
+      for (const a of early.splice(0)) print(a);
+      onReady?.();
+    } catch (error) {
+      failure = error;
+      stop();
+    }
+  };
+
+  let subscribing: Promise<void> | undefined;
+  await client.stream(
+    '/events/stream',
+    (message) => {
+      if (message.event !== 'attempt') return;
+      const attempt = JSON.parse(message.data) as AttemptMessage;
+      if (hook) print(attempt);
+      else early.push(attempt);
+    },
+    following.signal,
+    // Following first, then subscribing: no attempt to the new subscription can be missed.
+    () => void (subscribing = subscribe()),
+  );
+  await subscribing;
+  signal.removeEventListener('abort', stop);
+  if (failure) throw failure;
+  if (!signal.aborted) {
+    io.err(c.dim('the sandbox closed the stream (it stopped)'));
+    return;
+  }
+  if (!hook) return;
+  try {
+    await client.request('DELETE', `/webhooks/${hook.id}`);
+    io.err(c.dim(`deleted webhook ${hook.id}`));
+  } catch (error) {
+    // Someone deleted it already (or reset the sandbox): nothing is left to clean up.
+    if (!(error instanceof RefusedError && error.problem.code === 'webhook_not_found')) throw error;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Webhook faults (README: Webhooks → The delivery lab): what the sandbox does to deliveries on
+ * purpose — send a successful delivery twice, hold an event back behind the next one for the same
+ * entity, delay first attempts, or answer in the receiver's place with a status or with silence.
+ * Here: the body the control plane and `--webhook-faults` accept, its normal form as stored, its
+ * form on the wire, and the names of the faults an attempt records. The decision for each attempt
+ * is webhooks/faults.ts.
+ */
+import { z } from 'zod';
+import { parseDuration } from './duration.js';
+import type { FieldError } from './errors.js';
+
+/** What an attempt records when a fault touched it. */
+export const ATTEMPT_FAULTS = ['duplicate', 'reordered', 'delayed', 'injected-status', 'injected-timeout'] as const;
+export type AttemptFault = (typeof ATTEMPT_FAULTS)[number];
+
+/**
+ * Why a pending delivery's next attempt was held back: `delayed` (a delay), `holding` (waiting for
+ * the next event for its entity to be delivered) or `reordered` (that event was delivered). The
+ * attempt that ends the hold records it (`holding` that runs out of time records `delayed`).
+ */
+export const DELIVERY_HOLDS = ['delayed', 'holding', 'reordered'] as const;
+export type DeliveryHold = (typeof DELIVERY_HOLDS)[number];
+
+export const MAX_DELAY_MS = 24 * 3_600_000;
+export const MAX_FAIL_TIMES = 10_000;
+
+/** `fail`: the next `times` attempts (counted down in `remaining`), or a `rate` of them. */
+export type FailFault = { status: number; times: number; remaining: number } | { status: number; rate: number };
+
+/** The normal form, as stored: absent fields are faults that do not happen. */
+export interface Faults {
+  duplicate?: number;
+  reorder?: number;
+  delay?: { minMs: number; maxMs: number };
+  fail?: FailFault;
+  timeout?: number;
+  seed?: number;
+}
+
+const probability = z.number().min(0, 'must be a probability from 0 to 1').max(1, 'must be a probability from 0 to 1');
+
+/** `"2s-30s"`, `"5s"`, ISO 8601 (`PT2S-PT30S`): milliseconds, or why not. */
+export function parseDelay(text: string): { minMs: number; maxMs: number } | string {
+  const parts = text.split('-');
+  const ms = parts.map((part) => parseDuration(part));
+  if (parts.length > 2 || ms.some((v) => v === undefined)) return 'must be a duration or a range of two, such as 5s or 2s-30s';
+  const [minMs, maxMs = minMs] = ms as [number, number?];
+  if (maxMs! < minMs) return 'must be a range from the shorter duration to the longer';
+  if (maxMs! > MAX_DELAY_MS) return 'must be at most 24h';
+  return { minMs, maxMs: maxMs! };
+}
+
+const Delay = z.string().transform((text, ctx) => {
+  const range = parseDelay(text);
+  if (typeof range === 'string') {
+    ctx.addIssue({ code: 'custom', message: range });
+    return z.NEVER;
+  }
+  return range;
+});
+
+const Fail = z
+  .strictObject({
+    status: z.int('must be an HTTP status from 300 to 599').min(300, 'must be an HTTP status from 300 to 599 (a failure)').max(599, 'must be an HTTP status from 300 to 599'),
+    times: z.int('must be a whole number').min(1, `must be from 1 to ${MAX_FAIL_TIMES}`).max(MAX_FAIL_TIMES, `must be from 1 to ${MAX_FAIL_TIMES}`).optional(),
+    rate: probability.optional(),
+  })
+  .superRefine((fail, ctx) => {
+    if ((fail.times === undefined) === (fail.rate === undefined)) ctx.addIssue({ code: 'custom', message: 'give either times (the next N attempts) or rate (a share of attempts)' });
+  })
+  .transform((fail): FailFault => (fail.times !== undefined ? { status: fail.status, times: fail.times, remaining: fail.times } : { status: fail.status, rate: fail.rate! }));
+
+/** The body of `PUT …/faults`: every field optional, none other allowed. */
+export const FaultsBody = z
+  .strictObject({
+    duplicate: probability.optional(),
+    reorder: probability.optional(),
+    delay: Delay.optional(),
+    fail: Fail.optional(),
+    timeout: probability.optional(),
+    seed: z.int('must be an integer from 0 to 4294967295').min(0, 'must be an integer from 0 to 4294967295').max(2 ** 32 - 1, 'must be an integer from 0 to 4294967295').optional(),
+  })
+  .transform((body): Faults => Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as Faults);
+
+/** Whether any fault can happen: a seed alone, or probabilities of 0, change nothing. */
+export function hasFaults(faults: Faults | undefined): boolean {
+  if (!faults) return false;
+  const { duplicate, reorder, delay, fail, timeout } = faults;
+  return !!(duplicate || reorder || timeout || (delay && delay.maxMs > 0) || (fail && ('rate' in fail ? fail.rate > 0 : fail.remaining > 0)));
+}
+
+const UNITS: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]];
+
+/** `30000` → `30s`, `90000` → `90s`, `7200000` → `2h`: the largest unit that divides it, else ms. */
+export function formatDuration(ms: number): string {
+  for (const [unit, size] of UNITS) if (ms > 0 && ms % size === 0) return `${ms / size}${unit}`;
+  return `${ms}ms`;
+}
+
+/** The faults on the wire: as the body takes them, with what is left of `fail.times`. */
+export interface FaultsView {
+  duplicate?: number;
+  reorder?: number;
+  delay?: string;
+  fail?: FailFault;
+  timeout?: number;
+  seed?: number;
+}
+
+/** In the order the body lists them. */
+export function faultsView({ duplicate, reorder, delay, fail, timeout, seed }: Faults): FaultsView {
+  const text = delay && (delay.minMs === delay.maxMs ? formatDuration(delay.minMs) : `${formatDuration(delay.minMs)}-${formatDuration(delay.maxMs)}`);
+  const view: FaultsView = { duplicate, reorder, delay: text, fail, timeout, seed };
+  return Object.fromEntries(Object.entries(view).filter(([, v]) => v !== undefined));
+}
+
+const FIELDS = new Set(['duplicate', 'reorder', 'delay', 'fail.status', 'fail.times', 'fail.rate', 'timeout', 'seed']);
+
+/**
+ * The `--webhook-faults` and `webhooks faults set` syntax, `duplicate=0.2,reorder=0.2,delay=2s-30s,
+ * fail.status=503,fail.times=3`, as the JSON body it stands for: numbers where a number goes. Only
+ * the syntax is checked here; the values are FaultsBody's.
+ */
+export function faultsSpecBody(spec: string): { body: Record<string, unknown>; errors: FieldError[] } {
+  const body: Record<string, unknown> = {};
+  const errors: FieldError[] = [];
+  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const eq = item.indexOf('=');
+    const key = eq < 0 ? item : item.slice(0, eq).trim();
+    const value = eq < 0 ? '' : item.slice(eq + 1).trim();
+    if (!FIELDS.has(key)) {
+      errors.push({ path: key, message: `is not a fault; use ${[...FIELDS].join(', ')}` });
+      continue;
+    }
+    if (eq < 0 || value === '') {
+      errors.push({ path: key, message: 'needs a value, as in key=value' });
+      continue;
+    }
+    const parsed = key === 'delay' ? value : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+    if (key.startsWith('fail.')) body.fail = { ...(body.fail as object | undefined), [key.slice(5)]: parsed };
+    else body[key] = parsed;
+  }
+  return { body, errors };
+}
+
+/** Parses and checks a spec: the faults, or every problem with the field it concerns. */
+export function parseFaultsSpec(spec: string): { faults: Faults } | { errors: FieldError[] } {
+  const { body, errors } = faultsSpecBody(spec);
+  if (errors.length) return { errors };
+  const parsed = FaultsBody.safeParse(body);
+  if (parsed.success) return { faults: parsed.data };
+  return { errors: parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'faults', message: issue.message })) };
+}

@@ -1,0 +1,244 @@
+/**
+ * The delivery lab of one programme (README: Webhooks → The delivery lab): the faults in force
+ * for all its subscriptions or for one, and its pauses — kept in the database (on the programme's
+ * row and on each webhook's) and in memory, where the dispatcher reads them for every attempt at
+ * no cost — and the delivery controls: pause and resume, retry a delivery now, exhaust one.
+ *
+ * A paused delivery is a pending one without a due time: `pausedDueAt` keeps the time it was due,
+ * and resuming restores it. New deliveries of a paused subscription are queued paused.
+ */
+import { and, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Core } from '../core.js';
+import { fail } from '../domain/errors.js';
+import { faultsView, hasFaults, type Faults, type FaultsView } from '../domain/webhook-faults.js';
+import { deliveries, programmes, webhooks } from '../store/schema.js';
+import type { FaultSource } from '../webhooks/faults.js';
+import { deliverySummary, type DeliverySummary } from './sandbox-events.js';
+
+export type LabScope = 'programme' | 'webhook';
+
+export interface FaultsAnswer {
+  /** Where the faults in force come from: the subscription's own, or the programme's. */
+  scope: LabScope;
+  faults: FaultsView;
+}
+
+export interface PauseAnswer {
+  scope: LabScope;
+  webhookId?: string;
+  /** Whether its deliveries are held now (a subscription resumed stays held while the programme is paused). */
+  paused: boolean;
+  /** How many pending deliveries this held back (pause) or let go (resume). */
+  deliveries: number;
+}
+
+export type DeliveryAnswer = DeliverySummary & { eventId: string };
+
+export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
+  const { store, clock, programme } = core;
+  const { db } = store;
+  const mine = eq(deliveries.programmeId, programme);
+  const ofWebhook = (webhookId: string | undefined) => (webhookId === undefined ? mine : and(mine, eq(deliveries.webhookId, webhookId))!);
+  let programmeFaults: Faults | undefined;
+  let pausedAll = false;
+  const ownFaults = new Map<string, Faults>();
+  const pausedHooks = new Set<string>();
+  let active = false;
+
+  const refresh = () => {
+    active = hasFaults(programmeFaults) || [...ownFaults.values()].some(hasFaults);
+  };
+
+  const load = () => {
+    const row = db.select({ faults: programmes.webhookFaults, paused: programmes.webhooksPaused }).from(programmes).where(eq(programmes.id, programme)).get();
+    programmeFaults = row?.faults ?? undefined;
+    pausedAll = row?.paused ?? false;
+    ownFaults.clear();
+    pausedHooks.clear();
+    const hooks = db
+      .select({ id: webhooks.id, faults: webhooks.faults, paused: webhooks.paused })
+      .from(webhooks)
+      .where(and(eq(webhooks.programmeId, programme), or(isNotNull(webhooks.faults), eq(webhooks.paused, true))))
+      .all();
+    for (const hook of hooks) {
+      if (hook.faults) ownFaults.set(hook.id, hook.faults);
+      if (hook.paused) pausedHooks.add(hook.id);
+    }
+    refresh();
+  };
+  load();
+
+  const requireWebhook = (id: string) => {
+    if (!db.select({ id: webhooks.id }).from(webhooks).where(and(eq(webhooks.programmeId, programme), eq(webhooks.id, id))).get()) fail('webhook_not_found', `no webhook with id ${id}`);
+  };
+  const saveProgramme = (values: Partial<typeof programmes.$inferInsert>) => db.update(programmes).set(values).where(eq(programmes.id, programme)).run();
+  const saveWebhook = (id: string, values: Partial<typeof webhooks.$inferInsert>) =>
+    db.update(webhooks).set(values).where(and(eq(webhooks.programmeId, programme), eq(webhooks.id, id))).run();
+
+  /**
+   * Lets go of the events held back for reordering in a scope whose faults no longer reorder: they
+   * go now (recorded as delayed), or on resume if paused.
+   */
+  const releaseHolds = (where: SQL) => {
+    const now = clock.now();
+    db.update(deliveries)
+      .set({
+        hold: 'delayed',
+        nextAttemptAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN NULL ELSE ${now} END`,
+        pausedDueAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN ${now} ELSE ${deliveries.pausedDueAt} END`,
+        updatedAt: now,
+      })
+      .where(and(where, eq(deliveries.status, 'pending'), eq(deliveries.hold, 'holding')))
+      .run();
+  };
+
+  const findDelivery = (id: string) => db.select().from(deliveries).where(and(mine, eq(deliveries.id, id))).get() ?? fail('delivery_not_found', `no delivery with id ${id}`);
+  const answer = (row: typeof deliveries.$inferSelect): DeliveryAnswer => ({ ...deliverySummary(row), eventId: row.eventId });
+
+  const lab = {
+    get active(): boolean {
+      return active;
+    },
+    faultsFor: (webhookId: string): Faults | undefined => ownFaults.get(webhookId) ?? programmeFaults,
+    paused: (webhookId: string): boolean => pausedAll || pausedHooks.has(webhookId),
+
+    spendFail(webhookId: string): void {
+      const own = ownFaults.get(webhookId);
+      const faults = own ?? programmeFaults;
+      if (!faults?.fail || !('remaining' in faults.fail)) return;
+      const spent: Faults = { ...faults, fail: { ...faults.fail, remaining: Math.max(0, faults.fail.remaining - 1) } };
+      if (own) {
+        saveWebhook(webhookId, { faults: spent });
+        ownFaults.set(webhookId, spent);
+      } else {
+        saveProgramme({ webhookFaults: spent });
+        programmeFaults = spent;
+      }
+      refresh();
+    },
+
+    /** The faults in force for the programme's subscriptions, or for one of them. */
+    faults(webhookId?: string): FaultsAnswer {
+      if (webhookId === undefined) return { scope: 'programme', faults: faultsView(programmeFaults ?? {}) };
+      requireWebhook(webhookId);
+      const own = ownFaults.get(webhookId);
+      return own ? { scope: 'webhook', faults: faultsView(own) } : { scope: 'programme', faults: faultsView(programmeFaults ?? {}) };
+    },
+
+    /** Replaces the faults of the programme, or of one subscription (which then ignores the programme's). */
+    setFaults(webhookId: string | undefined, faults: Faults): FaultsAnswer {
+      if (webhookId !== undefined) requireWebhook(webhookId);
+      store.transaction(() => {
+        if (webhookId === undefined) saveProgramme({ webhookFaults: Object.keys(faults).length ? faults : null });
+        else saveWebhook(webhookId, { faults });
+        if (!faults.reorder) releaseHolds(ofWebhook(webhookId));
+      });
+      if (webhookId === undefined) programmeFaults = Object.keys(faults).length ? faults : undefined;
+      else ownFaults.set(webhookId, faults);
+      refresh();
+      kick();
+      return lab.faults(webhookId);
+    },
+
+    /** No faults for the programme; a subscription goes back to the programme's. */
+    clearFaults(webhookId?: string): void {
+      if (webhookId !== undefined) requireWebhook(webhookId);
+      const after = webhookId === undefined ? undefined : programmeFaults;
+      store.transaction(() => {
+        if (webhookId === undefined) saveProgramme({ webhookFaults: null });
+        else saveWebhook(webhookId, { faults: null });
+        if (!after?.reorder) releaseHolds(ofWebhook(webhookId));
+      });
+      if (webhookId === undefined) programmeFaults = undefined;
+      else ownFaults.delete(webhookId);
+      refresh();
+      kick();
+    },
+
+    /** Holds every pending delivery of the programme, or of one subscription, and those to come, until resumed. */
+    pause(webhookId?: string): PauseAnswer {
+      if (webhookId !== undefined) requireWebhook(webhookId);
+      const held = store.transaction(() => {
+        if (webhookId === undefined) saveProgramme({ webhooksPaused: true });
+        else saveWebhook(webhookId, { paused: true });
+        return db
+          .update(deliveries)
+          .set({ pausedDueAt: sql`${deliveries.nextAttemptAt}`, nextAttemptAt: null, updatedAt: clock.now() })
+          .where(and(ofWebhook(webhookId), eq(deliveries.status, 'pending'), isNotNull(deliveries.nextAttemptAt)))
+          .run().changes;
+      });
+      if (webhookId === undefined) pausedAll = true;
+      else pausedHooks.add(webhookId);
+      return { scope: webhookId === undefined ? 'programme' : 'webhook', ...(webhookId !== undefined && { webhookId }), paused: true, deliveries: held };
+    },
+
+    /** Lets the held deliveries go, each at the time it was due; a subscription stays held while the programme is paused. */
+    resume(webhookId?: string): PauseAnswer {
+      if (webhookId !== undefined) requireWebhook(webhookId);
+      const stillHeld = webhookId === undefined ? [...pausedHooks] : pausedAll ? undefined : [];
+      const released = store.transaction(() => {
+        if (webhookId === undefined) saveProgramme({ webhooksPaused: false });
+        else saveWebhook(webhookId, { paused: false });
+        if (stillHeld === undefined) return 0;
+        return db
+          .update(deliveries)
+          .set({ nextAttemptAt: sql`${deliveries.pausedDueAt}`, pausedDueAt: null, updatedAt: clock.now() })
+          .where(
+            and(
+              ofWebhook(webhookId),
+              eq(deliveries.status, 'pending'),
+              isNull(deliveries.nextAttemptAt),
+              isNotNull(deliveries.pausedDueAt),
+              sql`${deliveries.webhookId} NOT IN (SELECT value FROM json_each(${JSON.stringify(stillHeld)}))`,
+            ),
+          )
+          .run().changes;
+      });
+      if (webhookId === undefined) pausedAll = false;
+      else pausedHooks.delete(webhookId);
+      kick();
+      return { scope: webhookId === undefined ? 'programme' : 'webhook', ...(webhookId !== undefined && { webhookId }), paused: webhookId !== undefined && lab.paused(webhookId), deliveries: released };
+    },
+
+    /**
+     * Makes a delivery's next attempt due now, ahead of its schedule — even while paused or held
+     * back — or gives a discarded one one more attempt. A delivered one is sent again by resending
+     * its event.
+     */
+    retry(deliveryId: string): DeliveryAnswer {
+      const row = findDelivery(deliveryId);
+      if (row.status === 'delivered') fail('invalid_state_transition', `delivery ${deliveryId} was delivered; to send its event again, resend it (POST /_sandbox/events/${row.eventId}/resend)`);
+      if (row.status === 'discarded') {
+        const hook = db.select({ id: webhooks.id }).from(webhooks).where(and(eq(webhooks.programmeId, programme), eq(webhooks.id, row.webhookId))).get();
+        if (!hook) fail('invalid_state_transition', `delivery ${deliveryId} was discarded when its webhook was deleted`);
+      }
+      const now = clock.now();
+      const values = { status: 'pending' as const, nextAttemptAt: now, pausedDueAt: null, hold: row.hold === 'holding' ? ('delayed' as const) : row.hold, updatedAt: now };
+      db.update(deliveries).set(values).where(and(mine, eq(deliveries.id, deliveryId))).run();
+      kick();
+      return answer({ ...row, ...values });
+    },
+
+    /** Discards a delivery now, as its 24 h of retries running out would: nothing more is sent. */
+    exhaust(deliveryId: string): DeliveryAnswer {
+      const row = findDelivery(deliveryId);
+      if (row.status === 'delivered') fail('invalid_state_transition', `delivery ${deliveryId} was delivered already`);
+      const values = { status: 'discarded' as const, nextAttemptAt: null, pausedDueAt: null, hold: null, updatedAt: clock.now() };
+      db.update(deliveries).set(values).where(and(mine, eq(deliveries.id, deliveryId))).run();
+      return answer({ ...row, ...values });
+    },
+
+    /** A webhook was deleted: its settings went with its row. */
+    forget(webhookId: string): void {
+      ownFaults.delete(webhookId);
+      pausedHooks.delete(webhookId);
+      refresh();
+    },
+
+    /** Reads the settings again (after a reset wiped the webhooks). */
+    reload: load,
+  } satisfies FaultSource & Record<string, unknown>;
+  return lab;
+}
+
+export type DeliveryLab = ReturnType<typeof createDeliveryLab>;

@@ -1,0 +1,228 @@
+/**
+ * The dispatcher's rows: deliveries are the queue (status `pending`, `nextAttemptAt`; null while
+ * paused), attempts their history. Every statement is prepared once, since they run for every
+ * attempt. `record` stores an attempt (and its duplicate) with the delivery's next state in one
+ * transaction; `hold` holds a delivery back without an attempt (README: Webhooks → The delivery lab).
+ */
+import { and, asc, eq, gt, lt, lte, min, sql } from 'drizzle-orm';
+import type { Core } from '../core.js';
+import { idsOf } from '../ids.js';
+import type { AttemptFault, DeliveryHold } from '../domain/webhook-faults.js';
+import { attempts, deliveries, events } from '../store/schema.js';
+import type { FaultSource } from './faults.js';
+import { nextAttemptAt } from './retry-policy.js';
+import type { AttemptOutcome, AttemptResponse } from './send.js';
+
+export interface AttemptReport {
+  eventId: string;
+  /** The event's type and entity, so that a listener needs no look-up. */
+  type: string;
+  entityId: string;
+  deliveryId: string;
+  webhookId: string;
+  callbackUrl: string;
+  attempt: number;
+  /** Sandbox time the attempt started, epoch ms. */
+  at: number;
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+  fault?: AttemptFault;
+  response?: AttemptResponse;
+  /** The delivery's state after the attempt. */
+  status: 'pending' | 'delivered' | 'discarded';
+  /** When the next attempt is due (status `pending` only). */
+  nextAttemptAt?: number;
+  /** The next attempt waits for a resume. */
+  paused?: true;
+}
+
+export type AttemptListener = (report: AttemptReport) => void;
+
+/** A due delivery, with what its attempt needs of its event. */
+export interface Due {
+  id: string;
+  eventId: string;
+  webhookId: string;
+  callbackUrl: string;
+  attempts: number;
+  nextAttemptAt: number | null;
+  hold: DeliveryHold | null;
+  body: string;
+  type: string;
+  entityId: string;
+  seq: number;
+}
+
+/** An attempt's outcome as recorded: what the receiver did, or the fault that stood in for it. */
+export type Outcome = AttemptOutcome & { fault?: AttemptFault };
+
+export const isSuccess = (outcome: AttemptOutcome) => outcome.error === undefined && outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
+
+export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: AttemptListener) {
+  const { store, clock, random, log, programme } = core;
+  const { db } = store;
+  const p = sql.placeholder;
+  const mineDelivery = eq(deliveries.programmeId, programme);
+  const eventOf = and(eq(events.programmeId, deliveries.programmeId), eq(events.id, deliveries.eventId));
+  const dueColumns = {
+    id: deliveries.id, eventId: deliveries.eventId, webhookId: deliveries.webhookId, callbackUrl: deliveries.callbackUrl, attempts: deliveries.attempts,
+    nextAttemptAt: deliveries.nextAttemptAt, hold: deliveries.hold, body: events.body, type: events.type, entityId: events.entityId, seq: events.seq,
+  };
+  const dueQuery = db
+    .select(dueColumns)
+    .from(deliveries)
+    .innerJoin(events, eventOf)
+    .where(
+      and(
+        mineDelivery,
+        eq(deliveries.status, 'pending'),
+        lte(deliveries.nextAttemptAt, p('now')),
+        // The ids in flight, as one JSON array parameter: a list of varying length cannot be prepared.
+        sql`${deliveries.id} NOT IN (SELECT value FROM json_each(${p('inFlight')}))`,
+      ),
+    )
+    .orderBy(asc(deliveries.nextAttemptAt), sql`${deliveries}.rowid`)
+    .limit(p('limit'))
+    .prepare();
+  const dueByIdQuery = db
+    .select(dueColumns)
+    .from(deliveries)
+    .innerJoin(events, eventOf)
+    .where(and(mineDelivery, eq(deliveries.id, p('id')), eq(deliveries.status, 'pending'), lte(deliveries.nextAttemptAt, p('until'))))
+    .prepare();
+  const nextDueQuery = db.select({ due: min(deliveries.nextAttemptAt) }).from(deliveries).where(and(mineDelivery, eq(deliveries.status, 'pending'))).prepare();
+  const byId = and(mineDelivery, eq(deliveries.id, p('id')));
+  const currentQuery = db.select({ status: deliveries.status, firstAttemptAt: deliveries.firstAttemptAt }).from(deliveries).where(byId).prepare();
+  const insertAttempt = db
+    .insert(attempts)
+    .values({
+      programmeId: programme, id: p('id'), deliveryId: p('deliveryId'), attempt: p('attempt'), at: p('at'), statusCode: p('statusCode'), error: p('error'), durationMs: p('durationMs'),
+      fault: p('fault'), responseType: p('responseType'), responseBody: p('responseBody'),
+    })
+    .prepare();
+  const updateDelivery = db
+    .update(deliveries)
+    // update().set() takes placeholders only wrapped in sql``.
+    .set({
+      attempts: sql`${p('attempts')}`, firstAttemptAt: sql`${p('firstAttemptAt')}`, nextAttemptAt: sql`${p('nextAttemptAt')}`, pausedDueAt: sql`${p('pausedDueAt')}`,
+      hold: sql`${p('hold')}`, status: sql`${p('status')}`, updatedAt: sql`${p('updatedAt')}`,
+    })
+    .where(byId)
+    .prepare();
+
+  // The delivery lab's statements: they run only when faults are in force or a delivery was held.
+  const holdDelivery = db.update(deliveries).set({ hold: sql`${p('hold')}`, nextAttemptAt: sql`${p('until')}`, updatedAt: sql`${p('now')}` }).where(byId).prepare();
+  const sameEntity = (seq: 'earlier' | 'later') =>
+    and(
+      mineDelivery,
+      eq(deliveries.webhookId, p('webhookId')),
+      eq(deliveries.status, 'pending'),
+      eq(events.entityId, p('entityId')),
+      seq === 'earlier' ? and(lt(events.seq, p('seq')), eq(deliveries.hold, 'holding')) : gt(events.seq, p('seq')),
+    );
+  const earlierHeldQuery = db.select({ one: sql<number>`1` }).from(deliveries).innerJoin(events, eventOf).where(sameEntity('earlier')).limit(1).prepare();
+  const laterQuery = db.select({ n: sql<number>`count(*)`, due: min(deliveries.nextAttemptAt) }).from(deliveries).innerJoin(events, eventOf).where(sameEntity('later')).prepare();
+  // A delivered event releases the earlier events for its entity held back behind it; a paused one stays paused.
+  const releaseHeld = db
+    .update(deliveries)
+    .set({
+      hold: 'reordered',
+      nextAttemptAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN NULL ELSE ${p('now')} END`,
+      pausedDueAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN ${p('now')} ELSE ${deliveries.pausedDueAt} END`,
+      updatedAt: sql`${p('now')}`,
+    })
+    .where(
+      and(
+        mineDelivery,
+        eq(deliveries.webhookId, p('webhookId')),
+        eq(deliveries.status, 'pending'),
+        eq(deliveries.hold, 'holding'),
+        sql`${deliveries.eventId} IN (SELECT ${events.id} FROM ${events} WHERE ${events.programmeId} = ${programme} AND ${events.entityId} = ${p('entityId')} AND ${events.seq} < ${p('seq')})`,
+      ),
+    )
+    .prepare();
+
+  return {
+    /** Due deliveries, oldest due first, leaving out those in flight. */
+    due: (now: number, limit: number, inFlight: Iterable<string>): Due[] => dueQuery.all({ now, limit, inFlight: JSON.stringify([...inFlight]) }) as Due[],
+
+    /** The delivery, if it is pending and due by `until`. */
+    dueById: (id: string, until: number): Due[] => dueByIdQuery.all({ id, until }) as Due[],
+
+    /** The earliest due time of a pending delivery; in-flight ones count (time travel waits for them). */
+    nextDue: (): number | undefined => nextDueQuery.get()?.due ?? undefined,
+
+    /** Holds the delivery back until `until`, without an attempt; its next attempt records the hold. */
+    hold(due: Due, hold: DeliveryHold, until: number): void {
+      holdDelivery.run({ id: due.id, hold, until, now: clock.now() });
+    },
+
+    /** Whether an earlier event for the delivery's entity is held back for its subscription. */
+    overtakes: (due: Due): boolean => earlierHeldQuery.get({ webhookId: due.webhookId, entityId: due.entityId, seq: due.seq }) !== undefined,
+
+    /** A later event's delivery for the same entity and subscription still pending: its due time (null while paused), else undefined. */
+    laterPending(due: Due): number | null | undefined {
+      const row = laterQuery.get({ webhookId: due.webhookId, entityId: due.entityId, seq: due.seq });
+      return row && row.n > 0 ? (row.due ?? null) : undefined;
+    },
+
+    /**
+     * Stores the attempt (and the duplicate that followed it) and the delivery's next state, then
+     * tells the listeners; returns false when nothing was stored.
+     */
+    record(due: Due, at: number, outcomes: Outcome[]): boolean {
+      const first = due.attempts + 1;
+      const reports: AttemptReport[] = [];
+      try {
+        store.transaction(() => {
+          const current = currentQuery.get({ id: due.id });
+          // Wiped by a reset while the attempt was in flight.
+          if (!current) return;
+          const now = Math.max(at, clock.now());
+          const firstAttemptAt = current.firstAttemptAt ?? at;
+          // Attempts end in whatever order their receivers answer: each draws from a stream of its
+          // own, so that a seeded programme's jitter and ids do not depend on that order.
+          const draws = random.fork(`attempt ${due.id} ${first}`);
+          const attemptIds = idsOf(draws);
+          let status = current.status;
+          let next: number | undefined;
+          let pausedDueAt: number | undefined;
+          // The first outcome decides; a duplicate's own outcome changes nothing.
+          if (isSuccess(outcomes[0]!)) status = 'delivered';
+          // A delivery stopped meanwhile (its webhook was deleted, or it was exhausted) stays stopped.
+          else if (status === 'pending') {
+            next = nextAttemptAt({ failures: first, firstAttemptAt, failedAt: now, random: draws.float() });
+            if (next === undefined) status = 'discarded';
+            else if (lab.paused(due.webhookId)) [pausedDueAt, next] = [next, undefined];
+          }
+          outcomes.forEach((outcome, i) => {
+            const { statusCode, error, durationMs, fault, response } = outcome;
+            insertAttempt.run({
+              id: attemptIds.uuid(), deliveryId: due.id, attempt: first + i, at, statusCode: statusCode ?? null, error: error ?? null, durationMs,
+              fault: fault ?? null, responseType: response?.contentType ?? null, responseBody: response?.body ?? null,
+            });
+            reports.push({
+              eventId: due.eventId, type: due.type, entityId: due.entityId, deliveryId: due.id, webhookId: due.webhookId, callbackUrl: due.callbackUrl, attempt: first + i, at,
+              ...outcome, status,
+              ...(next !== undefined ? { nextAttemptAt: next } : {}),
+              ...(pausedDueAt !== undefined ? { paused: true as const } : {}),
+            });
+          });
+          // An answer the sandbox gave in the receiver's place passes the hold on to the attempt that reaches it.
+          const injected = outcomes[0]!.fault === 'injected-status' || outcomes[0]!.fault === 'injected-timeout';
+          const hold = injected && due.hold !== null ? (due.hold === 'holding' ? 'delayed' : due.hold) : null;
+          updateDelivery.run({ id: due.id, attempts: first + outcomes.length - 1, firstAttemptAt, nextAttemptAt: next ?? null, pausedDueAt: pausedDueAt ?? null, hold, status, updatedAt: now });
+          if (status === 'delivered' && lab.active) releaseHeld.run({ webhookId: due.webhookId, entityId: due.entityId, seq: due.seq, now });
+        });
+      } catch (error) {
+        log.error('webhook attempt could not be recorded', { deliveryId: due.id, error: String(error) });
+        return false;
+      }
+      for (const report of reports) onAttempt(report);
+      return reports.length > 0;
+    },
+  };
+}
+
+export type DeliveryRows = ReturnType<typeof createDeliveryRows>;
