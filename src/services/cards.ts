@@ -11,6 +11,7 @@ import { CARD_MACHINE, cardTransition, withinCardLimit, type CardType } from '..
 import { arrival, inactiveParent, restoredWithParent, takenDownWithParent, type Parent } from '../domain/cascade.js';
 import { fail } from '../domain/errors.js';
 import { expirationDate, expiresAt, generatePan, maskPan } from '../domain/pan.js';
+import { rowInserter } from '../store/prepared.js';
 import { accounts, cards, customers } from '../store/schema.js';
 import { untilChanged } from '../store/read-cache.js';
 import { toCard, type Card } from '../wire/card.js';
@@ -33,6 +34,7 @@ const EXPIRE_JOB = 'card.expire';
 export function createCards(core: Core, { events, jobs }: { events: Events; jobs: Jobs }) {
   const { store, clock, ids, random, config, programme } = core;
   const { db } = store;
+  const insertCards = rowInserter(store, cards);
   const mine = eq(cards.programmeId, programme);
   const terminateListeners = new Set<TerminateListener>();
   const byCreation = [asc(cards.createdAt), asc(sql`rowid`)];
@@ -114,7 +116,7 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
           createdAt: now,
           updatedAt: now,
         };
-        db.insert(cards).values(row).run();
+        insertCards(row);
         const created = toCard(row);
         events.emit('card.updated', row.id, created);
         return created;

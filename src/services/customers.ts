@@ -8,6 +8,7 @@ import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { checkWallet, CUSTOMER_MACHINE, customerTransition } from '../domain/customer.js';
 import { fail } from '../domain/errors.js';
+import { once, rowInserter } from '../store/prepared.js';
 import { customers } from '../store/schema.js';
 import { untilChanged } from '../store/read-cache.js';
 import type { OwnerSignature } from '../wire/challenge.js';
@@ -38,6 +39,10 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
   // the database changes (store/read-cache.ts).
   const listQuery = db.select().from(customers).where(mine).orderBy(asc(customers.createdAt), asc(sql`rowid`)).prepare();
   const listAll = untilChanged(store.sqlite, () => listQuery.all().map(toCustomer));
+  const clashQuery = once(() =>
+    db.select().from(customers).where(and(mine, or(eq(customers.chainIdKey, sql.placeholder('chainIdKey')), eq(customers.externalId, sql.placeholder('externalId'))))).prepare(),
+  );
+  const insert = rowInserter(store, customers);
 
   const challengeFor = (chainId: string, now: number) => issueChallenge(random, now, { wallet: chainId, statement: STATEMENT });
 
@@ -47,7 +52,7 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
       if (!wallet.ok) fail('invalid_request', `chainId ${input.chainId}: ${wallet.message}`, [{ path: 'chainId', message: wallet.message }]);
       return store.transaction(() => {
         const chainIdKey = input.chainId.toLowerCase();
-        const clash = db.select().from(customers).where(and(mine, or(eq(customers.chainIdKey, chainIdKey), eq(customers.externalId, input.externalId)))).get();
+        const clash = clashQuery().get({ chainIdKey, externalId: input.externalId });
         if (clash) {
           const what = clash.chainIdKey === chainIdKey ? `chainId ${clash.chainId}` : `externalId ${input.externalId}`;
           fail('customer_already_exists', `customer ${clash.id} already has ${what}`);
@@ -57,7 +62,7 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
           programmeId: programme, id: ids.uuid(), externalId: input.externalId, chainId: input.chainId, chainIdKey, status: 'initiating', challengeSigned: false, createdAt: now, updatedAt: now,
           ...challengeFor(input.chainId, now),
         };
-        db.insert(customers).values(row).run();
+        insert(row);
         const created = toCustomer(row);
         events.emit('customer.updated', row.id, created);
         return { ...created, challenge: row.challenge! };

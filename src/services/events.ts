@@ -6,11 +6,11 @@
  * Webhooks → The delivery lab). Listeners (the dispatcher, the SSE stream) hear of events after
  * their transaction has committed.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import type { WebhookType } from '../domain/events.js';
+import { once, rowInserter } from '../store/prepared.js';
 import { deliveries, events, webhooks } from '../store/schema.js';
-
 
 export interface EventRecord {
   id: string;
@@ -31,20 +31,24 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
   const { store, clock, ids, log, programme } = core;
   const { db } = store;
   const mine = eq(events.programmeId, programme);
+  const placeholders = { id: sql.placeholder('id'), type: sql.placeholder('type'), entityId: sql.placeholder('entityId'), body: sql.placeholder('body'), createdAt: sql.placeholder('createdAt') };
   // The programme's next sequence number, taken in the inserting transaction (events_seq index).
-  const nextSeq = sql`(SELECT COALESCE(MAX(${events.seq}), 0) + 1 FROM ${events} WHERE ${mine})`;
+  const insertQuery = once(() =>
+    db
+      .insert(events)
+      .values({ programmeId: programme, seq: sql`(SELECT COALESCE(MAX(${events.seq}), 0) + 1 FROM ${events} WHERE ${mine})`, ...placeholders })
+      .prepare(),
+  );
+  const hooksQuery = once(() => db.select().from(webhooks).where(eq(webhooks.programmeId, programme)).orderBy(asc(webhooks.createdAt)).prepare());
+  const insertDelivery = rowInserter(store, deliveries);
   const listeners = new Set<EventListener>();
   let pending: EventRecord[] = [];
 
+  // Listeners hear of the events of a commit together, after it, in a microtask of their own.
   const flush = () => {
     const batch = pending;
     pending = [];
-    // Events of a transaction that rolled back were never stored: tell nobody about them.
-    const stored = new Set(
-      db.select({ id: events.id }).from(events).where(and(mine, inArray(events.id, batch.map((e) => e.id)))).all().map((r) => r.id),
-    );
     for (const event of batch) {
-      if (!stored.has(event.id)) continue;
       for (const listener of listeners) {
         try {
           listener(event);
@@ -54,6 +58,10 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
       }
     }
   };
+  const committed = (record: EventRecord) => {
+    if (pending.length === 0) queueMicrotask(flush);
+    pending.push(record);
+  };
 
   const service = {
     /** Appends the event for a changed entity; call inside the transaction that changed it. */
@@ -62,10 +70,10 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
       const now = clock.now();
       const body = JSON.stringify({ webhookType: type, eventId: id, ...entity });
       const record = { id, type, entityId, body, createdAt: now };
-      db.insert(events).values({ programmeId: programme, seq: nextSeq, ...record }).run();
+      insertQuery().run(record);
       service.queueDeliveries(id, type, now);
-      if (pending.length === 0) queueMicrotask(flush);
-      pending.push(record);
+      // Events of a transaction that rolls back were never stored: nobody hears of them.
+      store.onCommit(() => committed(record));
       return id;
     },
 
@@ -75,14 +83,14 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
      */
     queueDeliveries(eventId: string, type: WebhookType, now: number) {
       const queued = [];
-      for (const hook of db.select().from(webhooks).where(eq(webhooks.programmeId, programme)).orderBy(asc(webhooks.createdAt)).all()) {
+      for (const hook of hooksQuery().all()) {
         if (!hook.types.includes(type)) continue;
         const held = paused(hook.id);
         const delivery = {
           programmeId: programme, id: ids.uuid(), eventId, webhookId: hook.id, callbackUrl: hook.callbackUrl, status: 'pending' as const,
           nextAttemptAt: held ? null : now, pausedDueAt: held ? now : null, createdAt: now, updatedAt: now,
         };
-        db.insert(deliveries).values(delivery).run();
+        insertDelivery(delivery);
         queued.push(delivery);
       }
       return queued;

@@ -5,9 +5,10 @@
  * refused (422), and so is a duplicate while the first is still running (409).
  */
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { IDEMPOTENCY_TTL_MS } from '../domain/idempotency.js';
+import { once, rowInserter } from '../store/prepared.js';
 import { idempotencyKeys } from '../store/schema.js';
 
 export type Claim =
@@ -24,7 +25,14 @@ export function createIdempotency(core: Core) {
   const { store, clock } = core;
   const { db } = store;
   const mine = eq(idempotencyKeys.programmeId, core.programme);
-  const where = (scope: string, key: string) => and(mine, eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key));
+  const where = and(mine, eq(idempotencyKeys.scope, sql.placeholder('scope')), eq(idempotencyKeys.key, sql.placeholder('key')));
+  const findQuery = once(() => db.select().from(idempotencyKeys).where(where).prepare());
+  const deleteQuery = once(() => db.delete(idempotencyKeys).where(where).prepare());
+  // drizzle types no placeholders in set(): they go in as SQL, the headers encoded by their column.
+  const completeQuery = once(() =>
+    db.update(idempotencyKeys).set({ state: 'done', status: sql`${sql.placeholder('status')}`, headers: sql`${sql.placeholder('headers')}`, body: sql`${sql.placeholder('body')}` }).where(where).prepare(),
+  );
+  const insert = rowInserter(store, idempotencyKeys);
 
   // A request that was in flight when the process died never finished: forget its claim.
   db.delete(idempotencyKeys).where(and(mine, eq(idempotencyKeys.state, 'in_flight'))).run();
@@ -33,30 +41,25 @@ export function createIdempotency(core: Core) {
     claim(scope: string, key: string, print: string): Claim {
       return store.transaction((): Claim => {
         const now = clock.now();
-        const row = db.select().from(idempotencyKeys).where(where(scope, key)).get();
+        const row = findQuery().get({ scope, key });
         if (row && row.expiresAt > now) {
           if (row.fingerprint !== print) return { kind: 'reused' };
           if (row.state === 'in_flight') return { kind: 'in_flight' };
           return { kind: 'replay', status: row.status!, headers: row.headers ?? {}, body: row.body ?? '' };
         }
-        if (row) db.delete(idempotencyKeys).where(where(scope, key)).run();
-        db.insert(idempotencyKeys)
-          .values({ programmeId: core.programme, scope, key, fingerprint: print, state: 'in_flight', createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS })
-          .run();
+        if (row) deleteQuery().run({ scope, key });
+        insert({ programmeId: core.programme, scope, key, fingerprint: print, state: 'in_flight', createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS });
         return { kind: 'claimed' };
       });
     },
 
     complete(scope: string, key: string, status: number, headers: Record<string, string>, body: string): void {
-      if (status >= 500) {
-        db.delete(idempotencyKeys).where(where(scope, key)).run();
-        return;
-      }
-      db.update(idempotencyKeys).set({ state: 'done', status, headers, body }).where(where(scope, key)).run();
+      if (status >= 500) deleteQuery().run({ scope, key });
+      else completeQuery().run({ scope, key, status, headers: idempotencyKeys.headers.mapToDriverValue(headers), body });
     },
 
     release(scope: string, key: string): void {
-      db.delete(idempotencyKeys).where(where(scope, key)).run();
+      deleteQuery().run({ scope, key });
     },
   };
 }

@@ -3,8 +3,9 @@
  * release). A job runs in one transaction together with its own deletion, so it runs exactly
  * once even across a crash. Handlers are synchronous and take the due time as `now`.
  */
-import { and, asc, eq, lte } from 'drizzle-orm';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
+import { once, rowInserter } from '../store/prepared.js';
 import { jobs } from '../store/schema.js';
 import type { DueSource } from '../scheduler.js';
 
@@ -17,6 +18,10 @@ export function createJobs(core: Core, onScheduled: () => void) {
   const handlers = new Map<string, JobHandler>();
   // Prepared once: the scheduler asks on every tick, and a tick follows every committed event.
   const nextDueQuery = db.select({ dueAt: jobs.dueAt }).from(jobs).where(mine).orderBy(asc(jobs.dueAt)).limit(1).prepare();
+  const insert = rowInserter(store, jobs);
+  const cancelQuery = once(() => db.delete(jobs).where(and(mine, eq(jobs.kind, sql.placeholder('kind')), eq(jobs.subjectId, sql.placeholder('subjectId')))).prepare());
+  const dueQuery = once(() => db.select().from(jobs).where(and(mine, lte(jobs.dueAt, sql.placeholder('now')))).orderBy(asc(jobs.dueAt), asc(jobs.createdAt)).prepare());
+  const deleteQuery = once(() => db.delete(jobs).where(and(mine, eq(jobs.id, sql.placeholder('id')))).prepare());
 
   const service = {
     define(kind: string, handler: JobHandler): void {
@@ -25,12 +30,12 @@ export function createJobs(core: Core, onScheduled: () => void) {
 
     /** Schedules `kind` for `subjectId` at `dueAt`; call inside the transaction that makes it due. */
     schedule(kind: string, subjectId: string, dueAt: number): void {
-      db.insert(jobs).values({ programmeId: programme, id: ids.uuid(), kind, subjectId, dueAt, createdAt: core.clock.now() }).run();
+      insert({ programmeId: programme, id: ids.uuid(), kind, subjectId, dueAt, createdAt: core.clock.now() });
       onScheduled();
     },
 
     cancel(kind: string, subjectId: string): void {
-      db.delete(jobs).where(and(mine, eq(jobs.kind, kind), eq(jobs.subjectId, subjectId))).run();
+      cancelQuery().run({ kind, subjectId });
     },
 
     pending(subjectId?: string) {
@@ -41,19 +46,19 @@ export function createJobs(core: Core, onScheduled: () => void) {
       name: 'jobs',
       nextDue: () => nextDueQuery.get()?.dueAt,
       runDue(now: number): number {
-        const due = db.select().from(jobs).where(and(mine, lte(jobs.dueAt, now))).orderBy(asc(jobs.dueAt), asc(jobs.createdAt)).all();
+        const due = dueQuery().all({ now });
         let ran = 0;
         for (const job of due) {
           const handler = handlers.get(job.kind);
           try {
             store.transaction(() => {
-              const deleted = db.delete(jobs).where(and(mine, eq(jobs.id, job.id))).run().changes;
+              const deleted = deleteQuery().run({ id: job.id }).changes;
               if (deleted === 1 && handler) handler(job.subjectId, job.dueAt);
             });
             ran++;
           } catch (error) {
             log.error(`job ${job.kind} for ${job.subjectId} failed`, { error: String(error) });
-            db.delete(jobs).where(and(mine, eq(jobs.id, job.id))).run();
+            deleteQuery().run({ id: job.id });
           }
           if (!handler) log.warn(`job ${job.kind} has no handler; dropped`);
         }

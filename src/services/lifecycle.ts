@@ -4,11 +4,12 @@
  * and append its `<entity>.updated` event with the resource as GET returns it — all inside the
  * caller's transaction. Customers, accounts, cards and authorisations each make one.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { fail, type ErrorCode } from '../domain/errors.js';
 import type { WebhookType } from '../domain/events.js';
 import { transition, type Machine } from '../domain/state-machine.js';
+import { once, rowUpdater } from '../store/prepared.js';
 import type { accounts, authorisations, cards, customers } from '../store/schema.js';
 import type { Events } from './events.js';
 
@@ -31,13 +32,14 @@ export function lifecycle<T extends Table, A extends string, W>(core: Core, even
   type Row = T['$inferSelect'];
   const { store, clock, programme } = core;
   const { table } = spec;
-  // drizzle cannot type a query over a union of tables; each spec names one table, so these are safe.
-  const db = store.db as unknown as { select(): { from(t: Table): { where(c: unknown): { get(): Row | undefined } } }; update(t: Table): { set(v: Partial<Row>): { where(c: unknown): { run(): unknown } } } };
-  const byId = (id: string) => and(eq(table.programmeId, programme), eq(table.id, id));
+  // drizzle cannot type a query over a union of tables; each spec names one table, so this is safe.
+  const db = store.db as unknown as { select(): { from(t: Table): { where(c: unknown): { prepare(): { get(values: { id: string }): Row | undefined } } } } };
+  const findQuery = once(() => db.select().from(table).where(and(eq(table.programmeId, programme), eq(table.id, sql.placeholder('id')))).prepare());
+  const update = rowUpdater(store, table) as (row: Row) => number;
 
   const service = {
     /** The row, or undefined. */
-    find: (id: string): Row | undefined => db.select().from(table).where(byId(id)).get(),
+    find: (id: string): Row | undefined => findQuery().get({ id }),
 
     /** The row, or the resource's 404. */
     load: (id: string): Row => service.find(id) ?? fail(spec.notFound, `no ${spec.machine.entity} with id ${id}`),
@@ -46,7 +48,7 @@ export function lifecycle<T extends Table, A extends string, W>(core: Core, even
     save(row: Row, changes: Partial<Row>, now: number): Row {
       const write = { ...changes, ...spec.alsoWrite?.(changes, now), updatedAt: now };
       const next = { ...row, ...write } as Row;
-      db.update(table).set(write).where(byId(row.id)).run();
+      update(next);
       events.emit(spec.event, row.id, spec.view(next) as object);
       spec.afterSave?.(next, now);
       return next;

@@ -45,17 +45,15 @@ export function createRetention(core: Core, { events: outbox }: { events: Events
   const service = {
     /** Deletes what is past retention now; returns how many events and idempotency keys went. */
     prune(): Pruned {
+      // Each delete stands on its own: no transaction needed around them.
       const now = clock.now();
-      return store.transaction(() => {
-        const newest = newestQuery.get()?.seq ?? 0;
-        const cutoff = newest - config.eventRetention;
-        const pruned = { events: cutoff > 0 ? deleteOlder.run({ cutoff }).changes : 0, idempotencyKeys: 0 };
-        if (now - lastSweep >= KEY_SWEEP_INTERVAL_MS) {
-          pruned.idempotencyKeys = deleteExpiredKeys.run({ now }).changes;
-          lastSweep = now;
-        }
-        return pruned;
-      });
+      const cutoff = (newestQuery.get()?.seq ?? 0) - config.eventRetention;
+      const pruned = { events: cutoff > 0 ? deleteOlder.run({ cutoff }).changes : 0, idempotencyKeys: 0 };
+      if (now - lastSweep >= KEY_SWEEP_INTERVAL_MS) {
+        pruned.idempotencyKeys = deleteExpiredKeys.run({ now }).changes;
+        lastSweep = now;
+      }
+      return pruned;
     },
   };
 

@@ -9,6 +9,7 @@ import type { Core } from '../core.js';
 import { parseAccountId } from '../domain/caip.js';
 import { fail } from '../domain/errors.js';
 import { chainTransactionId, SETTLEMENT_DELAY_MS, transactionTransition } from '../domain/transaction.js';
+import { rowInserter } from '../store/prepared.js';
 import { accounts, authorisations, cards, customers, transactions } from '../store/schema.js';
 import { paymentOf, toTransaction, type Transaction } from '../wire/payment.js';
 import type { Engine } from './engine.js';
@@ -23,6 +24,7 @@ const SETTLE = 'transaction.settle';
 export function createTransactions(core: Core, { jobs, events, engine }: { jobs: Jobs; events: Events; engine: Engine }) {
   const { store, ids, random, programme } = core;
   const { db } = store;
+  const insertTransactions = rowInserter(store, transactions);
   const mine = eq(transactions.programmeId, programme);
 
   const find = (id: string) => db.select().from(transactions).where(and(mine, eq(transactions.id, id))).get();
@@ -73,7 +75,7 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
         createdAt: now,
         updatedAt: now,
       };
-      db.insert(transactions).values(row).run();
+      insertTransactions(row);
       const recorded = toTransaction(row);
       events.emit('transaction.updated', row.id, recorded);
       jobs.schedule(SETTLE, row.id, now + SETTLEMENT_DELAY_MS);

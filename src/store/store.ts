@@ -21,6 +21,11 @@ export interface Store {
   readonly path: string;
   /** Runs `fn` in one SQLite transaction (nested calls become savepoints). Never await inside. */
   transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` once the transaction it is called in has committed — at once outside one; never if
+   * that transaction, or the savepoint it was called in, rolls back.
+   */
+  onCommit(fn: () => void): void;
   close(): void;
 }
 
@@ -87,10 +92,39 @@ function openSqlite(path: string): Database.Database {
   }
 }
 
+/** How many prepared statements a store keeps for drizzle (distinct SQL texts; a few hundred are used). */
+const MAX_STATEMENTS = 2000;
+
+/**
+ * The connection as drizzle sees it: drizzle prepares every query it runs, and SQLite's parsing
+ * and planning of a statement cost more than running it, so statements are kept by their SQL text
+ * and reused. drizzle switches a reused statement to raw (array) rows for its selects; it is
+ * switched back for a caller that wants objects. Statements prepared on `sqlite` itself are not kept.
+ */
+function withStatementCache(sqlite: Database.Database): Database.Database {
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (source: string): Database.Statement => {
+    let statement = statements.get(source);
+    if (statement === undefined || statement.busy) {
+      statement = sqlite.prepare(source);
+      if (statements.size >= MAX_STATEMENTS) statements.clear();
+      statements.set(source, statement);
+    } else if (statement.reader) statement.raw(false);
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get: (target, name) => {
+      if (name === 'prepare') return prepare;
+      const value: unknown = Reflect.get(target, name, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export function openStore(path = ':memory:'): Store {
   const sqlite = openSqlite(path);
   sqlite.pragma('busy_timeout = 5000');
-  const db = drizzle(sqlite, { schema });
+  const db = drizzle(withStatementCache(sqlite), { schema });
   // Migrations rebuild tables (SQLite cannot alter a primary key), which references would forbid
   // or cascade through: they run with them off, and what they leave is checked before they are on.
   sqlite.pragma('foreign_keys = OFF');
@@ -101,11 +135,30 @@ export function openStore(path = ':memory:'): Store {
   // One transaction function for every call (better-sqlite3 makes a nested call a savepoint):
   // building a new one per transaction cost more than a small transaction's own statements.
   const inTransaction = sqlite.transaction((fn: () => unknown) => fn());
+  // What waits for a commit, one list per transaction and savepoint, the innermost last.
+  const waiting: Array<Array<() => void>> = [];
   return {
     db,
     sqlite,
     path,
-    transaction: <T>(fn: () => T) => inTransaction(fn) as T,
+    transaction<T>(fn: () => T): T {
+      waiting.push([]);
+      let result: T;
+      try {
+        result = inTransaction(fn) as T;
+      } catch (error) {
+        waiting.pop();
+        throw error;
+      }
+      const done = waiting.pop()!;
+      if (waiting.length > 0) waiting.at(-1)!.push(...done);
+      else for (const fn of done) fn();
+      return result;
+    },
+    onCommit(fn) {
+      if (waiting.length > 0) waiting.at(-1)!.push(fn);
+      else fn();
+    },
     close: () => sqlite.close(),
   };
 }

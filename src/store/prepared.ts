@@ -1,0 +1,60 @@
+/**
+ * Queries built once. drizzle compiles a query's SQL every time one is run (tens of microseconds,
+ * more than SQLite takes to run a small one), so the services build the queries of the request
+ * paths on first use, with placeholders for what varies, and run the built query after that
+ * (README: Benchmarks). Whole-row writes bind every column, so one statement serves every row.
+ */
+import { getTableColumns, is, SQL } from 'drizzle-orm';
+import { getTableConfig, type SQLiteColumn, type SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { Store } from './store.js';
+
+/** `build()` on the first call, what it built on every call after. */
+export function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
+type Encode = (row: Record<string, unknown>) => unknown;
+
+/**
+ * A column's value as drizzle's own insert would bind it: through the column's encoder (booleans
+ * as 0/1, JSON as text), a missing value as the column's default, else NULL.
+ */
+function encoderOf(key: string, column: SQLiteColumn): Encode {
+  const fallback = column.hasDefault && column.default !== undefined && !is(column.default, SQL) ? column.mapToDriverValue(column.default) : null;
+  return (row) => {
+    const value = row[key];
+    return value === undefined ? fallback : value === null ? null : column.mapToDriverValue(value);
+  };
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Inserts whole rows into `table` with one prepared statement. */
+export function rowInserter<T extends SQLiteTable>(store: Store, table: T): (row: T['$inferInsert']) => void {
+  const columns = Object.entries(getTableColumns(table) as Record<string, SQLiteColumn>);
+  const encoders = columns.map(([key, column]) => encoderOf(key, column));
+  const statement = once(() =>
+    store.sqlite.prepare(`insert into ${quote(getTableConfig(table).name)} (${columns.map(([, c]) => quote(c.name)).join(', ')}) values (${columns.map(() => '?').join(', ')})`),
+  );
+  return (row) => {
+    statement().run(encoders.map((encode) => encode(row as Record<string, unknown>)));
+  };
+}
+
+/**
+ * Writes a whole row of `table` — every column but its key (programme_id, id) — over the row with
+ * the same key, with one prepared statement. Returns how many rows changed (0 or 1).
+ */
+export function rowUpdater<T extends SQLiteTable & { programmeId: SQLiteColumn; id: SQLiteColumn }>(store: Store, table: T): (row: T['$inferSelect']) => number {
+  const all = Object.entries(getTableColumns(table) as Record<string, SQLiteColumn>);
+  const key = ['programmeId', 'id'];
+  const columns = all.filter(([name]) => !key.includes(name));
+  const encoders = [...columns, ...key.map((name) => all.find(([k]) => k === name)!)].map(([name, column]) => encoderOf(name, column));
+  const statement = once(() =>
+    store.sqlite.prepare(
+      `update ${quote(getTableConfig(table).name)} set ${columns.map(([, c]) => `${quote(c.name)} = ?`).join(', ')} where ${quote(table.programmeId.name)} = ? and ${quote(table.id.name)} = ?`,
+    ),
+  );
+  return (row) => statement().run(encoders.map((encode) => encode(row as Record<string, unknown>))).changes;
+}
