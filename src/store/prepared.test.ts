@@ -1,0 +1,92 @@
+/**
+ * What the request paths build once (store/prepared.ts) and the store's statement cache must not
+ * change: the rows written and read are those drizzle's own queries write and read, and what waits
+ * for a commit runs after it, never after a rollback.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROGRAMME } from '../domain/programme.js';
+import { rowInserter, rowUpdater } from './prepared.js';
+import { customers, deliveries, events, programmes, webhooks } from './schema.js';
+import { openStore } from './store.js';
+
+const withProgramme = () => {
+  const store = openStore(':memory:');
+  store.db.insert(programmes).values({ id: DEFAULT_PROGRAMME, name: 'default', tokenSecret: 's', webhookKey: '', createdAt: 1 }).run();
+  return store;
+};
+
+const customer = { programmeId: DEFAULT_PROGRAMME, id: 'c1', externalId: 'x', chainId: 'eip155:1:0xAb', chainIdKey: 'eip155:1:0xab', status: 'initiating' as const, challenge: null, challengeExpiresAt: null, createdAt: 5, updatedAt: 5 };
+
+describe('rowInserter and rowUpdater', () => {
+  it('write what drizzle writes: encoded columns, defaults for what the row leaves out, NULL for nothing', () => {
+    const ours = withProgramme();
+    const theirs = withProgramme();
+    rowInserter(ours, customers)(customer);
+    theirs.db.insert(customers).values(customer).run();
+    const raw = (store: typeof ours) => store.sqlite.prepare('select * from customers').all();
+    expect(raw(ours)).toEqual(raw(theirs));
+    expect(ours.db.select().from(customers).get()).toMatchObject({ challengeSigned: false, challenge: null });
+
+    const hook = { programmeId: DEFAULT_PROGRAMME, id: 'w1', callbackUrl: 'http://127.0.0.1:1/', types: ['card.updated'], createdAt: 1, updatedAt: 1 };
+    rowInserter(ours, webhooks)(hook);
+    expect(ours.db.select().from(webhooks).get()).toMatchObject({ types: ['card.updated'] });
+    ours.db.insert(events).values({ programmeId: DEFAULT_PROGRAMME, id: 'e1', seq: 1, type: 'card.updated', entityId: 'card-1', body: '{}', createdAt: 1 }).run();
+    rowInserter(ours, deliveries)({ programmeId: DEFAULT_PROGRAMME, id: 'd1', eventId: 'e1', webhookId: 'w1', callbackUrl: hook.callbackUrl, status: 'pending', nextAttemptAt: 3, createdAt: 1, updatedAt: 1 });
+    expect(ours.db.select().from(deliveries).get()).toMatchObject({ attempts: 0, firstAttemptAt: null });
+  });
+
+  it('rewrites the row with the same key, and only it', () => {
+    const store = withProgramme();
+    const insert = rowInserter(store, customers);
+    insert(customer);
+    insert({ ...customer, id: 'c2', externalId: 'y', chainIdKey: 'other' });
+    const update = rowUpdater(store, customers);
+    const row = store.db.select().from(customers).where(eq(customers.id, 'c1')).get()!;
+    expect(update({ ...row, status: 'screening', challengeSigned: true, updatedAt: 9 })).toBe(1);
+    expect(update({ ...row, id: 'nobody' })).toBe(0);
+    expect(store.db.select().from(customers).where(eq(customers.id, 'c1')).get()).toMatchObject({ status: 'screening', challengeSigned: true, updatedAt: 9 });
+    expect(store.db.select().from(customers).where(eq(customers.id, 'c2')).get()).toMatchObject({ status: 'initiating', challengeSigned: false, updatedAt: 5 });
+  });
+});
+
+describe('the statement cache', () => {
+  it('gives objects to a query of the same text that drizzle last ran as arrays', () => {
+    const store = withProgramme();
+    rowInserter(store, customers)(customer);
+    const text = sql`select "id", "status" from "customers" where "programme_id" = ${DEFAULT_PROGRAMME}`;
+    // A select with fields: drizzle switches the statement to arrays and maps them itself.
+    expect(store.db.select({ id: customers.id, status: customers.status }).from(customers).where(and(eq(customers.programmeId, DEFAULT_PROGRAMME))).all()).toEqual([{ id: 'c1', status: 'initiating' }]);
+    expect(store.db.all(text)).toEqual([{ id: 'c1', status: 'initiating' }]);
+    expect(store.db.get(text)).toEqual({ id: 'c1', status: 'initiating' });
+  });
+});
+
+describe('onCommit', () => {
+  it('runs after the outermost commit, drops what a rolled-back savepoint or transaction asked for, and runs at once outside one', () => {
+    const store = withProgramme();
+    const ran: string[] = [];
+    store.transaction(() => {
+      store.onCommit(() => ran.push('outer'));
+      try {
+        store.transaction(() => {
+          store.onCommit(() => ran.push('rolled back'));
+          throw new Error('refused');
+        });
+      } catch {
+        // The savepoint is undone; the transaction goes on.
+      }
+      store.transaction(() => store.onCommit(() => ran.push('inner')));
+      expect(ran).toEqual([]);
+    });
+    expect(ran).toEqual(['outer', 'inner']);
+    expect(() =>
+      store.transaction(() => {
+        store.onCommit(() => ran.push('never'));
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    store.onCommit(() => ran.push('now'));
+    expect(ran).toEqual(['outer', 'inner', 'now']);
+  });
+});
