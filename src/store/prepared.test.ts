@@ -28,7 +28,7 @@ describe('rowInserter and rowUpdater', () => {
     expect(raw(ours)).toEqual(raw(theirs));
     expect(ours.db.select().from(customers).get()).toMatchObject({ challengeSigned: false, challenge: null });
 
-    const hook = { programmeId: DEFAULT_PROGRAMME, id: 'w1', callbackUrl: 'http://127.0.0.1:1/', types: ['card.updated'], createdAt: 1, updatedAt: 1 };
+    const hook = { programmeId: DEFAULT_PROGRAMME, id: 'w1', callbackUrl: 'http://127.0.0.1:1/', types: ['card.updated' as const], createdAt: 1, updatedAt: 1 };
     rowInserter(ours, webhooks)(hook);
     expect(ours.db.select().from(webhooks).get()).toMatchObject({ types: ['card.updated'] });
     ours.db.insert(events).values({ programmeId: DEFAULT_PROGRAMME, id: 'e1', seq: 1, type: 'card.updated', entityId: 'card-1', body: '{}', createdAt: 1 }).run();

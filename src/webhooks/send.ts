@@ -6,12 +6,12 @@
  * everything else is a failure with its status code or error. Redirects are not followed. The
  * receiver's Content-Type and the first 4 KiB of its answer are kept (README: Webhooks).
  */
-import { sign, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { serializeDictionary, type Item } from 'structured-headers';
 import { contentDigest } from '../signatures/digest.js';
-import { signatureBase, signatureInputFor, type SignedMessage } from '../signatures/message.js';
+import { signatureBase, signBaseOnPool, signatureInputFor, type SignedMessage } from '../signatures/message.js';
 import { version } from '../version.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
@@ -107,22 +107,12 @@ function signingSecond(created: number, keyId: string): SigningSecond {
   return current;
 }
 
-/**
- * Signs on libuv's thread pool: a P-384 signature costs milliseconds of CPU, which on the event
- * loop would stall API requests during a burst (message.ts's `signMessage` signs synchronously).
- */
-function signOnPool(base: string, signer: WebhookSigner): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) =>
-    sign('sha384', Buffer.from(base), { key: signer.privateKey, dsaEncoding: 'ieee-p1363' }, (error, result) => (error ? reject(error) : resolve(result))),
-  );
-}
-
 async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, created: number, fresh = false) {
   const second = signingSecond(created, signer.keyId);
   const base = signatureBase(message, COVERED_COMPONENTS, second.params);
   let signature = fresh ? undefined : second.signatures.get(base);
   if (!signature) {
-    signature = signOnPool(base, signer).then((bytes) => serializeDictionary(new Map([['sig', [bytes, new Map()] as Item]])));
+    signature = signBaseOnPool(base, signer.privateKey).then((bytes) => serializeDictionary(new Map([['sig', [bytes, new Map()] as Item]])));
     if (!fresh) {
       second.signatures.set(base, signature);
       signature.catch(() => second.signatures.delete(base));

@@ -49,11 +49,12 @@ function remembered<T>(cache: Map<string, T>, text: string, parse: () => T): T {
   return value;
 }
 
-function verifies(base: string, signature: Buffer, key: KeyObject): boolean {
+async function verifies(base: string, signature: Buffer, key: KeyObject): Promise<boolean> {
   const entry = `${signature.toString('base64')} ${base}`;
   let seen = verified.get(key);
   if (seen?.has(entry)) return true;
-  if (!verifyBase(base, signature, key)) return false;
+  if (!(await verifyBase(base, signature, key))) return false;
+  seen = verified.get(key);
   if (!seen) verified.set(key, (seen = new Set()));
   if (seen.size >= MAX_VERIFIED_PER_KEY) seen.clear();
   seen.add(entry);
@@ -73,7 +74,7 @@ export function messageOf(c: Context): SignedMessage {
 }
 
 /** Why the request's signature does not hold, or undefined when it does. */
-export function checkSignature(c: Context, rawBody: Uint8Array, auth: Auth, wallSeconds: number): string | undefined {
+export async function checkSignature(c: Context, rawBody: Uint8Array, auth: Auth, wallSeconds: number): Promise<string | undefined> {
   const input = c.req.header('Signature-Input');
   const signature = c.req.header('Signature');
   if (!input || !signature) {
@@ -95,7 +96,7 @@ export function checkSignature(c: Context, rawBody: Uint8Array, auth: Auth, wall
     const bytes = remembered(parsedSignatures, `${params.label} ${signature}`, () => parseSignature(signature, params.label));
     const base = signatureBase(messageOf(c), params.components, params.serialisedParams);
     if (bytes.length !== 96) return `the signature must be 96 bytes of raw r||s (not DER), got ${bytes.length} bytes`;
-    if (!verifies(base, bytes, key)) return `the signature does not verify with key "${params.keyid}". The signature base the sandbox computed:\n${base}`;
+    if (!(await verifies(base, bytes, key))) return `the signature does not verify with key "${params.keyid}". The signature base the sandbox computed:\n${base}`;
     return undefined;
   } catch (error) {
     if (error instanceof SignatureFormatError) return error.message;
@@ -146,7 +147,7 @@ export function verifyRequests(mode: Verify, wall: () => number, log: Log): Midd
       const why = checkContentDigest(c.req.header('Content-Digest'), rawBody);
       if (why) failures.push({ code: 'invalid_content_digest', detail: why });
     }
-    const why = checkSignature(c, rawBody, servicesOf(c).auth, Math.floor(wall() / 1000));
+    const why = await checkSignature(c, rawBody, servicesOf(c).auth, Math.floor(wall() / 1000));
     if (why) failures.push({ code: 'invalid_signature', detail: why });
     if (MUTATIONS.has(c.req.method)) {
       const key = c.req.header('Idempotency-Key');
