@@ -6,7 +6,7 @@
 import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { createVerifier, httpbis } from 'http-message-signatures';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, signMessage, SignatureFormatError, verifyBase, type SignedMessage } from './message.js';
+import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, signMessage, SignatureFormatError, verifyBase, verifyBaseOnPool, type SignedMessage } from './message.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
 const P384_ORDER = BigInt('0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973');
@@ -87,7 +87,7 @@ describe('signMessage', () => {
   });
 });
 
-describe('verifyBase', () => {
+describe('verifyBase and verifyBaseOnPool', () => {
   const base = '"@method": GET\n"@signature-params": ("@method");created=1';
   const s = (sig: Buffer) => BigInt(`0x${sig.subarray(48).toString('hex')}`);
 
@@ -96,10 +96,17 @@ describe('verifyBase', () => {
     const sig = cryptoSign('sha384', Buffer.from(base), { key: privateKey, dsaEncoding: 'ieee-p1363' });
     const twin = Buffer.concat([sig.subarray(0, 48), Buffer.from((P384_ORDER - s(sig)).toString(16).padStart(96, '0'), 'hex')]);
     const [high, low] = s(sig) > P384_ORDER / 2n ? [sig, twin] : [twin, sig];
-    expect(await verifyBase(base, high, publicKey)).toBe(true);
-    expect(await verifyBase(base, low, publicKey)).toBe(true);
-    expect(await verifyBase(`${base} `, high, publicKey)).toBe(false);
-    expect(await verifyBase(base, high.subarray(0, 95), publicKey)).toBe(false);
-    expect(await verifyBase(base, cryptoSign('sha384', Buffer.from(base), privateKey), publicKey)).toBe(false);
+    const cases: [string, Uint8Array, boolean][] = [
+      [base, high, true],
+      [base, low, true],
+      [`${base} `, high, false],
+      [base, high.subarray(0, 95), false],
+      [base, cryptoSign('sha384', Buffer.from(base), privateKey), false],
+    ];
+    for (const [text, signature, verdict] of cases) {
+      expect(verifyBase(text, signature, publicKey)).toBe(verdict);
+      // The server's form, on the thread pool, gives the same verdicts.
+      expect(await verifyBaseOnPool(text, signature, publicKey)).toBe(verdict);
+    }
   });
 });

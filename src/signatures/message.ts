@@ -137,10 +137,16 @@ export function signBase(base: string, privateKey: KeyObject): Buffer {
   return cryptoSign('sha384', Buffer.from(base), { key: privateKey, dsaEncoding: 'ieee-p1363' });
 }
 
+/** Whether `signature` (raw r‖s) over `base` verifies with `publicKey` (clients: verifyWebhook). */
+export function verifyBase(base: string, signature: Uint8Array, publicKey: KeyObject): boolean {
+  if (signature.length !== 96) return false;
+  return cryptoVerify('sha384', Buffer.from(base), { key: publicKey, dsaEncoding: 'ieee-p1363' }, signature);
+}
+
 /*
  * The sandbox's own signing and verifying run on libuv's thread pool: a P-384 operation costs about
  * a millisecond of CPU, which on the event loop would hold up every other request, and the pool
- * puts the second core to work (README: Benchmarks). `signBase` stays synchronous for clients.
+ * puts the second core to work (README: Benchmarks).
  */
 
 /** Signs `base` on the thread pool (webhook deliveries). */
@@ -150,8 +156,8 @@ export function signBaseOnPool(base: string, privateKey: KeyObject): Promise<Buf
   );
 }
 
-/** Whether `signature` (raw r‖s) over `base` verifies with `publicKey`, checked on the thread pool. */
-export function verifyBase(base: string, signature: Uint8Array, publicKey: KeyObject): Promise<boolean> {
+/** `verifyBase` on the thread pool (request verification). */
+export function verifyBaseOnPool(base: string, signature: Uint8Array, publicKey: KeyObject): Promise<boolean> {
   if (signature.length !== 96) return Promise.resolve(false);
   return new Promise((resolve) =>
     cryptoVerify('sha384', Buffer.from(base), { key: publicKey, dsaEncoding: 'ieee-p1363' }, signature, (error, ok) => resolve(!error && ok)),

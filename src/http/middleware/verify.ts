@@ -15,7 +15,7 @@ import type { Verification, VerificationFailure as Failure } from '../../journal
 import type { Log } from '../../log.js';
 import type { Auth } from '../../services/auth.js';
 import { checkContentDigest } from '../../signatures/digest.js';
-import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, SignatureFormatError, verifyBase, type SignatureInput, type SignedMessage } from '../../signatures/message.js';
+import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, SignatureFormatError, verifyBaseOnPool, type SignatureInput, type SignedMessage } from '../../signatures/message.js';
 import { Uuid } from '../../domain/formats.js';
 import { requestIdOf, servicesOf, type AppEnv } from '../env.js';
 import { hasRoute } from './auth.js';
@@ -53,7 +53,7 @@ async function verifies(base: string, signature: Buffer, key: KeyObject): Promis
   const entry = `${signature.toString('base64')} ${base}`;
   let seen = verified.get(key);
   if (seen?.has(entry)) return true;
-  if (!(await verifyBase(base, signature, key))) return false;
+  if (!(await verifyBaseOnPool(base, signature, key))) return false;
   seen = verified.get(key);
   if (!seen) verified.set(key, (seen = new Set()));
   if (seen.size >= MAX_VERIFIED_PER_KEY) seen.clear();
