@@ -4,7 +4,7 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { Log, RequestLine } from '../log.js';
+import { batchedLines, type Log, type RequestLine } from '../log.js';
 
 export interface Io {
   out(text: string): void;
@@ -33,6 +33,7 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
   const err = (text: string) => void stderr.write(`${text}\n`);
 
   const statusColour = (text: string) => {
+    if (level === 0) return text;
     if (/^(ok|active|delivered|captured|processed|released|2\d\d)$/.test(text)) return color.green(text);
     if (/^(pending|initiating|screening|verifying|issuing|capturing|releasing|processing|inactive|3\d\d)$/.test(text)) return color.yellow(text);
     if (/^(rejected|failed|issue_failed|terminated|closed|discarded|4\d\d|5\d\d|error)$/.test(text)) return color.red(text);
@@ -48,15 +49,18 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
     color,
     status: statusColour,
     json: (value, compact = false) => out(compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)),
-    log: () => ({
-      info: (m, f) => out(`${time()} ${m}${fields(f)}`),
-      warn: (m, f) => err(`${time()} ${color.yellow('warn')} ${m}${fields(f)}`),
-      error: (m, f) => err(`${time()} ${color.red('error')} ${m}${fields(f)}`),
-      request: (l: RequestLine) => {
-        const extra = [l.replayed ? color.cyan('replayed') : '', ...l.warnings.map((w) => color.yellow(`⚠ ${w}`))].filter(Boolean).join(' ');
-        out(`${time()} ${l.method.padEnd(6)} ${l.path} ${statusColour(String(l.status))} ${color.dim(`${l.ms}ms`)}${extra ? ` ${extra}` : ''}`);
-      },
-    }),
+    log: () => {
+      const requestLine = batchedLines((text) => void stdout.write(text));
+      return {
+        info: (m, f) => out(`${time()} ${m}${fields(f)}`),
+        warn: (m, f) => err(`${time()} ${color.yellow('warn')} ${m}${fields(f)}`),
+        error: (m, f) => err(`${time()} ${color.red('error')} ${m}${fields(f)}`),
+        request: (l: RequestLine) => {
+          const extra = [l.replayed ? color.cyan('replayed') : '', ...l.warnings.map((w) => color.yellow(`⚠ ${w}`))].filter(Boolean).join(' ');
+          requestLine(`${time()} ${l.method.padEnd(6)} ${l.path} ${statusColour(String(l.status))} ${color.dim(`${l.ms}ms`)}${extra ? ` ${extra}` : ''}`);
+        },
+      };
+    },
     table(headers, rows) {
       const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => stripVTControlCharacters(r[i] ?? '').length)));
       const line = (cells: string[]) => cells.map((c, i) => c + ' '.repeat(Math.max(0, widths[i]! - stripVTControlCharacters(c).length))).join('  ').trimEnd();

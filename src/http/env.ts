@@ -1,10 +1,13 @@
 /** The Hono environment: what middleware hands to routes for one request. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { ServerResponse } from 'node:http';
 import type { JournalProblem, Verification } from '../journal.js';
 import type { Programme } from '../programmes.js';
 
 export interface AppEnv {
+  /** What @hono/node-server passes along (absent when the app is called in-process, as tests do). */
+  Bindings: { outgoing?: ServerResponse };
   Variables: {
     /** Drawn when first needed (requestIdOf), from the programme the request acts on by then. */
     requestId: string;
@@ -24,10 +27,18 @@ export interface AppEnv {
     problem: JournalProblem | undefined;
     /** What request verification found when a check failed, for the journal. */
     verification: Verification | undefined;
+    /** The answer's body, kept as it is made, for an idempotent replay (middleware/idempotency.ts). */
+    answer: string | undefined;
   };
 }
 
 export type Api = OpenAPIHono<AppEnv>;
+
+/** The request's path and query as sent (`/v1/customers?x=1`), without parsing the URL again. */
+export function targetOf(c: Context<AppEnv>): string {
+  const { url } = c.req;
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
+}
 
 /** The services of the programme the request acts on. */
 export const servicesOf = (c: Context<AppEnv>) => c.get('programme').services;

@@ -67,7 +67,9 @@ export function problemBody(error: SandboxError, requestId: string): Problem {
 export function problemResponse(c: Context<AppEnv>, error: SandboxError): Response {
   const body = problemBody(error, requestIdOf(c));
   c.set('problem', { code: error.code, detail: error.detail });
-  return c.body(JSON.stringify(body), body.status as 400, { 'Content-Type': 'application/problem+json' });
+  const text = JSON.stringify(body);
+  c.set('answer', text);
+  return c.body(text, body.status as 400, { 'Content-Type': 'application/problem+json' });
 }
 
 /** Zod issues → one field error each, paths dotted (`billingAddress.city`). */
