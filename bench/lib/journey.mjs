@@ -5,6 +5,7 @@
  * frozen (`--clock now`); deployment needs 2 s of sandbox time, which a shared coordinator gives
  * with POST /_sandbox/clock/advance — one advance serves every journey waiting at that moment.
  */
+import { randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { call } from './sandbox.mjs';
 
@@ -54,7 +55,8 @@ export function deploymentClock(url) {
 export async function journey(url, token, clock, n) {
   const wallet = privateKeyToAccount(generatePrivateKey());
   const chainId = `${CHAIN}:${wallet.address}`;
-  const opts = (body, expect) => ({ token, body, expect });
+  // Every call is a POST or a PATCH: each with an Idempotency-Key of its own, as clients send them.
+  const opts = (body, expect) => ({ token, body, expect, headers: { 'Idempotency-Key': randomUUID() } });
 
   const customer = await call(url, 'POST', '/v1/customers', opts({ chainId, externalId: `journey-${n}-${wallet.address}` }));
   const customerProof = { ownerId: chainId, challenge: customer.challenge, signature: await signChallenge(wallet, customer.challenge) };

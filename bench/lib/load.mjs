@@ -29,7 +29,8 @@ export async function load(url, { seconds = loadSeconds(), connections = CONNECT
   return {
     cpuUs,
     seconds,
-    rps: result.requests.average,
+    // A run of a fixed number of requests ends within a second: its rate is the total over the time taken.
+    rps: options.amount ? result.requests.total / result.duration : result.requests.average,
     total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,

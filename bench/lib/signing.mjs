@@ -1,11 +1,14 @@
 /**
- * Signed requests for the `--verify strict` phase, made the way an integrator's client makes them:
+ * Signed requests for the `--verify strict` phases, made the way an integrator's client makes them:
  * a P-384 key registered with PUT /v1/auth/signing, and RFC 9421 signatures from the independent
  * `http-message-signatures` library. A GET's signature covers only "@method" "@authority" "@path"
- * (no body, so no content-digest) and `created`, so one header set stays valid for a whole run;
- * each connection gets its own, signed a moment apart, as separate clients would send.
+ * (no body, so no content-digest) and `created`: a client could send one header set for a whole
+ * run (`headerPool`, one per connection, replayed), but real clients sign every request afresh
+ * (`freshSignedGets`, each signature sent once).
  */
 import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { httpbis } from 'http-message-signatures';
 import { call } from './sandbox.mjs';
 
@@ -40,4 +43,28 @@ export async function headerPool(key, url, path, token, size) {
   for (let i = 0; i < size; i++) pool.push(await signedGetHeaders(key, url, path, token));
   let next = 0;
   return { pool, setupClient: (client) => client.setHeaders(pool[next++ % pool.length]) };
+}
+
+/**
+ * `count` signed header sets for GET `path`, every signature distinct, made before the load on
+ * every core (worker threads): signing while loading would take the cores the sandbox needs.
+ * `requests` sends each once, in order; load them with `amount: count`.
+ */
+export async function freshSignedGets(key, url, path, token, count) {
+  const workers = availableParallelism();
+  const pem = key.privateKey.export({ type: 'pkcs8', format: 'pem' });
+  const shares = Array.from({ length: workers }, (_, i) => Math.floor(count / workers) + (i < count % workers ? 1 : 0));
+  const parts = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise((resolve, reject) => {
+          const worker = new Worker(new URL('./sign-worker.mjs', import.meta.url), { workerData: { pem, keyId: key.keyId, url, path, token, count: share } });
+          worker.once('message', resolve);
+          worker.once('error', reject);
+        }),
+    ),
+  );
+  const pool = parts.flat();
+  let next = 0;
+  return { pool, requests: [{ method: 'GET', path, setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...pool[next++ % pool.length] } }) }] };
 }

@@ -1,14 +1,18 @@
 /**
- * The API phases: cold start, reads (GET /v1/customers and /v1/cards, unsigned and strictly
- * signed, side by side with the ceiling), writes (POST /v1/customers) and full journeys, and the
- * memory of the sandbox that served them. Each returns plain figures; run.mjs lays out the table.
+ * The API phases: cold start (beside Prism's), reads (GET /v1/customers and /v1/cards, unsigned
+ * and strictly signed, side by side with the ceiling), writes (POST /v1/customers, beside Prism)
+ * and full journeys, and the memory of the sandbox that served them. Each returns plain figures;
+ * run.mjs lays out the table.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { p384Rates } from '../lib/p384.mjs';
+import { ensurePrism, specFrom, startPrism } from '../lib/prism.mjs';
 import { startReference } from '../lib/reference.mjs';
 import { runJourneys } from '../lib/journey.mjs';
 import { combine, CONNECTIONS, load, loadSeconds, median, warmUp } from '../lib/load.mjs';
 import { call, seedWorld, startSandbox, token } from '../lib/sandbox.mjs';
-import { headerPool, registerSigningKey } from '../lib/signing.mjs';
+import { freshSignedGets, headerPool, registerSigningKey } from '../lib/signing.mjs';
 
 export const WORLD_SIZE = 25;
 export const JOURNEY_CONCURRENCY = 16;
@@ -23,26 +27,47 @@ async function bareNodeMs(env) {
   return performance.now() - started;
 }
 
+/** The request Prism's start is timed to and its writes are loaded with: a new customer. */
+const newCustomer = (i, run = 'prism') => ({
+  chainId: `eip155:11155111:0x${i.toString(16).padStart(40, '0')}`,
+  externalId: `post-${run}-${i}`,
+});
+const prismProbe = { method: 'POST', path: '/v1/customers', headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json' }, body: JSON.stringify(newCustomer(1)) };
+
 /**
  * Spawn to the first 200 from /_sandbox/health, `COLD_STARTS` times, each sandbox stopped before
- * the next; each run paired with a bare Node start for comparison. With NODE_EXTRA_CA_CERTS set,
- * the same again without it: Node reads that file when it starts (Node 20 did so before any JavaScript ran).
+ * the next; each run paired with a bare Node start for comparison, and with Prism's start on the
+ * sandbox's own OpenAPI document (to its first answer). With NODE_EXTRA_CA_CERTS set, the sandbox
+ * again without it: Node reads that file when it starts (Node 20 did so before any JavaScript ran).
  */
 export async function coldStart(nodeArgs = []) {
-  const series = async (dropEnv) => {
+  const prism = ensurePrism();
+  const series = async (dropEnv, withPrism) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !dropEnv.includes(name)));
     const runs = [];
     const bare = [];
+    const prismRuns = [];
     for (let i = 0; i < COLD_STARTS; i++) {
       bare.push(await bareNodeMs(env));
       const sandbox = await startSandbox(['--verify', 'off'], { nodeArgs, dropEnv });
       runs.push(sandbox.startMs);
+      const spec = withPrism && i === 0 ? await specFrom(sandbox.url) : undefined;
       await sandbox.stop();
+      if (withPrism) {
+        prism.spec ??= spec;
+        const mock = await startPrism(prism.bin, prism.spec, prismProbe);
+        prismRuns.push(mock.startMs);
+        await mock.stop();
+      }
     }
-    return { medianMs: median(runs), runsMs: runs, bareNodeMs: median(bare) };
+    return { medianMs: median(runs), runsMs: runs, bareNodeMs: median(bare), ...(withPrism && { prismMs: median(prismRuns), prismRunsMs: prismRuns }) };
   };
-  const measured = await series([]);
-  return process.env.NODE_EXTRA_CA_CERTS ? { ...measured, withoutExtraCaCerts: await series(['NODE_EXTRA_CA_CERTS']) } : measured;
+  const measured = await series([], !prism.error);
+  return {
+    ...measured,
+    prismError: prism.error,
+    ...(process.env.NODE_EXTRA_CA_CERTS && { withoutExtraCaCerts: await series(['NODE_EXTRA_CA_CERTS'], false) }),
+  };
 }
 
 /**
@@ -98,20 +123,32 @@ export async function unsignedReads({ sandbox, token: bearer }) {
   return results;
 }
 
-/** The same reads against a `--verify strict` sandbox, each connection with its own signed headers. */
+/**
+ * The same reads against a `--verify strict` sandbox, beside what one core of this machine verifies
+ * per second: every request with a signature of its own, made before the load and each sent once
+ * (`fresh`), as real clients send them; and each connection replaying one header set (`replayed`),
+ * which the sandbox's cache of verified signatures answers without verifying again.
+ */
 export async function strictReads(nodeArgs = []) {
   const sandbox = await startSandbox(['--verify', 'strict'], { nodeArgs });
   try {
     await seedWorld(sandbox.url, WORLD_SIZE);
     const bearer = await token(sandbox.url);
     const key = await registerSigningKey(sandbox.url, bearer);
+    const rates = p384Rates();
     const results = [];
     for (const path of READ_PATHS) {
       const { pool, setupClient } = await headerPool(key, sandbox.url, path, bearer, CONNECTIONS);
       // One request outside the load: a refusal here says why, where the load would only count it.
       await call(sandbox.url, 'GET', path, { headers: pool[0] });
       await warmUp(`${sandbox.url}${path}`, { setupClient });
-      results.push({ path, strict: await load(`${sandbox.url}${path}`, { setupClient, pid: sandbox.pid }) });
+      const replayed = await load(`${sandbox.url}${path}`, { setupClient, pid: sandbox.pid });
+      // Enough for the phase at twice the target rate; more than the 10,000 verified signatures the sandbox keeps per key.
+      const count = Math.max(12_000, Math.ceil(2 * 1.5 * rates.verifyPerSecond * loadSeconds()));
+      const fresh = await freshSignedGets(key, sandbox.url, path, bearer, count);
+      const warm = Math.min(2000, Math.floor(count / 6));
+      await load(sandbox.url, { requests: fresh.requests, amount: warm });
+      results.push({ path, replayed, fresh: await load(sandbox.url, { requests: fresh.requests, amount: count - warm, seconds: undefined, pid: sandbox.pid }), signed: count, rates });
     }
     return results;
   } finally {
@@ -119,7 +156,7 @@ export async function strictReads(nodeArgs = []) {
   }
 }
 
-/** POST /v1/customers, every request a new customer (its own chainId and externalId). */
+/** POST /v1/customers, every request a new customer (its own chainId and externalId) and Idempotency-Key, as clients send them. */
 export async function createCustomers({ sandbox, token: bearer }) {
   let n = 0;
   const run = Date.now().toString(16);
@@ -130,13 +167,31 @@ export async function createCustomers({ sandbox, token: bearer }) {
       setupRequest: (req) => {
         const i = n++;
         const body = { chainId: `eip155:11155111:0x${run}${i.toString(16).padStart(40 - run.length, '0')}`, externalId: `post-${run}-${i}` };
-        return { ...req, body: JSON.stringify(body) };
+        return { ...req, headers: { ...req.headers, 'Idempotency-Key': randomUUID() }, body: JSON.stringify(body) };
       },
     },
   ];
   const headers = { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' };
   await warmUp(sandbox.url, { headers, requests });
   return load(sandbox.url, { headers, requests, pid: sandbox.pid });
+}
+
+/** The same requests against Prism (which stores nothing), or `{ error }` when Prism cannot run here. */
+export async function prismWrites() {
+  const prism = ensurePrism();
+  if (prism.error) return { error: prism.error };
+  const sandbox = await startSandbox(['--verify', 'off']);
+  const spec = await specFrom(sandbox.url).finally(() => sandbox.stop());
+  const mock = await startPrism(prism.bin, spec, prismProbe);
+  try {
+    let n = 0;
+    const requests = [{ method: 'POST', path: '/v1/customers', setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': randomUUID() }, body: JSON.stringify(newCustomer(n++)) }) }];
+    const headers = { Authorization: 'Bearer x', 'Content-Type': 'application/json' };
+    await warmUp(mock.url, { headers, requests });
+    return await load(mock.url, { headers, requests, pid: mock.pid });
+  } finally {
+    await mock.stop();
+  }
 }
 
 /** Journeys per second at JOURNEY_CONCURRENCY, for one load phase's duration. */
