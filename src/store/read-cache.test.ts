@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { untilChanged } from './read-cache.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonOf, untilChanged } from './read-cache.js';
 import { openStore } from './store.js';
 
 describe('untilChanged', () => {
@@ -66,5 +66,31 @@ describe('untilChanged', () => {
     other.prepare("INSERT INTO kv (key, value) VALUES ('k-other', '1')").run();
     other.close();
     expect(keys()).toContain('k-other');
+  });
+});
+
+describe('jsonOf', () => {
+  it('is JSON.stringify, made once for what the cache hands out and again once that changes', () => {
+    const store = openStore(':memory:');
+    store.sqlite.exec('CREATE TABLE kv (key TEXT PRIMARY KEY)');
+    const keys = untilChanged(store.sqlite, () => store.sqlite.prepare('SELECT key FROM kv ORDER BY key').pluck().all() as string[]);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      store.sqlite.prepare('INSERT INTO kv VALUES (?)').run('a');
+      expect(jsonOf(keys())).toBe('["a"]');
+      expect(jsonOf(keys())).toBe('["a"]');
+      expect(stringify).toHaveBeenCalledTimes(1);
+      store.sqlite.prepare('INSERT INTO kv VALUES (?)').run('b');
+      expect(jsonOf(keys())).toBe('["a","b"]');
+      expect(stringify).toHaveBeenCalledTimes(2);
+      // Anything else is serialised every time: it may change between calls.
+      const fresh = { n: 1 };
+      expect(jsonOf(fresh)).toBe('{"n":1}');
+      fresh.n = 2;
+      expect(jsonOf(fresh)).toBe('{"n":2}');
+    } finally {
+      stringify.mockRestore();
+      store.close();
+    }
   });
 });

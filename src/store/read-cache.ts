@@ -20,7 +20,19 @@ export function untilChanged<T>(sqlite: Database.Database, read: () => T): () =>
     if (current !== version) {
       value = read();
       version = current;
+      if (typeof value === 'object' && value !== null) handedOut.set(value, undefined);
     }
     return value;
   };
+}
+
+/** What the cache hands out, with its JSON once it has been asked for. */
+const handedOut = new WeakMap<object, string | undefined>();
+
+/** `JSON.stringify(value)`, made once for a value the cache hands out again and again. */
+export function jsonOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null || !handedOut.has(value)) return JSON.stringify(value);
+  let text = handedOut.get(value);
+  if (text === undefined) handedOut.set(value, (text = JSON.stringify(value)));
+  return text;
 }

@@ -30,13 +30,6 @@ export function idempotentRequests(): MiddlewareHandler<AppEnv> {
         c.set('replayed', true);
         return new Response(claim.status === 204 ? null : claim.body, { status: claim.status, headers: { ...claim.headers, 'Idempotent-Replayed': 'true' } });
     }
-    // The answer is kept as it is made (here the route's JSON, in the error funnel a problem):
-    // reading a finished response back costs more than the request (README: Benchmarks).
-    const json = c.json;
-    c.json = ((object: unknown, ...rest: unknown[]) => {
-      c.set('answer', JSON.stringify(object));
-      return (json as (...args: unknown[]) => Response)(object, ...rest);
-    }) as typeof c.json;
     let stored = false;
     try {
       await next();
@@ -45,7 +38,7 @@ export function idempotentRequests(): MiddlewareHandler<AppEnv> {
         const value = c.res.headers.get(name);
         if (value !== null) headers[name] = value;
       }
-      // Anything else (a 204) is read back.
+      // JSON answers and problems are kept as they are made (middleware/context.ts, errors.ts); anything else (a 204) is read back.
       const answer = c.get('answer') ?? (c.res.body === null ? '' : await c.res.clone().text());
       idempotency.complete(scope, key.toLowerCase(), c.res.status, headers, answer);
       stored = true;
