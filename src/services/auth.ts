@@ -27,6 +27,15 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
  * programme's. Undefined when the header is not a readable token.
  */
 export function programmeOfToken(authorization: string | undefined): string | undefined {
+  // A client sends the same token request after request: the last answer is kept.
+  if (authorization === lastToken.authorization) return lastToken.programme;
+  const programme = readProgramme(authorization);
+  lastToken = { authorization, programme };
+  return programme;
+}
+let lastToken: { authorization: string | undefined; programme: string | undefined } = { authorization: undefined, programme: undefined };
+
+function readProgramme(authorization: string | undefined): string | undefined {
   const payload = /^Bearer\s+[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+$/i.exec(authorization?.trim() ?? '')?.[1];
   if (payload === undefined) return undefined;
   try {

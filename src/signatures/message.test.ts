@@ -6,7 +6,8 @@
 import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { createVerifier, httpbis } from 'http-message-signatures';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, signMessage, SignatureFormatError, verifyBase, verifyBaseOnPool, type SignedMessage } from './message.js';
+import fc from 'fast-check';
+import { ALGORITHM, derToRaw, parseSignature, parseSignatureInput, rawToDer, signatureBase, signBaseOnPool, signMessage, SignatureFormatError, verifyBase, verifyBaseOnPool, type SignedMessage } from './message.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
 const P384_ORDER = BigInt('0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973');
@@ -108,5 +109,35 @@ describe('verifyBase and verifyBaseOnPool', () => {
       // The server's form, on the thread pool, gives the same verdicts.
       expect(await verifyBaseOnPool(text, signature, publicKey)).toBe(verdict);
     }
+  });
+});
+
+describe('rawToDer and derToRaw', () => {
+  const scalar = fc.uint8Array({ minLength: 48, maxLength: 48 });
+  // Leading zero bytes and a set top bit are the cases DER encodes differently.
+  const shaped = fc.oneof(scalar, scalar.map((b) => Buffer.concat([Buffer.alloc(3), b.subarray(3)])), scalar.map((b) => Buffer.from([0x80 | b[0]!, ...b.subarray(1)])));
+
+  it('turn r‖s into DER and back unchanged, as OpenSSL reads and writes it', () => {
+    fc.assert(
+      fc.property(shaped, shaped, (r, s) => {
+        const raw = Buffer.concat([r, s]);
+        expect(derToRaw(rawToDer(raw))).toEqual(raw);
+      }),
+    );
+    // What OpenSSL makes in DER is the same signature in r‖s.
+    const base = Buffer.from('"@method": POST');
+    for (let i = 0; i < 20; i++) {
+      const der = cryptoSign('sha384', base, privateKey);
+      expect(verifyBase(base.toString(), derToRaw(der), publicKey)).toBe(true);
+      expect(rawToDer(derToRaw(der))).toEqual(der);
+    }
+  });
+
+  it('signBaseOnPool makes r‖s signatures that verify', async () => {
+    const base = '"@method": POST\n"@signature-params": ("@method");created=1';
+    const signature = await signBaseOnPool(base, privateKey);
+    expect(signature).toHaveLength(96);
+    expect(verifyBase(base, signature, publicKey)).toBe(true);
+    expect(await verifyBaseOnPool(base, signature, publicKey)).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import type { AppEnv } from '../env.js';
 
 const EMPTY = new Uint8Array(0);
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const utf8 = new TextDecoder();
 
 export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
   const tooLarge = (): never => {
@@ -33,6 +34,9 @@ export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
     }
     const body = new Uint8Array(await c.req.arrayBuffer());
     c.set('rawBody', body);
+    // The route's validator reads c.req.json(), which Hono makes from a cached text, else by reading
+    // the cached bytes again through a new Response and its streams: give it the text (README: Benchmarks).
+    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(utf8.decode(body));
     if (body.length > 0) {
       const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim();
       if (!JSON_TYPE.test(type)) {

@@ -14,10 +14,9 @@ const KEPT_HEADERS = ['content-type', 'location'];
 
 export function idempotentRequests(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    if (!MUTATIONS.has(c.req.method)) return next();
     const key = c.req.header('Idempotency-Key');
-    if (!MUTATIONS.has(c.req.method) || key === undefined || !Uuid.safeParse(key).success || !hasRoute(c)) {
-      return next();
-    }
+    if (key === undefined || !Uuid.safeParse(key).success || !hasRoute(c)) return next();
     const { idempotency } = servicesOf(c);
     const scope = c.get('apiKey');
     const claim = idempotency.claim(scope, key.toLowerCase(), fingerprint(c.req.method, targetOf(c), c.get('rawBody')));
