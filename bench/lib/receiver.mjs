@@ -1,6 +1,6 @@
 /**
  * A loopback webhook receiver (node:http) answering every POST with a fixed status. It counts
- * requests and distinct events (Sandbox-Event-Id), timestamps the first and last delivery, and
+ * requests, distinct events (Sandbox-Event-Id) and signatures seen before, timestamps the first and last delivery, and
  * checks the RFC 9421 signature and RFC 9530 digest of a sample with node:crypto, so the rate
  * measured is a rate of properly signed deliveries.
  */
@@ -29,7 +29,9 @@ export function signatureProblem(req, body, publicKey) {
 
 /** Starts the receiver; `status` is what it answers. `verificationKey` is GET /v1/webhooks/verification-key's `key`, set later. */
 export async function startReceiver(status) {
-  const stats = { requests: 0, events: new Set(), first: undefined, last: undefined, checked: 0, problems: [] };
+  // `reused`: requests whose Signature header an earlier request carried (the sandbox reuses a
+  // signature only for the same signature base within one second, e.g. a quick retry).
+  const stats = { requests: 0, events: new Set(), first: undefined, last: undefined, checked: 0, problems: [], signatures: new Set(), reused: 0 };
   let publicKey;
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -40,6 +42,8 @@ export async function startReceiver(status) {
       stats.first ??= now;
       stats.last = now;
       stats.events.add(req.headers['sandbox-event-id']);
+      if (stats.signatures.has(req.headers.signature)) stats.reused++;
+      else stats.signatures.add(req.headers.signature);
       if (publicKey && stats.requests % SAMPLE_EVERY === 1) {
         const problem = signatureProblem(req, Buffer.concat(chunks), publicKey);
         stats.checked++;

@@ -40,6 +40,12 @@ export function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
+/**
+ * CPU time (user + system, ms) of a whole process and of its main thread alone
+ * (/proc/<pid>/task/<pid>/stat): the rest is libuv's thread pool (signing), V8's helpers and I/O.
+ */
+export const threadCpuMs = (pid) => ({ total: cpuMs(pid), main: cpuMs(`${pid}/task/${pid}`) });
+
 /** Status of GET url, or undefined when nothing answers; never throws. */
 function probe(url) {
   return new Promise((resolve) => {

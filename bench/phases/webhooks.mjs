@@ -6,7 +6,7 @@
  */
 import { p384Rates } from '../lib/p384.mjs';
 import { startReceiver } from '../lib/receiver.mjs';
-import { call, seedWorld, startSandbox, token } from '../lib/sandbox.mjs';
+import { call, seedWorld, startSandbox, threadCpuMs, token } from '../lib/sandbox.mjs';
 
 export const DELIVERY_CUSTOMERS = 300;
 export const FAILING_DELIVERIES = 1000;
@@ -46,8 +46,14 @@ export async function deliveriesPerSecond(nodeArgs = []) {
     const started = performance.now();
     await seedWorld(sandbox.url, DELIVERY_CUSTOMERS, { webhooks: [{ callbackUrl: receiver.url, types: [...WEBHOOK_TYPES] }] });
     const seededMs = performance.now() - started;
+    // The sandbox's CPU time per delivery, from the seed's answer on (a few deliveries may precede it).
+    const cpuBefore = threadCpuMs(sandbox.pid);
+    const receivedBefore = receiver.stats.events.size;
     const complete = await receiver.until((s) => s.events.size >= expected, DELIVERY_TIMEOUT_MS);
+    const cpuAfter = threadCpuMs(sandbox.pid);
     const { stats } = receiver;
+    const counted = stats.events.size - receivedBefore;
+    const cpuUs = (ms) => (counted > 0 ? (ms * 1000) / counted : undefined);
     const states = await deliveryStates(sandbox.url);
     const windowS = (stats.last - stats.first) / 1000;
     return {
@@ -61,7 +67,10 @@ export async function deliveriesPerSecond(nodeArgs = []) {
       states,
       signaturesChecked: stats.checked,
       signatureProblems: stats.problems,
+      reusedSignatures: stats.reused,
       signaturesPerSecond: p384Rates().signPerSecond,
+      cpuUs: cpuUs(cpuAfter.total - cpuBefore.total),
+      mainCpuUs: cpuUs(cpuAfter.main - cpuBefore.main),
     };
   } finally {
     await receiver.close();

@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
-import { once, rowInserter } from '../store/prepared.js';
+import { once, rowInserter, sqlLiteral } from '../store/prepared.js';
 import { jobs } from '../store/schema.js';
 import type { DueSource } from '../scheduler.js';
 
@@ -16,8 +16,9 @@ export function createJobs(core: Core, onScheduled: () => void) {
   const { db } = store;
   const mine = eq(jobs.programmeId, programme);
   const handlers = new Map<string, JobHandler>();
-  // Prepared once: the scheduler asks on every tick, and a tick follows every committed event.
-  const nextDueQuery = db.select({ dueAt: jobs.dueAt }).from(jobs).where(mine).orderBy(asc(jobs.dueAt)).limit(1).prepare();
+  // The scheduler asks on every tick, and a tick follows every committed event: SQLite's own
+  // statement, the programme written into its text, or min() would be planned again on every run (sqlLiteral).
+  const nextDueQuery = once(() => store.sqlite.prepare<[], number | null>(`SELECT min(due_at) FROM jobs WHERE programme_id = ${sqlLiteral(programme)}`).pluck());
   const insert = rowInserter(store, jobs);
   const cancelQuery = once(() => db.delete(jobs).where(and(mine, eq(jobs.kind, sql.placeholder('kind')), eq(jobs.subjectId, sql.placeholder('subjectId')))).prepare());
   const dueQuery = once(() => db.select().from(jobs).where(and(mine, lte(jobs.dueAt, sql.placeholder('now')))).orderBy(asc(jobs.dueAt), asc(jobs.createdAt)).prepare());
@@ -44,7 +45,7 @@ export function createJobs(core: Core, onScheduled: () => void) {
 
     source: {
       name: 'jobs',
-      nextDue: () => nextDueQuery.get()?.dueAt,
+      nextDue: () => nextDueQuery().get() ?? undefined,
       runDue(now: number): number {
         const due = dueQuery().all({ now });
         let ran = 0;

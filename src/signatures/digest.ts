@@ -4,14 +4,14 @@
  * present must match the raw body bytes.
  */
 import { createHash } from 'node:crypto';
-import { parseDictionary, serializeDictionary } from 'structured-headers';
+import { parseDictionary } from 'structured-headers';
 
 const ALGORITHMS = { 'sha-512': 'sha512', 'sha-256': 'sha256' } as const;
 export type DigestAlgorithm = keyof typeof ALGORITHMS;
 
 export function contentDigest(body: Uint8Array | string, algorithm: DigestAlgorithm = 'sha-512'): string {
-  const digest = createHash(ALGORITHMS[algorithm]).update(body).digest();
-  return serializeDictionary({ [algorithm]: digest });
+  // A one-member dictionary whose value is a byte sequence (RFC 8941 §3.3.5): `name=:base64:`.
+  return `${algorithm}=:${createHash(ALGORITHMS[algorithm]).update(body).digest('base64')}:`;
 }
 
 /** Returns why the header does not match the body, or undefined when it does. */

@@ -126,11 +126,25 @@ function componentValue(message: SignedMessage, name: string): string {
   }
 }
 
+/** Component names as serialised at the start of their lines (`"@method"`), by name. */
+const componentIds = new Map<string, string>();
+
+function componentId(name: string): string {
+  let id = componentIds.get(name);
+  if (id === undefined) {
+    id = serializeItem([name, new Map()] as Item);
+    // Names come from requests' Signature-Input too: keep the map from growing without bound.
+    if (componentIds.size >= 256) componentIds.clear();
+    componentIds.set(name, id);
+  }
+  return id;
+}
+
 /** The signature base of §2.5: one line per covered component, then `@signature-params`. */
 export function signatureBase(message: SignedMessage, components: readonly string[], serialisedParams: string): string {
-  const lines = components.map((name) => `${serializeItem([name, new Map()] as Item)}: ${componentValue(message, name)}`);
-  lines.push(`"@signature-params": ${serialisedParams}`);
-  return lines.join('\n');
+  let base = '';
+  for (const name of components) base += `${componentId(name)}: ${componentValue(message, name)}\n`;
+  return `${base}"@signature-params": ${serialisedParams}`;
 }
 
 export function signBase(base: string, privateKey: KeyObject): Buffer {

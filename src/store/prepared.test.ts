@@ -6,7 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
-import { rowInserter, rowUpdater } from './prepared.js';
+import { rowInserter, rowUpdater, sqlLiteral } from './prepared.js';
 import { customers, deliveries, events, programmes, webhooks } from './schema.js';
 import { openStore } from './store.js';
 
@@ -47,6 +47,15 @@ describe('rowInserter and rowUpdater', () => {
     expect(update({ ...row, id: 'nobody' })).toBe(0);
     expect(store.db.select().from(customers).where(eq(customers.id, 'c1')).get()).toMatchObject({ status: 'screening', challengeSigned: true, updatedAt: 9 });
     expect(store.db.select().from(customers).where(eq(customers.id, 'c2')).get()).toMatchObject({ status: 'initiating', challengeSigned: false, updatedAt: 5 });
+  });
+});
+
+describe('sqlLiteral', () => {
+  it('writes any string as the literal that compares equal to it', () => {
+    const store = openStore(':memory:');
+    for (const text of ['default', "o'brien", "''", 'a"b', '', 'ÆTHER ☃', "x' OR '1'='1"]) {
+      expect(store.sqlite.prepare(`select ${sqlLiteral(text)} as v`).pluck().get()).toBe(text);
+    }
   });
 });
 

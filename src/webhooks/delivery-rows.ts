@@ -4,10 +4,11 @@
  * attempt. `record` stores an attempt (and its duplicate) with the delivery's next state in one
  * transaction; `hold` holds a delivery back without an attempt (README: Webhooks → The delivery lab).
  */
-import { and, asc, eq, gt, lt, lte, min, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, min, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { idsOf } from '../ids.js';
 import type { AttemptFault, DeliveryHold } from '../domain/webhook-faults.js';
+import { once, rowInserter, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 import type { FaultSource } from './faults.js';
 import { nextAttemptAt } from './retry-policy.js';
@@ -61,55 +62,40 @@ export const isSuccess = (outcome: AttemptOutcome) => outcome.error === undefine
 
 export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: AttemptListener) {
   const { store, clock, random, log, programme } = core;
-  const { db } = store;
+  const { db, sqlite } = store;
   const p = sql.placeholder;
   const mineDelivery = eq(deliveries.programmeId, programme);
   const eventOf = and(eq(events.programmeId, deliveries.programmeId), eq(events.id, deliveries.eventId));
-  const dueColumns = {
-    id: deliveries.id, eventId: deliveries.eventId, webhookId: deliveries.webhookId, callbackUrl: deliveries.callbackUrl, attempts: deliveries.attempts,
-    nextAttemptAt: deliveries.nextAttemptAt, hold: deliveries.hold, body: events.body, type: events.type, entityId: events.entityId, seq: events.seq,
-  };
-  const dueQuery = db
-    .select(dueColumns)
-    .from(deliveries)
-    .innerJoin(events, eventOf)
-    .where(
-      and(
-        mineDelivery,
-        eq(deliveries.status, 'pending'),
-        lte(deliveries.nextAttemptAt, p('now')),
-        // The ids in flight, as one JSON array parameter: a list of varying length cannot be prepared.
-        sql`${deliveries.id} NOT IN (SELECT value FROM json_each(${p('inFlight')}))`,
-      ),
-    )
-    .orderBy(asc(deliveries.nextAttemptAt), sql`${deliveries}.rowid`)
-    .limit(p('limit'))
-    .prepare();
-  const dueByIdQuery = db
-    .select(dueColumns)
-    .from(deliveries)
-    .innerJoin(events, eventOf)
-    .where(and(mineDelivery, eq(deliveries.id, p('id')), eq(deliveries.status, 'pending'), lte(deliveries.nextAttemptAt, p('until'))))
-    .prepare();
-  const nextDueQuery = db.select({ due: min(deliveries.nextAttemptAt) }).from(deliveries).where(and(mineDelivery, eq(deliveries.status, 'pending'))).prepare();
+
+  /*
+   * The statements every attempt runs are SQLite's own, prepared on first use: through drizzle each
+   * run would also map its placeholders and its rows, which costs more than SQLite's work here. The
+   * programme is written into their text (sqlLiteral), or those with ORDER BY or min() would be
+   * planned again on every run.
+   */
+  const mine = `d.programme_id = ${sqlLiteral(programme)}`;
+  const dueSelect =
+    'SELECT d.id, d.event_id AS eventId, d.webhook_id AS webhookId, d.callback_url AS callbackUrl, d.attempts, d.next_attempt_at AS nextAttemptAt, d.hold, ' +
+    'e.body, e.type, e.entity_id AS entityId, e.seq FROM deliveries d JOIN events e ON e.programme_id = d.programme_id AND e.id = d.event_id';
+  // Walks deliveries_due in order without a LIMIT (a bound one would be planned anew each run): `due` stops reading.
+  // The ids in flight come as one JSON array parameter: a list of varying length cannot be prepared.
+  const dueQuery = once(() =>
+    sqlite.prepare<[number, string], Due>(
+      `${dueSelect} WHERE ${mine} AND d.status = 'pending' AND d.next_attempt_at <= ? AND d.id NOT IN (SELECT value FROM json_each(?)) ORDER BY d.next_attempt_at, d.rowid`,
+    ),
+  );
+  const dueByIdQuery = once(() => sqlite.prepare<[string, number], Due>(`${dueSelect} WHERE ${mine} AND d.id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?`));
+  const nextDueQuery = once(() => sqlite.prepare<[], number | null>(`SELECT min(d.next_attempt_at) FROM deliveries d WHERE ${mine} AND d.status = 'pending'`).pluck());
+  const currentQuery = once(() =>
+    sqlite.prepare<[string], { status: AttemptReport['status']; firstAttemptAt: number | null }>(`SELECT d.status, d.first_attempt_at AS firstAttemptAt FROM deliveries d WHERE ${mine} AND d.id = ?`),
+  );
+  const insertAttempt = rowInserter(store, attempts);
+  const updateDelivery = once(() =>
+    sqlite.prepare<[number, number, number | null, number | null, DeliveryHold | null, string, number, string]>(
+      `UPDATE deliveries AS d SET attempts = ?, first_attempt_at = ?, next_attempt_at = ?, paused_due_at = ?, hold = ?, status = ?, updated_at = ? WHERE ${mine} AND d.id = ?`,
+    ),
+  );
   const byId = and(mineDelivery, eq(deliveries.id, p('id')));
-  const currentQuery = db.select({ status: deliveries.status, firstAttemptAt: deliveries.firstAttemptAt }).from(deliveries).where(byId).prepare();
-  const insertAttempt = db
-    .insert(attempts)
-    .values({
-      programmeId: programme, id: p('id'), deliveryId: p('deliveryId'), attempt: p('attempt'), at: p('at'), statusCode: p('statusCode'), error: p('error'), durationMs: p('durationMs'),
-      fault: p('fault'), responseType: p('responseType'), responseBody: p('responseBody'),
-    })
-    .prepare();
-  const updateDelivery = db
-    .update(deliveries)
-    // update().set() takes placeholders only wrapped in sql``.
-    .set({
-      attempts: sql`${p('attempts')}`, firstAttemptAt: sql`${p('firstAttemptAt')}`, nextAttemptAt: sql`${p('nextAttemptAt')}`, pausedDueAt: sql`${p('pausedDueAt')}`,
-      hold: sql`${p('hold')}`, status: sql`${p('status')}`, updatedAt: sql`${p('updatedAt')}`,
-    })
-    .where(byId)
-    .prepare();
 
   // The delivery lab's statements: they run only when faults are in force or a delivery was held.
   const holdDelivery = db.update(deliveries).set({ hold: sql`${p('hold')}`, nextAttemptAt: sql`${p('until')}`, updatedAt: sql`${p('now')}` }).where(byId).prepare();
@@ -144,14 +130,22 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
     .prepare();
 
   return {
-    /** Due deliveries, oldest due first, leaving out those in flight. */
-    due: (now: number, limit: number, inFlight: Iterable<string>): Due[] => dueQuery.all({ now, limit, inFlight: JSON.stringify([...inFlight]) }) as Due[],
+    /** Due deliveries, oldest due first, at most `limit`, leaving out those in flight. */
+    due(now: number, limit: number, inFlight: Iterable<string>): Due[] {
+      const found: Due[] = [];
+      if (limit <= 0) return found;
+      for (const due of dueQuery().iterate(now, JSON.stringify([...inFlight]))) {
+        // Leaving the loop early resets the statement: the rows after these are never read.
+        if (found.push(due) >= limit) break;
+      }
+      return found;
+    },
 
     /** The delivery, if it is pending and due by `until`. */
-    dueById: (id: string, until: number): Due[] => dueByIdQuery.all({ id, until }) as Due[],
+    dueById: (id: string, until: number): Due[] => dueByIdQuery().all(id, until),
 
     /** The earliest due time of a pending delivery; in-flight ones count (time travel waits for them). */
-    nextDue: (): number | undefined => nextDueQuery.get()?.due ?? undefined,
+    nextDue: (): number | undefined => nextDueQuery().get() ?? undefined,
 
     /** Holds the delivery back until `until`, without an attempt; its next attempt records the hold. */
     hold(due: Due, hold: DeliveryHold, until: number): void {
@@ -176,7 +170,7 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
       const reports: AttemptReport[] = [];
       try {
         store.transaction(() => {
-          const current = currentQuery.get({ id: due.id });
+          const current = currentQuery().get(due.id);
           // Wiped by a reset while the attempt was in flight.
           if (!current) return;
           const now = Math.max(at, clock.now());
@@ -198,8 +192,8 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
           }
           outcomes.forEach((outcome, i) => {
             const { statusCode, error, durationMs, fault, response } = outcome;
-            insertAttempt.run({
-              id: attemptIds.uuid(), deliveryId: due.id, attempt: first + i, at, statusCode: statusCode ?? null, error: error ?? null, durationMs,
+            insertAttempt({
+              programmeId: programme, id: attemptIds.uuid(), deliveryId: due.id, attempt: first + i, at, statusCode: statusCode ?? null, error: error ?? null, durationMs,
               fault: fault ?? null, responseType: response?.contentType ?? null, responseBody: response?.body ?? null,
             });
             reports.push({
@@ -212,7 +206,7 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
           // An answer the sandbox gave in the receiver's place passes the hold on to the attempt that reaches it.
           const injected = outcomes[0]!.fault === 'injected-status' || outcomes[0]!.fault === 'injected-timeout';
           const hold = injected && due.hold !== null ? (due.hold === 'holding' ? 'delayed' : due.hold) : null;
-          updateDelivery.run({ id: due.id, attempts: first + outcomes.length - 1, firstAttemptAt, nextAttemptAt: next ?? null, pausedDueAt: pausedDueAt ?? null, hold, status, updatedAt: now });
+          updateDelivery().run(first + outcomes.length - 1, firstAttemptAt, next ?? null, pausedDueAt ?? null, hold, status, now, due.id);
           if (status === 'delivered' && lab.active) releaseHeld.run({ webhookId: due.webhookId, entityId: due.entityId, seq: due.seq, now });
         });
       } catch (error) {

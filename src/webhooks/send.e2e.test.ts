@@ -79,6 +79,24 @@ describe('sendAttempt', () => {
     expect(verifyWithNodeCrypto(original, otherKey, keyId)).toBe(false);
   });
 
+  it('sends each attempt to its own callback URL, its credentials as Basic auth, as node:http makes of a URL', async () => {
+    const other = await startReceiver();
+    try {
+      const { host } = new URL(other.url);
+      const targets = [`${receiver.url}/a?x=1`, `http://us%20er:p%40ss@${host}/b`, `${receiver.url}/a?x=1`, `${other.url}/c?y=%20`];
+      for (const callbackUrl of targets) await attempt({ callbackUrl });
+      expect(receiver.requests.slice(-2).map((r) => r.path)).toEqual(['/a?x=1', '/a?x=1']);
+      expect(other.requests.map((r) => [r.path, r.headers.authorization, r.headers.host])).toEqual([
+        ['/b', `Basic ${Buffer.from('us er:p@ss').toString('base64')}`, host],
+        ['/c?y=%20', undefined, host],
+      ]);
+      // What is signed is what was sent: the authority and path of each.
+      for (const request of [...receiver.requests.slice(-2), ...other.requests]) expect(verifyWithNodeCrypto(request, publicKey, keyId)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('signs each attempt afresh with its own created time over the same bytes', async () => {
     await attempt({ attempt: 1, created: 1_800_000_000 });
     await attempt({ attempt: 2, created: 1_800_000_007 });

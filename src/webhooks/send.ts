@@ -9,7 +9,7 @@
 import type { KeyObject } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { serializeDictionary, type Item } from 'structured-headers';
+import { urlToHttpOptions } from 'node:url';
 import { contentDigest } from '../signatures/digest.js';
 import { signatureBase, signBaseOnPool, signatureInputFor, type SignedMessage } from '../signatures/message.js';
 import { version } from '../version.js';
@@ -112,7 +112,8 @@ async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, c
   const base = signatureBase(message, COVERED_COMPONENTS, second.params);
   let signature = fresh ? undefined : second.signatures.get(base);
   if (!signature) {
-    signature = signBaseOnPool(base, signer.privateKey).then((bytes) => serializeDictionary(new Map([['sig', [bytes, new Map()] as Item]])));
+    // The Signature dictionary's one member, a byte sequence (RFC 8941 §3.3.5): `sig=:base64:`.
+    signature = signBaseOnPool(base, signer.privateKey).then((bytes) => `sig=:${bytes.toString('base64')}:`);
     if (!fresh) {
       second.signatures.set(base, signature);
       signature.catch(() => second.signatures.delete(base));
@@ -128,20 +129,53 @@ function responseOf(contentType: string | undefined, chunks: Buffer[]): AttemptR
   return { ...(contentType !== undefined && { contentType }), ...(body !== '' && { body }) };
 }
 
+/** What an attempt needs of its callback URL: the parts it signs, and the request options node:http would derive from it. */
+interface Target {
+  authority: string;
+  path: string;
+  query: string;
+  scheme: string;
+  secure: boolean;
+  options: http.RequestOptions;
+}
+
+/** Targets by callback URL: a delivery's every attempt, and a subscription's every delivery, go to the same one. */
+const targets = new Map<string, Target>();
+const MAX_TARGETS = 1000;
+
+function targetOf(callbackUrl: string): Target {
+  let target = targets.get(callbackUrl);
+  if (target === undefined) {
+    const url = new URL(callbackUrl);
+    target = {
+      authority: url.host,
+      path: url.pathname,
+      query: url.search.slice(1),
+      scheme: url.protocol.slice(0, -1),
+      secure: url.protocol === 'https:',
+      // What http.request(url, ...) would make of the URL itself (credentials included), made once.
+      options: urlToHttpOptions(url),
+    };
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    targets.set(callbackUrl, target);
+  }
+  return target;
+}
+
 export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
-  const url = new URL(attempt.callbackUrl);
+  const target = targetOf(attempt.callbackUrl);
   const digest = contentDigest(attempt.body);
   const message: SignedMessage = {
     method: 'POST',
     // The Host header below is exactly this, so what is signed is what is sent (RFC 9421 §2.2.3).
-    authority: url.host,
-    path: url.pathname,
-    query: url.search.slice(1),
-    scheme: url.protocol.slice(0, -1),
+    authority: target.authority,
+    path: target.path,
+    query: target.query,
+    scheme: target.scheme,
     header: (name) => (name === 'content-digest' ? digest : undefined),
   };
   const headers = {
-    Host: url.host,
+    Host: target.authority,
     'Content-Type': 'application/json',
     'Content-Length': String(attempt.body.length),
     'Content-Digest': digest,
@@ -151,8 +185,8 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     'User-Agent': `card-sandbox/${version()}`,
   };
   const timeoutMs = attempt.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
-  const agent = url.protocol === 'https:' ? attempt.agents.https : attempt.agents.http;
-  const client = url.protocol === 'https:' ? https : http;
+  const agent = target.secure ? attempt.agents.https : attempt.agents.http;
+  const client = target.secure ? https : http;
   const started = performance.now();
 
   return new Promise<AttemptOutcome>((resolve) => {
@@ -173,7 +207,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       if (response) outcome.response = response;
       resolve(outcome);
     };
-    const request = client.request(url, { method: 'POST', headers, agent }, (response) => {
+    const request = client.request({ ...target.options, method: 'POST', headers, agent }, (response) => {
       statusCode = response.statusCode;
       contentType = response.headers['content-type'];
       // Read to the end for the socket to be reused; only the first 4 KiB are kept.
