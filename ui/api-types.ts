@@ -3,7 +3,6 @@
  * as types only (nothing of the server is bundled) (README: The inspector).
  */
 import type { AttemptView, DeliverySummary, EventDetail, EventSummary } from '../src/services/sandbox-events.js';
-import type { AttemptReport } from '../src/webhooks/dispatcher.js';
 
 export type { JournalEntry, Verification } from '../src/journal.js';
 export type { ProgrammeSummary } from '../src/programmes.js';
@@ -43,4 +42,4 @@ export interface EventMessage {
 }
 
 /** `event: attempt` on GET /_sandbox/events/stream. */
-export type AttemptMessage = Omit<AttemptReport, 'at' | 'nextAttemptAt'> & { kind: 'attempt'; at: string; nextAttemptAt?: string };
+export type { StreamedAttempt as AttemptMessage } from '../src/http/routes/control-events.js';

@@ -4,6 +4,7 @@
  * event committed in between is not missed, and checks the oldest first.
  */
 import type { WebhookEvent, WebhookEventType } from '../client/webhook-event.js';
+import type { DeliverySummary } from '../services/sandbox-events.js';
 import type { ControlPlane } from './control.js';
 import { arrived, awaited, DEFAULT_TIMEOUT_MS, WaitTimeoutError, type EventPredicate, type WaitOptions } from './waiting.js';
 
@@ -16,14 +17,8 @@ export interface SandboxEvent<T extends WebhookEventType = WebhookEventType> {
   body: WebhookEvent<T>;
 }
 
-export interface DeliveryState {
-  id: string;
-  webhookId: string;
-  callbackUrl: string;
-  status: 'pending' | 'delivered' | 'discarded';
-  attempts: number;
-  nextAttemptAt?: string;
-}
+/** A delivery of an event, as the control plane lists it. */
+export type DeliveryState = DeliverySummary;
 
 export interface ListedEvent<T extends WebhookEventType = WebhookEventType> extends SandboxEvent<T> {
   deliveries: DeliveryState[];

@@ -2,30 +2,14 @@
  * How a delivery attempt reads in the terminal, for `events show`, `events tail` and `listen`: its
  * outcome, the fault the delivery lab made of it, and what the receiver answered (README: Webhooks).
  */
+import type { StreamedAttempt } from '../../http/routes/control-events.js';
+import type { AttemptView } from '../../services/sandbox-events.js';
 import type { Io } from '../io.js';
 
-export interface AttemptView {
-  attempt: number;
-  at: string;
-  statusCode?: number;
-  error?: string;
-  durationMs: number;
-  fault?: string;
-  response?: { contentType?: string; body?: string };
-}
-
+// The control plane's own definitions, which the inspector reads too.
+export type { AttemptView };
 /** An attempt as the SSE stream sends it. */
-export interface AttemptMessage extends AttemptView {
-  eventId: string;
-  type?: string;
-  entityId?: string;
-  deliveryId: string;
-  webhookId: string;
-  callbackUrl: string;
-  status: string;
-  nextAttemptAt?: string;
-  paused?: boolean;
-}
+export type AttemptMessage = StreamedAttempt;
 
 /** The status code, or the error. */
 export const outcome = (io: Io, a: { statusCode?: number; error?: string }) => (a.error !== undefined ? io.color.red(a.error) : io.status(String(a.statusCode)));

@@ -5,30 +5,8 @@
  */
 import type { CommandContext } from '../client.js';
 import type { Io } from '../io.js';
-import { answerLine, answerLines, faultTag, outcome, type AttemptMessage, type AttemptView } from './attempts.js';
-
-interface Delivery {
-  id: string;
-  webhookId: string;
-  callbackUrl: string;
-  status: string;
-  attempts: number;
-  nextAttemptAt?: string;
-  paused?: boolean;
-}
-
-interface EventSummary {
-  id: string;
-  type: string;
-  entityId: string;
-  createdAt: string;
-  deliveries: Delivery[];
-}
-
-interface EventDetail extends EventSummary {
-  body: Record<string, unknown>;
-  deliveries: (Delivery & { history: AttemptView[] })[];
-}
+import type { DeliverySummary as Delivery, EventDetail, EventSummary } from '../../services/sandbox-events.js';
+import { answerLine, answerLines, faultTag, outcome, type AttemptMessage } from './attempts.js';
 
 export interface EventFilterOptions {
   type?: string | undefined;

@@ -54,6 +54,8 @@ const streamedEvent = (e: EventRecord) => ({
 });
 
 /** What the stream sends for a delivery attempt's outcome. */
+export type StreamedAttempt = ReturnType<typeof streamedAttempt>;
+
 const streamedAttempt = ({ at, nextAttemptAt, ...report }: AttemptReport) => ({
   kind: 'attempt' as const,
   ...report,
