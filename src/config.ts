@@ -5,6 +5,7 @@
  */
 import { parseClockOption } from './clock.js';
 import { parseDuration } from './domain/duration.js';
+import { UUID_PATTERN } from './domain/formats.js';
 import { NETWORKS, type Network } from './domain/pan.js';
 import { parseFaultsSpec, type Faults } from './domain/webhook-faults.js';
 
@@ -68,8 +69,9 @@ const oneOf = <T extends string>(values: readonly T[]): Parser<T> => (raw) => {
 };
 const str: Parser<string> = (raw) => raw;
 const strOpt: Parser<string | undefined> = (raw) => raw;
+const UUID = new RegExp(`^${UUID_PATTERN}$`);
 const uuid: Parser<string | undefined> = (raw) => {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw)) throw new ConfigError(`must be a UUID, got "${raw}"`);
+  if (!UUID.test(raw)) throw new ConfigError(`must be a UUID, got "${raw}"`);
   return raw;
 };
 const clock: Parser<string | undefined> = (raw) => {

@@ -4,3 +4,7 @@
  */
 export const WEBHOOK_TYPES = ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
+
+/** A delivery of an event to one subscription: waiting for an attempt, answered 2xx, or given up on. */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'discarded'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -4,8 +4,10 @@
  */
 import { z } from 'zod';
 
-/** Any well-formed UUID (version-agnostic, like the real service's uuid format). */
-export const Uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
+/** Any well-formed UUID (version-agnostic, like the real service's uuid format), as a pattern to build on. */
+export const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+export const Uuid = z.string().regex(new RegExp(`^${UUID_PATTERN}$`), 'must be a UUID');
 
 /** RFC 3339 UTC with milliseconds, as every timestamp the sandbox writes. */
 export const DateTime = z.iso.datetime({ precision: 3 });

@@ -7,7 +7,7 @@ import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
 import { iso } from '../clock.js';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
-import type { WebhookType } from '../domain/events.js';
+import type { DeliveryStatus, WebhookType } from '../domain/events.js';
 import type { AttemptFault } from '../domain/webhook-faults.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 import type { AttemptResponse } from '../webhooks/send.js';
@@ -16,7 +16,7 @@ export interface DeliverySummary {
   id: string;
   webhookId: string;
   callbackUrl: string;
-  status: 'pending' | 'delivered' | 'discarded';
+  status: DeliveryStatus;
   attempts: number;
   nextAttemptAt?: string;
   /** Pending, and held until its subscription (or the programme) is resumed (README: Webhooks → The delivery lab). */
@@ -83,16 +83,6 @@ const attemptView = (a: AttemptRow): AttemptView => ({
     : {}),
 });
 
-function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
 
 export function createSandboxEvents({ store, programme }: Core) {
   const { db } = store;
@@ -121,7 +111,7 @@ export function createSandboxEvents({ store, programme }: Core) {
         .orderBy(desc(events.createdAt), desc(events.seq))
         .limit(filter.limit)
         .all();
-      const byEvent = groupBy(deliveriesOf(rows.map((r) => r.id)), (d) => d.eventId);
+      const byEvent = Map.groupBy(deliveriesOf(rows.map((r) => r.id)), (d) => d.eventId);
       return rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), body: JSON.parse(r.body) as unknown, deliveries: (byEvent.get(r.id) ?? []).map(deliverySummary) }));
     },
 
@@ -130,7 +120,7 @@ export function createSandboxEvents({ store, programme }: Core) {
       if (!event) fail('event_not_found', `no event ${eventId}`);
       const rows = deliveriesOf([eventId]);
       const tries = rows.length === 0 ? [] : db.select().from(attempts).where(and(eq(attempts.programmeId, programme), inArray(attempts.deliveryId, rows.map((d) => d.id)))).orderBy(asc(attempts.attempt)).all();
-      const byDelivery = groupBy(tries, (a) => a.deliveryId);
+      const byDelivery = Map.groupBy(tries, (a) => a.deliveryId);
       return {
         id: event.id,
         type: event.type,

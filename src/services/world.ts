@@ -7,6 +7,7 @@
  */
 import { asc, count, eq, sql, type AnyColumn } from 'drizzle-orm';
 import type { Core } from '../core.js';
+import { DELIVERY_STATUSES } from '../domain/events.js';
 import { accounts, authorisations, cards, customers, deliveries, events, transactions, webhooks } from '../store/schema.js';
 import { toAccount, type Account } from '../wire/account.js';
 import { toCard, type Card } from '../wire/card.js';
@@ -48,17 +49,6 @@ export interface WorldCounts {
   deliveries: Record<string, number>;
 }
 
-function groupBy<T>(rows: T[], key: (row: T) => string | null): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    if (k === null) continue;
-    const group = groups.get(k);
-    if (group) group.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
 
 export function createWorld({ store, programme }: Core) {
   const { db } = store;
@@ -77,11 +67,11 @@ export function createWorld({ store, programme }: Core) {
       const transactionRows = db.select().from(transactions).where(mine(transactions.programmeId)).orderBy(...oldestFirst(transactions.createdAt)).all();
       const webhookRows = db.select().from(webhooks).where(mine(webhooks.programmeId)).orderBy(...oldestFirst(webhooks.createdAt)).all();
 
-      const accountsOf = groupBy(accountRows, (a) => a.customerId);
-      const cardsOf = groupBy(cardRows, (c) => c.accountId);
-      const authorisationsOf = groupBy(authorisationRows, (a) => a.cardId);
-      const transactionsOf = groupBy(transactionRows, (t) => t.cardId);
-      const cardlessOf = groupBy(transactionRows, (t) => (t.cardId === null ? t.accountId : null));
+      const accountsOf = Map.groupBy(accountRows, (a) => a.customerId);
+      const cardsOf = Map.groupBy(cardRows, (c) => c.accountId);
+      const authorisationsOf = Map.groupBy(authorisationRows, (a) => a.cardId);
+      const transactionsOf = Map.groupBy(transactionRows, (t) => t.cardId);
+      const cardlessOf = Map.groupBy(transactionRows, (t) => (t.cardId === null ? t.accountId : null));
 
       return {
         webhooks: webhookRows.map(toWebhook),
@@ -104,7 +94,7 @@ export function createWorld({ store, programme }: Core) {
     },
 
     counts(): WorldCounts {
-      const byState: Record<string, number> = { pending: 0, delivered: 0, discarded: 0 };
+      const byState: Record<string, number> = Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0]));
       const states = db.select({ status: deliveries.status, n: count() }).from(deliveries).where(mine(deliveries.programmeId)).groupBy(deliveries.status).all();
       for (const { status, n } of states) byState[status] = n;
       return {

@@ -12,7 +12,7 @@ import type { Address } from '../domain/address.js';
 import { AUTHORISATION_STATUSES, type Merchant } from '../domain/authorisation.js';
 import { CARD_STATUSES, CARD_TYPES } from '../domain/card.js';
 import { CUSTOMER_STATUSES } from '../domain/customer.js';
-import { WEBHOOK_TYPES, type WebhookType } from '../domain/events.js';
+import { DELIVERY_STATUSES, WEBHOOK_TYPES, type WebhookType } from '../domain/events.js';
 import { NETWORKS } from '../domain/pan.js';
 import { TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, type ChainTransaction, type Fee } from '../domain/transaction.js';
 import { ATTEMPT_FAULTS, DELIVERY_HOLDS, type Faults } from '../domain/webhook-faults.js';
@@ -270,7 +270,7 @@ export const deliveries = sqliteTable(
     eventId: text('event_id').notNull(),
     webhookId: text('webhook_id').notNull(),
     callbackUrl: text('callback_url').notNull(),
-    status: text('status', { enum: ['pending', 'delivered', 'discarded'] }).notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     firstAttemptAt: integer('first_attempt_at'),
     /** Null while paused (or once finished). */

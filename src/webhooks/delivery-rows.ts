@@ -7,6 +7,7 @@
 import { and, eq, gt, lt, min, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { idsOf } from '../ids.js';
+import type { DeliveryStatus } from '../domain/events.js';
 import type { AttemptFault, DeliveryHold } from '../domain/webhook-faults.js';
 import { once, rowInserter, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
@@ -31,7 +32,7 @@ export interface AttemptReport {
   fault?: AttemptFault;
   response?: AttemptResponse;
   /** The delivery's state after the attempt. */
-  status: 'pending' | 'delivered' | 'discarded';
+  status: DeliveryStatus;
   /** When the next attempt is due (status `pending` only). */
   nextAttemptAt?: number;
   /** The next attempt waits for a resume. */
