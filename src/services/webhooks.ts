@@ -154,7 +154,7 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
      * to each webhook subscribed to its type now — so a fixed callbackUrl or a newly added
      * webhook receives it; a deleted one does not. Returns the new deliveries (maybe none).
      */
-    resend(eventId: string): { id: string; webhookId: string; callbackUrl: string }[] {
+    resend(eventId: string): Omit<Queued, 'eventId'>[] {
       const event = events.get(eventId) ?? fail('event_not_found', `no event with id ${eventId}`);
       const queued = store.transaction(() => events.queueDeliveries(event.id, event.type, clock.now()));
       scheduler.kick();

@@ -16,7 +16,7 @@ import type { Core } from '../core.js';
 import type { DueSource } from '../scheduler.js';
 import { createDeliveryRows, isSuccess, type AttemptListener, type Due, type Outcome } from './delivery-rows.js';
 import { decideAttempt, seededDraw, SEND, type FaultSource, type Plan } from './faults.js';
-import { ATTEMPT_TIMEOUT_MS, sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
+import { ATTEMPT_TIMEOUT_MS, noResponse, sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
 
 export type { AttemptListener, AttemptReport } from './delivery-rows.js';
 
@@ -88,7 +88,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     if (decided.action === 'answer') {
       return decided.fault === 'injected-status'
         ? [{ statusCode: decided.statusCode, durationMs: 0, fault: decided.fault }]
-        : [{ error: `no response within ${ATTEMPT_TIMEOUT_MS / 1000} s`, durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault }];
+        : [{ error: noResponse(ATTEMPT_TIMEOUT_MS), durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault }];
     }
     const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false);
     if (decided.fault) outcome.fault = decided.fault;

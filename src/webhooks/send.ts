@@ -162,6 +162,9 @@ function targetOf(callbackUrl: string): Target {
   return target;
 }
 
+/** What an attempt records when the receiver does not answer in time (or the delivery lab says it did not). */
+export const noResponse = (timeoutMs: number) => `no response within ${timeoutMs / 1000} s`;
+
 export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   const target = targetOf(attempt.callbackUrl);
   const digest = contentDigest(attempt.body);
@@ -221,7 +224,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       response.once('error', (error) => finish(error.message));
     });
     const timer = setTimeout(() => {
-      finish(statusCode === undefined ? `no response within ${timeoutMs / 1000} s` : `response not finished within ${timeoutMs / 1000} s`);
+      finish(statusCode === undefined ? noResponse(timeoutMs) : `response not finished within ${timeoutMs / 1000} s`);
       // Destroying (not just aborting) closes the socket, so a hanging receiver keeps none.
       request.destroy();
     }, timeoutMs);

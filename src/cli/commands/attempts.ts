@@ -2,14 +2,8 @@
  * How a delivery attempt reads in the terminal, for `events show`, `events tail` and `listen`: its
  * outcome, the fault the delivery lab made of it, and what the receiver answered (README: Webhooks).
  */
-import type { StreamedAttempt } from '../../http/routes/control-events.js';
 import type { AttemptView } from '../../services/sandbox-events.js';
 import type { Io } from '../io.js';
-
-// The control plane's own definitions, which the inspector reads too.
-export type { AttemptView };
-/** An attempt as the SSE stream sends it. */
-export type AttemptMessage = StreamedAttempt;
 
 /** The status code, or the error. */
 export const outcome = (io: Io, a: { statusCode?: number; error?: string }) => (a.error !== undefined ? io.color.red(a.error) : io.status(String(a.statusCode)));
@@ -32,7 +26,7 @@ const isFailure = (a: AttemptView) => a.error !== undefined || a.statusCode === 
  */
 export function answerLines(io: Io, a: AttemptView): string[] {
   const body = a.response?.body;
-  if (!body || a.fault?.startsWith('injected')) return [];
+  if (!body) return [];
   const type = a.response?.contentType ? `${a.response.contentType}: ` : '';
   if (!isFailure(a)) return [`  #${a.attempt} answered ${io.color.dim(type + (answerLine(a, 100) ?? ''))}`];
   return [`  #${a.attempt} answered ${io.color.dim(type)}`, ...body.trimEnd().split('\n').map((line) => `    ${line}`)];

@@ -6,7 +6,9 @@
 import type { CommandContext } from '../client.js';
 import type { Io } from '../io.js';
 import type { DeliverySummary as Delivery, EventDetail, EventSummary } from '../../services/sandbox-events.js';
-import { answerLine, answerLines, faultTag, outcome, type AttemptMessage } from './attempts.js';
+import type { Webhooks } from '../../services/webhooks.js';
+import { answerLine, answerLines, faultTag, outcome } from './attempts.js';
+import type { StreamedAttempt } from '../../http/routes/control-events.js';
 
 export interface EventFilterOptions {
   type?: string | undefined;
@@ -68,7 +70,7 @@ export interface ResendWindowOptions {
 /** Every event (still kept) of a window of sandbox time and/or of a type, sent again oldest first. */
 export async function resendWindow({ client, io, json }: CommandContext, options: ResendWindowOptions): Promise<void> {
   const body = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  const result = (await client.request<{ events: number; deliveries: (Delivery & { eventId: string })[] }>('POST', '/events/resend', body))!;
+  const result = (await client.request<ReturnType<Webhooks['resendWindow']>>('POST', '/events/resend', body))!;
   if (json) return io.json(result);
   if (result.events === 0) return io.out(`${io.color.yellow('!')} no event matches: nothing to resend`);
   const queued = result.deliveries.length;
@@ -76,7 +78,7 @@ export async function resendWindow({ client, io, json }: CommandContext, options
 }
 
 export async function resendEvent({ client, io, json }: CommandContext, eventId: string): Promise<void> {
-  const result = (await client.request<{ eventId: string; deliveries: Delivery[] }>('POST', `/events/${encodeURIComponent(eventId)}/resend`))!;
+  const result = (await client.request<{ eventId: string; deliveries: ReturnType<Webhooks['resend']> }>('POST', `/events/${encodeURIComponent(eventId)}/resend`))!;
   if (json) return io.json(result);
   if (result.deliveries.length === 0) return io.out(`${io.color.yellow('!')} no webhook is subscribed to this event's type now: nothing to resend`);
   io.out(`${io.color.green('✓')} event ${io.color.bold(eventId)} queued again for ${result.deliveries.map((d) => d.callbackUrl).join(', ')}`);
@@ -98,12 +100,12 @@ export async function tailEvents({ client, io, json }: CommandContext, options: 
         const status = bodyStatus(data.body);
         io.out(`${c.dim(String(data.createdAt))} ${c.bold(String(data.type))} ${data.entityId}${status ? ` ${io.status(status)}` : ''} ${c.dim(`event ${data.id}`)}`);
       } else if (message.event === 'attempt') {
-        const a = data as unknown as AttemptMessage;
+        const a = data as unknown as StreamedAttempt;
         const next = a.paused ? c.yellow(', paused') : a.nextAttemptAt ? c.dim(`, retry at ${a.nextAttemptAt}`) : '';
         const tag = faultTag(io, a);
         io.out(`${c.dim(a.at)}   ↳ ${a.callbackUrl} attempt ${a.attempt}: ${outcome(io, a)}${tag ? ` ${tag}` : ''} ${c.dim(`${a.durationMs}ms`)} → ${io.status(a.status)}${next} ${c.dim(`event ${a.eventId}`)}`);
         const answer = answerLine(a);
-        if (answer && !a.fault?.startsWith('injected')) io.out(`${' '.repeat(a.at.length)}     ${c.dim(`answered ${answer}`)}`);
+        if (answer) io.out(`${' '.repeat(a.at.length)}     ${c.dim(`answered ${answer}`)}`);
       }
     },
     signal,

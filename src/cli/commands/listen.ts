@@ -5,19 +5,15 @@
  * happens, and deletes the subscription when it stops (Ctrl-C or SIGTERM).
  */
 import { WEBHOOK_TYPES } from '../../domain/events.js';
+import type { Webhook } from '../../wire/webhook.js';
 import { RefusedError, type CommandContext } from '../client.js';
-import { answerLine, faultTag, outcome, type AttemptMessage } from './attempts.js';
+import { answerLine, faultTag, outcome } from './attempts.js';
+import type { StreamedAttempt } from '../../http/routes/control-events.js';
 
 export interface ListenOptions {
   forwardTo: string;
   /** Webhook types to subscribe to; all of them when absent. */
   types?: string[] | undefined;
-}
-
-interface Webhook {
-  id: string;
-  callbackUrl: string;
-  types: string[];
 }
 
 /** Runs until `signal` aborts or the sandbox stops; `onReady` runs once the subscription exists. */
@@ -29,16 +25,16 @@ export async function listen({ client, io, json }: CommandContext, options: List
   let hook: Webhook | undefined;
   let failure: unknown;
   // Attempts that arrive before the subscription's id is known wait for it.
-  const early: AttemptMessage[] = [];
+  const early: StreamedAttempt[] = [];
 
-  const print = (a: AttemptMessage) => {
+  const print = (a: StreamedAttempt) => {
     if (a.webhookId !== hook!.id) return;
     if (json) return io.json(a, true);
     const tag = faultTag(io, a);
     const next = a.paused ? c.yellow('  paused') : a.nextAttemptAt ? c.dim(`  retry at ${a.nextAttemptAt}`) : '';
     io.out(`${c.dim(a.at)}  ${c.bold(a.type ?? '')}  ${a.entityId ?? ''}  → ${outcome(io, a)}  ${c.dim(`${a.durationMs}ms`)}${tag ? `  ${tag}` : ''}${next}  ${c.dim(`event ${a.eventId}`)}`);
     const answer = answerLine(a);
-    if (answer && a.statusCode !== undefined && (a.statusCode < 200 || a.statusCode >= 300) && !a.fault?.startsWith('injected')) io.out(`    ${c.dim(`answered ${answer}`)}`);
+    if (answer && a.statusCode !== undefined && (a.statusCode < 200 || a.statusCode >= 300)) io.out(`    ${c.dim(`answered ${answer}`)}`);
   };
 
   const subscribe = async () => {
@@ -60,7 +56,7 @@ export async function listen({ client, io, json }: CommandContext, options: List
     '/events/stream',
     (message) => {
       if (message.event !== 'attempt') return;
-      const attempt = JSON.parse(message.data) as AttemptMessage;
+      const attempt = JSON.parse(message.data) as StreamedAttempt;
       if (hook) print(attempt);
       else early.push(attempt);
     },

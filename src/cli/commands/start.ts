@@ -52,8 +52,8 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
   if (config.jsonLogs) {
     // The first line on stdout, for a script or test runner that started it on a free port. A
     // secret given with --api-secret is the caller's own: it is not echoed.
-    io.out(
-      JSON.stringify({
+    io.json(
+      {
         event: 'ready',
         url: running.url,
         inspector,
@@ -65,7 +65,8 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
         db: config.db,
         ...(signingKeyId && { signingKeyId }),
         ...(seeded && { seeded }),
-      }),
+      },
+      true,
     );
   } else {
     const c = io.color;
@@ -80,7 +81,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
     row('Clock', deps.clock.frozen ? `frozen at ${new Date(deps.clock.now()).toISOString()}` : 'real time');
     row('Database', config.db === ':memory:' ? 'in memory (nothing kept after exit)' : config.db);
     if (signingKeyId) row('Signing key', signingKeyId);
-    if (config.webhookFaults) row('Faults', `${faultsText({ ...faultsView(config.webhookFaults) })} ${c.dim('(webhooks faults show)')}`);
+    if (config.webhookFaults) row('Faults', `${faultsText(faultsView(config.webhookFaults))} ${c.dim('(webhooks faults show)')}`);
     if (seeded) row('Seed', seeded);
     io.out('');
   }

@@ -3,46 +3,20 @@
  * retry|exhaust`: the delivery lab from the terminal (README: Webhooks → The delivery lab). The
  * faults take the `--webhook-faults` syntax; the sandbox checks the values.
  */
-import { faultsSpecBody } from '../../domain/webhook-faults.js';
+import { faultsSpecBody, type FaultsView } from '../../domain/webhook-faults.js';
+import type { DeliveryAnswer, FaultsAnswer, PauseAnswer } from '../../services/delivery-lab.js';
+import type { Webhook } from '../../wire/webhook.js';
 import { ClientUsageError, type CommandContext } from '../client.js';
 import type { Io } from '../io.js';
-
-interface Webhook {
-  id: string;
-  callbackUrl: string;
-  types: string[];
-}
-
-interface FaultsAnswer {
-  scope: 'programme' | 'webhook';
-  faults: Record<string, unknown>;
-}
-
-interface PauseAnswer {
-  scope: 'programme' | 'webhook';
-  webhookId?: string;
-  paused: boolean;
-  deliveries: number;
-}
-
-interface DeliveryAnswer {
-  id: string;
-  eventId: string;
-  callbackUrl: string;
-  status: string;
-  attempts: number;
-  nextAttemptAt?: string;
-}
 
 const faultsPath = (webhookId?: string) => (webhookId === undefined ? '/webhooks/faults' : `/webhooks/${encodeURIComponent(webhookId)}/faults`);
 const whose = (webhookId?: string) => (webhookId === undefined ? 'all webhooks' : `webhook ${webhookId}`);
 
 /** `duplicate=0.2, delay=2s-30s, fail=503×3 (1 left)`: the faults in one line. */
-export function faultsText(faults: Record<string, unknown>): string {
-  const parts = Object.entries(faults).map(([key, value]) => {
-    if (key !== 'fail' || typeof value !== 'object' || value === null) return `${key}=${String(value)}`;
-    const fail = value as { status: number; times?: number; remaining?: number; rate?: number };
-    return fail.times !== undefined ? `fail=${fail.status}×${fail.times} (${fail.remaining} left)` : `fail=${fail.status}@${fail.rate}`;
+export function faultsText(faults: FaultsView): string {
+  const parts = Object.entries(faults).map(([key, value]: [string, FaultsView[keyof FaultsView]]) => {
+    if (typeof value !== 'object') return `${key}=${String(value)}`;
+    return 'times' in value ? `fail=${value.status}×${value.times} (${value.remaining} left)` : `fail=${value.status}@${value.rate}`;
   });
   return parts.length ? parts.join(', ') : 'none';
 }

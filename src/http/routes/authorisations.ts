@@ -1,4 +1,4 @@
-/** The reference's Authorisations tag: one authorisation (the simulator creates them: simulator-servicesOf(c).authorisations.ts). */
+/** The reference's Authorisations tag: one authorisation (the simulator creates them: simulator-authorisations.ts). */
 import { createRoute } from '@hono/zod-openapi';
 import { Authorisation } from '../../wire/payment.js';
 import { servicesOf, type Api } from '../env.js';
