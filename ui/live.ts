@@ -12,7 +12,7 @@ import { withAttempts } from './deliveries.js';
 import { signal } from './state.js';
 
 /** The most events one page of GET /_sandbox/events holds. */
-export const EVENTS_PAGE = 1000;
+const EVENTS_PAGE = 1000;
 /** How many journal entries the page keeps (the sandbox keeps --journal-size). */
 const JOURNAL_KEPT = 10_000;
 const POLL_MS = 5_000;

@@ -7,7 +7,7 @@
  * the operation table are generated from the sandbox's own /openapi.json (api.generated.ts).
  * Nothing here is particular to the sandbox: the same client talks to the hosted service.
  */
-import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { MUTATIONS } from '../domain/idempotency.js';
 import { OPERATIONS, type Operations, type Problem } from './api.generated.js';
 import { signRequest } from './sign.js';
@@ -100,7 +100,8 @@ export function createClient(options: ClientOptions): ApiClient {
   const send = options.fetch ?? globalThis.fetch;
   const generated = options.signingKey === undefined;
   const signer = options.signingKey ?? { keyId: randomUUID(), privateKey: generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey };
-  const privateKey = signer.privateKey;
+  // A PEM is read once, not on every request it signs.
+  const privateKey = typeof signer.privateKey === 'string' ? createPrivateKey(signer.privateKey) : signer.privateKey;
   let token: Promise<string> | undefined;
   let registration: Promise<void> | undefined;
 

@@ -102,7 +102,8 @@ export class WebhookVerificationError extends Error {
   override name = 'WebhookVerificationError';
 }
 
-function publicKeyOf(key: KeyObject | string): KeyObject {
+/** The verification key as node:crypto takes it: a KeyObject, a PEM, or the base64 of a PEM as the API publishes it. */
+export function publicKeyOf(key: KeyObject | string): KeyObject {
   if (typeof key !== 'string') return key;
   const pem = key.includes('-----BEGIN') ? key : Buffer.from(key, 'base64').toString('utf8');
   return createPublicKey(pem);

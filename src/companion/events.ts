@@ -5,6 +5,7 @@
  */
 import type { WebhookEvent, WebhookEventType } from '../client/webhook-event.js';
 import type { DeliverySummary } from '../services/sandbox-events.js';
+import { sseParser, type SseMessage } from '../sse.js';
 import type { ControlPlane } from './control.js';
 import { arrived, awaited, DEFAULT_TIMEOUT_MS, WaitTimeoutError, type EventPredicate, type WaitOptions } from './waiting.js';
 
@@ -40,29 +41,19 @@ export interface SandboxEvents {
   waitFor<T extends WebhookEventType>(type: T, predicate?: EventPredicate<T>, options?: WaitOptions): Promise<SandboxEvent<T>>;
 }
 
-interface Frame {
-  event?: string;
-  data?: string;
-}
-
-/** Server-Sent Events frames (WHATWG HTML §9.2.6), enough of the format for the sandbox's stream. */
-async function* frames(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame> {
+/**
+ * The stream's messages, a batch for each chunk read (the first is the `: connected` comment
+ * alone, or with what followed it at once), parsed by the one SSE reader.
+ */
+async function* batches(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage[]> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
+  const parsed: SseMessage[] = [];
+  const feed = sseParser((message) => parsed.push(message));
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    buffer += value.replaceAll('\r\n', '\n');
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const frame: Frame = {};
-      for (const line of buffer.slice(0, end).split('\n')) {
-        const [, field, text] = /^([^:]*):? ?(.*)$/.exec(line) ?? [];
-        if (field === 'event') frame.event = text;
-        if (field === 'data') frame.data = frame.data === undefined ? text : `${frame.data}\n${text}`;
-      }
-      buffer = buffer.slice(end + 2);
-      yield frame;
-    }
+    feed(value);
+    yield parsed.splice(0);
   }
 }
 
@@ -81,18 +72,24 @@ export function sandboxEvents(control: ControlPlane): SandboxEvents {
       const abort = new AbortController();
       const timer = setTimeout(() => abort.abort(), timeout);
       try {
-        const stream = frames((await control.open(`/events/stream?type=${encodeURIComponent(type)}`, abort.signal)).body!);
-        // The stream's first frame says it is open: from here on no event can be missed.
-        await stream.next();
+        const stream = batches((await control.open(`/events/stream?type=${encodeURIComponent(type)}`, abort.signal)).body!);
+        // The stream's first chunk says it is open: from here on no event can be missed.
+        const first = await stream.next();
         for (const { deliveries: _, ...event } of (await list({ type, limit: 1000 }, abort.signal)).reverse()) {
           seen.push(event.body);
           if (matches(event.body)) return event;
         }
-        for await (const frame of stream) {
-          if (frame.event !== 'event' || frame.data === undefined) continue;
-          const { kind: _, ...event } = JSON.parse(frame.data) as SandboxEvent<T> & { kind: string };
-          seen.push(event.body);
-          if (matches(event.body)) return event;
+        const later = async function* () {
+          if (!first.done) yield first.value;
+          yield* stream;
+        };
+        for await (const batch of later()) {
+          for (const message of batch) {
+            if (message.event !== 'event') continue;
+            const { kind: _, ...event } = JSON.parse(message.data) as SandboxEvent<T> & { kind: string };
+            seen.push(event.body);
+            if (matches(event.body)) return event;
+          }
         }
         throw new Error('the sandbox closed the event stream');
       } catch (error) {

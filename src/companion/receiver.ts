@@ -8,11 +8,10 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ApiClient } from '../client/create-client.js';
-import { verifyWebhook } from '../client/sign.js';
+import { publicKeyOf, verifyWebhook } from '../client/sign.js';
+import { WEBHOOK_TYPES } from '../domain/events.js';
 import type { WebhookEvent, WebhookEventType } from '../client/webhook-event.js';
 import { arrived, awaited, DEFAULT_TIMEOUT_MS, WaitTimeoutError, type EventPredicate, type WaitOptions } from './waiting.js';
-
-const ALL_TYPES: WebhookEventType[] = ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'];
 
 export interface ReceiverOptions {
   /** The types to subscribe to; all five by default. */
@@ -48,9 +47,10 @@ export interface WebhookReceiver {
 }
 
 export async function startReceiver(client: ApiClient, options: ReceiverOptions = {}): Promise<WebhookReceiver> {
-  const types = options.types ?? ALL_TYPES;
+  const types = options.types ?? [...WEBHOOK_TYPES];
   const host = options.host ?? '127.0.0.1';
-  const { key } = await client.getWebhookVerificationKey();
+  // Read once: every delivery is checked against it.
+  const key = publicKeyOf((await client.getWebhookVerificationKey()).key);
   const events: WebhookEvent[] = [];
   const refused: RefusedDelivery[] = [];
   const seen = new Set<string>();

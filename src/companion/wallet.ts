@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { OwnerSignature } from '../client/api.generated.js';
 import { addressOf, signPersonal } from '../signatures/eip191.js';
 
-export const DEFAULT_WALLET_CHAIN = 'eip155:11155111';
+const DEFAULT_WALLET_CHAIN = 'eip155:11155111';
 
 export interface WalletOptions {
   /** The CAIP-2 chain of its `chainId`; Ethereum Sepolia (`eip155:11155111`) by default. */

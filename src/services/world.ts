@@ -110,5 +110,3 @@ export function createWorld({ store, programme }: Core) {
     },
   };
 }
-
-export type WorldService = ReturnType<typeof createWorld>;

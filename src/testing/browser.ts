@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.CARD_SANDBOX_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CARD_SANDBOX_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Without the networking flags Chromium keeps trying to reach Google's services from a closed network. */
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -22,7 +22,7 @@ export async function launchBrowser(): Promise<Browser> {
 let dir: string | undefined;
 
 /** Where this run's screenshots go. */
-export function screenshotsDir(): string {
+function screenshotsDir(): string {
   if (!dir) {
     const wanted = process.env.SCREENSHOTS_DIR;
     dir = wanted ? resolve(wanted) : mkdtempSync(join(tmpdir(), 'card-sandbox-screenshots-'));

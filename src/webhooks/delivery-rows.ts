@@ -219,5 +219,3 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
     },
   };
 }
-
-export type DeliveryRows = ReturnType<typeof createDeliveryRows>;

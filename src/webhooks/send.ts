@@ -17,7 +17,7 @@ import { version } from '../version.js';
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer is kept. */
-export const RESPONSE_BODY_BYTES = 4096;
+const RESPONSE_BODY_BYTES = 4096;
 
 export interface WebhookSigner {
   keyId: string;

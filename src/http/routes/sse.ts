@@ -10,7 +10,7 @@ import type { AppEnv } from '../env.js';
 const HEARTBEAT_MS = 15_000;
 
 /** Sends one message: `event: <event>`, `id: <id>`, the data as JSON. */
-export type SendMessage = (event: string, id: string, data: unknown) => void;
+type SendMessage = (event: string, id: string, data: unknown) => void;
 
 /** `subscribe` starts listening with `send` and returns how to stop. */
 export function sseStream(c: Context<AppEnv>, subscribe: (send: SendMessage) => () => void): Response {
