@@ -37,10 +37,8 @@ export function buildDeps(config: Config, overrides: Partial<Core> = {}): Deps {
     pool: createSendPool(MAX_IN_FLIGHT),
     engine: createEngine(config.env),
     money: loadMoneyTables(),
-    ids: overrides.ids ?? idsOf(random),
-    random,
   };
-  const programmes = createProgrammes({ store, config, log, shared }, { clock: overrides.clock, ids: overrides.ids, random: overrides.random });
+  const programmes = createProgrammes({ store, config, log, shared, ids: overrides.ids ?? idsOf(random), random }, { clock: overrides.clock, ids: overrides.ids, random: overrides.random });
   const { core, services, journal } = programmes.ensureDefault();
   return { ...core, programmes, shared, services, journal };
 }

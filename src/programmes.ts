@@ -73,6 +73,10 @@ export interface ProgrammesDeps {
   config: Config;
   log: Log;
   shared: Shared;
+  /** Ids of programmes and their credentials. */
+  ids: Ids;
+  /** Their API secrets. */
+  random: Random;
   wall?: () => number;
 }
 
@@ -95,7 +99,7 @@ function readWebhookKeyFile(file: string): KeyObject {
   return key;
 }
 
-export function createProgrammes({ store, config, log, shared, wall = Date.now }: ProgrammesDeps, defaults: DefaultOverrides = {}) {
+export function createProgrammes({ store, config, log, shared, ids, random: secrets, wall = Date.now }: ProgrammesDeps, defaults: DefaultOverrides = {}) {
   const { db } = store;
   const loaded = new Map<string, Programme>();
   let running = false;
@@ -146,8 +150,8 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
       let privateKey: KeyObject;
       if (row.id === DEFAULT_PROGRAMME && config.webhookKey !== undefined) privateKey = readWebhookKeyFile(config.webhookKey);
       else {
-        const kept = db.select({ key: programmes.webhookKey }).from(programmes).where(eq(programmes.id, row.id)).get()?.key;
-        if (kept) privateKey = readP384PrivateKey(kept);
+        // Only this function writes the key, and it keeps what it made: the row read at build is current.
+        if (row.webhookKey) privateKey = readP384PrivateKey(row.webhookKey);
         else {
           const seed = seedOf(row);
           privateKey = generateP384(seed === undefined ? undefined : seededRandom(seed).fork('webhook key').bytes(48)).privateKey;
@@ -211,16 +215,12 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
 
   /** What the control plane shows; a programme not in memory is described from its row, not built. */
   const summary = (row: ProgrammeRow): ProgrammeSummary => {
-    const clock = loaded.get(row.id)?.core.clock;
+    const clock = loaded.get(row.id)?.core.clock ?? clockOf(row);
     return {
       id: row.id,
       name: row.name,
       apiKeys: db.select({ apiKey: credentials.apiKey }).from(credentials).where(eq(credentials.programmeId, row.id)).all().map((c) => c.apiKey),
-      clock: clock
-        ? { now: iso(clock.now()), frozen: clock.frozen }
-        : row.clockFrozenAt !== null
-          ? { now: iso(row.clockFrozenAt), frozen: true }
-          : { now: iso(wall() + row.clockOffset), frozen: false },
+      clock: { now: iso(clock.now()), frozen: clock.frozen },
       createdAt: iso(row.createdAt),
     };
   };
@@ -277,12 +277,12 @@ export function createProgrammes({ store, config, log, shared, wall = Date.now }
         // Seeded (--random-seed) draws repeat after a restart with the same --db: skip what is taken.
         const free = (taken: (candidate: string) => boolean) => {
           for (;;) {
-            const candidate = shared.ids.uuid();
+            const candidate = ids.uuid();
             if (!taken(candidate)) return candidate;
           }
         };
         apiKey = free((key) => db.select().from(credentials).where(eq(credentials.apiKey, key)).get() !== undefined);
-        apiSecret = shared.random.bytes(24).toString('base64url');
+        apiSecret = secrets.bytes(24).toString('base64url');
         const id = free((candidate) => rowOf(candidate) !== undefined);
         const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed });
         db.insert(credentials).values({ apiKey, programmeId: id, secretHash: hashSecret(apiSecret), createdAt: made.createdAt }).run();

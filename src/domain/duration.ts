@@ -18,3 +18,9 @@ export function parseDuration(input: string): number | undefined {
   const n = (v: string | undefined) => (v === undefined ? 0 : Number(v));
   return Math.round(n(w) * UNIT_MS.w! + n(d) * UNIT_MS.d! + n(h) * UNIT_MS.h! + n(m) * UNIT_MS.m! + n(s) * 1000);
 }
+
+/** `30000` → `30s`, `90000` → `90s`, `7200000` → `2h`: the largest unit up to days that divides it, else ms. */
+export function formatDuration(ms: number): string {
+  for (const unit of ['d', 'h', 'm', 's']) if (ms > 0 && ms % UNIT_MS[unit]! === 0) return `${ms / UNIT_MS[unit]!}${unit}`;
+  return `${ms}ms`;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { faultsView, formatDuration, hasFaults, parseDelay, parseFaultsSpec } from './webhook-faults.js';
+import { formatDuration } from './duration.js';
+import { faultsView, hasFaults, parseDelay, parseFaultsSpec } from './webhook-faults.js';
 
 describe('the --webhook-faults syntax', () => {
   it('reads the issue example and every field, nested ones dotted', () => {

@@ -7,7 +7,7 @@
  * is webhooks/faults.ts.
  */
 import { z } from 'zod';
-import { parseDuration } from './duration.js';
+import { formatDuration, parseDuration } from './duration.js';
 import type { FieldError } from './errors.js';
 
 /** What an attempt records when a fault touched it. */
@@ -88,14 +88,6 @@ export function hasFaults(faults: Faults | undefined): boolean {
   if (!faults) return false;
   const { duplicate, reorder, delay, fail, timeout } = faults;
   return !!(duplicate || reorder || timeout || (delay && delay.maxMs > 0) || (fail && ('rate' in fail ? fail.rate > 0 : fail.remaining > 0)));
-}
-
-const UNITS: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]];
-
-/** `30000` → `30s`, `90000` → `90s`, `7200000` → `2h`: the largest unit that divides it, else ms. */
-export function formatDuration(ms: number): string {
-  for (const [unit, size] of UNITS) if (ms > 0 && ms % size === 0) return `${ms / size}${unit}`;
-  return `${ms}ms`;
 }
 
 /** The faults on the wire: as the body takes them, with what is left of `fail.times`. */

@@ -6,7 +6,6 @@
  */
 import type { Core } from '../core.js';
 import type { MoneyTables } from '../domain/money.js';
-import type { Ids, Random } from '../ids.js';
 import type { Ticker } from '../scheduler.js';
 import { createScheduler } from '../scheduler.js';
 import type { SendPool, WebhookSigner } from '../webhooks/send.js';
@@ -29,10 +28,6 @@ import { createWorld } from './world.js';
 
 /** What every programme's services share. */
 export interface Shared {
-  /** Ids of programmes and their credentials. */
-  ids: Ids;
-  /** Their API secrets. */
-  random: Random;
   ticker: Ticker;
   pool: SendPool;
   engine: Engine;
