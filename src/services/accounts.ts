@@ -10,7 +10,6 @@ import { ACCOUNT_MACHINE, accountTransition, DEPLOYMENT_MS, smartAccountAddress,
 import { parseAccountId } from '../domain/caip.js';
 import { arrival, inactiveParent, restoredWithParent, takenDownWithParent } from '../domain/cascade.js';
 import { fail, type FieldError } from '../domain/errors.js';
-import { rowInserter } from '../store/prepared.js';
 import { accounts, customers } from '../store/schema.js';
 import { toAccount, type Account } from '../wire/account.js';
 import type { OwnerSignature } from '../wire/challenge.js';
@@ -34,7 +33,6 @@ const DEPLOY_JOB = 'account.deploy';
 export function createAccounts(core: Core, { events, jobs, engine, cards }: { events: Events; jobs: Jobs; engine: Engine; cards: Cards }) {
   const { store, clock, ids, random, programme } = core;
   const { db } = store;
-  const insertAccounts = rowInserter(store, accounts);
   const mine = eq(accounts.programmeId, programme);
   const byId = (id: string) => and(mine, eq(accounts.id, id));
   const byCreation = [asc(accounts.createdAt), asc(sql`rowid`)];
@@ -91,10 +89,7 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
           programmeId: programme, id, customerId, type: input.type, currencies: input.currencies, status: 'initiating', chainId: null, cascadeDeactivated: false, createdAt: now, updatedAt: now,
           ...challengeFor(id, customer.chainId, now),
         };
-        insertAccounts(row);
-        const created = toAccount(row);
-        events.emit('account.updated', id, created);
-        return { ...created, challenge: row.challenge! };
+        return { ...account.create(row), challenge: row.challenge! };
       });
     },
 

@@ -18,7 +18,6 @@ import {
 } from '../domain/authorisation.js';
 import { fail } from '../domain/errors.js';
 import { amountProblems, convert, normalise, type MoneyTables } from '../domain/money.js';
-import { rowInserter } from '../store/prepared.js';
 import { accounts, authorisations, cards } from '../store/schema.js';
 import { toAuthorisation, type Authorisation } from '../wire/payment.js';
 import type { Events } from './events.js';
@@ -42,10 +41,9 @@ const RELEASE_HOLD = 'authorisation.release-hold';
 export function createAuthorisations(core: Core, { jobs, events, transactions, money }: { jobs: Jobs; events: Events; transactions: Transactions; money: MoneyTables }) {
   const { store, clock, ids, programme } = core;
   const { db } = store;
-  const insertAuthorisations = rowInserter(store, authorisations);
 
   // A capture records the transaction in the same database transaction.
-  const { find, load, move } = lifecycle(core, events, {
+  const { create, find, load, move } = lifecycle(core, events, {
     table: authorisations,
     machine: AUTHORISATION_MACHINE,
     event: 'authorisation.updated',
@@ -115,9 +113,7 @@ export function createAuthorisations(core: Core, { jobs, events, transactions, m
           createdAt: now,
           updatedAt: now,
         };
-        insertAuthorisations(row);
-        const created = toAuthorisation(row);
-        events.emit('authorisation.updated', row.id, created);
+        const created = create(row);
         if (row.capture) jobs.schedule(AUTO_CAPTURE, row.id, now + AUTO_CAPTURE_DELAY_MS);
         return created;
       });

@@ -11,7 +11,6 @@ import { CARD_MACHINE, cardTransition, withinCardLimit, type CardType } from '..
 import { arrival, inactiveParent, restoredWithParent, takenDownWithParent, type Parent } from '../domain/cascade.js';
 import { fail } from '../domain/errors.js';
 import { expirationDate, expiresAt, generatePan, maskPan } from '../domain/pan.js';
-import { rowInserter } from '../store/prepared.js';
 import { accounts, cards, customers } from '../store/schema.js';
 import { untilChanged } from '../store/read-cache.js';
 import { toCard, type Card } from '../wire/card.js';
@@ -34,7 +33,6 @@ const EXPIRE_JOB = 'card.expire';
 export function createCards(core: Core, { events, jobs }: { events: Events; jobs: Jobs }) {
   const { store, clock, ids, random, config, programme } = core;
   const { db } = store;
-  const insertCards = rowInserter(store, cards);
   const mine = eq(cards.programmeId, programme);
   const terminateListeners = new Set<TerminateListener>();
   const byCreation = [asc(cards.createdAt), asc(sql`rowid`)];
@@ -116,10 +114,7 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
           createdAt: now,
           updatedAt: now,
         };
-        insertCards(row);
-        const created = toCard(row);
-        events.emit('card.updated', row.id, created);
-        return created;
+        return card.create(row);
       });
     },
 

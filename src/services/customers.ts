@@ -8,7 +8,7 @@ import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { checkWallet, CUSTOMER_MACHINE, customerTransition } from '../domain/customer.js';
 import { fail } from '../domain/errors.js';
-import { once, rowInserter } from '../store/prepared.js';
+import { once } from '../store/prepared.js';
 import { customers } from '../store/schema.js';
 import { untilChanged } from '../store/read-cache.js';
 import type { OwnerSignature } from '../wire/challenge.js';
@@ -34,7 +34,7 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
   const mine = eq(customers.programmeId, programme);
   const byId = (id: string) => and(mine, eq(customers.id, id));
 
-  const { load, move, mutate } = lifecycle(core, events, { table: customers, machine: CUSTOMER_MACHINE, event: 'customer.updated', notFound: 'customer_not_found', view: toCustomer });
+  const { create, load, move, mutate } = lifecycle(core, events, { table: customers, machine: CUSTOMER_MACHINE, event: 'customer.updated', notFound: 'customer_not_found', view: toCustomer });
   // GET /v1/customers serialises every customer each time: the list is prepared once and kept until
   // the database changes (store/read-cache.ts).
   const listQuery = db.select().from(customers).where(mine).orderBy(asc(customers.createdAt), asc(sql`rowid`)).prepare();
@@ -42,7 +42,6 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
   const clashQuery = once(() =>
     db.select().from(customers).where(and(mine, or(eq(customers.chainIdKey, sql.placeholder('chainIdKey')), eq(customers.externalId, sql.placeholder('externalId'))))).prepare(),
   );
-  const insert = rowInserter(store, customers);
 
   const challengeFor = (chainId: string, now: number) => issueChallenge(random, now, { wallet: chainId, statement: STATEMENT });
 
@@ -62,10 +61,7 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
           programmeId: programme, id: ids.uuid(), externalId: input.externalId, chainId: input.chainId, chainIdKey, status: 'initiating', challengeSigned: false, createdAt: now, updatedAt: now,
           ...challengeFor(input.chainId, now),
         };
-        insert(row);
-        const created = toCustomer(row);
-        events.emit('customer.updated', row.id, created);
-        return { ...created, challenge: row.challenge! };
+        return { ...create(row), challenge: row.challenge! };
       });
     },
 

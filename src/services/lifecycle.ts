@@ -2,18 +2,19 @@
  * The one way a resource changes (README: Customers, accounts and cards): load it or refuse with
  * its not-found code, check the move against its state table, write the change with `updatedAt`,
  * and append its `<entity>.updated` event with the resource as GET returns it — all inside the
- * caller's transaction. Customers, accounts, cards and authorisations each make one.
+ * caller's transaction. Customers, accounts, cards, authorisations and transactions each make one,
+ * which also writes their new rows with the first event.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { fail, type ErrorCode } from '../domain/errors.js';
 import type { WebhookType } from '../domain/events.js';
 import { transition, type Machine } from '../domain/state-machine.js';
-import { once, rowUpdater } from '../store/prepared.js';
-import type { accounts, authorisations, cards, customers } from '../store/schema.js';
+import { once, rowInserter, rowUpdater } from '../store/prepared.js';
+import type { accounts, authorisations, cards, customers, transactions } from '../store/schema.js';
 import type { Events } from './events.js';
 
-type Table = typeof customers | typeof accounts | typeof cards | typeof authorisations;
+type Table = typeof customers | typeof accounts | typeof cards | typeof authorisations | typeof transactions;
 
 export interface LifecycleSpec<T extends Table, A extends string, W> {
   table: T;
@@ -35,6 +36,7 @@ export function lifecycle<T extends Table, A extends string, W>(core: Core, even
   // drizzle cannot type a query over a union of tables; each spec names one table, so this is safe.
   const db = store.db as unknown as { select(): { from(t: Table): { where(c: unknown): { prepare(): { get(values: { id: string }): Row | undefined } } } } };
   const findQuery = once(() => db.select().from(table).where(and(eq(table.programmeId, programme), eq(table.id, sql.placeholder('id')))).prepare());
+  const insert = rowInserter(store, table) as (row: Row) => void;
   const update = rowUpdater(store, table) as (row: Row) => number;
 
   const service = {
@@ -43,6 +45,14 @@ export function lifecycle<T extends Table, A extends string, W>(core: Core, even
 
     /** The row, or the resource's 404. */
     load: (id: string): Row => service.find(id) ?? fail(spec.notFound, `no ${spec.machine.entity} with id ${id}`),
+
+    /** Writes a new row and appends its first event; returns the resource. Call inside a transaction. */
+    create(row: Row): W {
+      insert(row);
+      const created = spec.view(row);
+      events.emit(spec.event, row.id, created as object);
+      return created;
+    },
 
     /** Writes `changes` and appends the event; returns the new row. Call inside a transaction. */
     save(row: Row, changes: Partial<Row>, now: number): Row {

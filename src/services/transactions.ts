@@ -8,13 +8,13 @@ import { iso } from '../clock.js';
 import type { Core } from '../core.js';
 import { parseAccountId } from '../domain/caip.js';
 import { fail } from '../domain/errors.js';
-import { chainTransactionId, SETTLEMENT_DELAY_MS, transactionTransition } from '../domain/transaction.js';
-import { rowInserter } from '../store/prepared.js';
+import { chainTransactionId, SETTLEMENT_DELAY_MS, TRANSACTION_MACHINE, transactionTransition } from '../domain/transaction.js';
 import { accounts, authorisations, cards, customers, transactions } from '../store/schema.js';
 import { paymentOf, toTransaction, type Transaction } from '../wire/payment.js';
 import type { Engine } from './engine.js';
 import type { Events } from './events.js';
 import type { Jobs } from './jobs.js';
+import { lifecycle } from './lifecycle.js';
 
 type TransactionRow = typeof transactions.$inferSelect;
 type AuthorisationRow = typeof authorisations.$inferSelect;
@@ -24,10 +24,14 @@ const SETTLE = 'transaction.settle';
 export function createTransactions(core: Core, { jobs, events, engine }: { jobs: Jobs; events: Events; engine: Engine }) {
   const { store, ids, random, programme } = core;
   const { db } = store;
-  const insertTransactions = rowInserter(store, transactions);
   const mine = eq(transactions.programmeId, programme);
-
-  const find = (id: string) => db.select().from(transactions).where(and(mine, eq(transactions.id, id))).get();
+  const { create, find, load, move } = lifecycle(core, events, {
+    table: transactions,
+    machine: TRANSACTION_MACHINE,
+    event: 'transaction.updated',
+    notFound: 'transaction_not_found',
+    view: toTransaction,
+  });
   const oldestFirst = [asc(transactions.createdAt), asc(sql`rowid`)];
 
   /** The CAIP-2 chain of the customer who owns the account. */
@@ -45,11 +49,7 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
 
   jobs.define(SETTLE, (id, now) => {
     const row = find(id);
-    if (!row) return;
-    const outcome = transactionTransition(row.status, 'settle');
-    if (!outcome.ok) return;
-    db.update(transactions).set({ status: outcome.next, updatedAt: now }).where(and(mine, eq(transactions.id, id))).run();
-    events.emit('transaction.updated', id, toTransaction({ ...row, status: outcome.next, updatedAt: now }));
+    if (row && transactionTransition(row.status, 'settle').ok) move(row, 'settle', now);
   });
 
   return {
@@ -75,14 +75,12 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
         createdAt: now,
         updatedAt: now,
       };
-      insertTransactions(row);
-      const recorded = toTransaction(row);
-      events.emit('transaction.updated', row.id, recorded);
+      const recorded = create(row);
       jobs.schedule(SETTLE, row.id, now + SETTLEMENT_DELAY_MS);
       return recorded;
     },
 
-    get: (id: string): Transaction => toTransaction(find(id) ?? fail('transaction_not_found', `no transaction with id ${id}`)),
+    get: (id: string): Transaction => toTransaction(load(id)),
 
     forAccount(accountId: string): Transaction[] {
       if (!db.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.programmeId, programme), eq(accounts.id, accountId))).get()) fail('account_not_found', `no account with id ${accountId}`);
