@@ -66,5 +66,5 @@ export async function freshSignedGets(key, url, path, token, count) {
   );
   const pool = parts.flat();
   let next = 0;
-  return { pool, requests: [{ method: 'GET', path, setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...pool[next++ % pool.length] } }) }] };
+  return { requests: [{ method: 'GET', path, setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...pool[next++ % pool.length] } }) }] };
 }

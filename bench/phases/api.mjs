@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { p384Rates } from '../lib/p384.mjs';
+import { verifyRate } from '../lib/p384.mjs';
 import { ensurePrism, specFrom, startPrism } from '../lib/prism.mjs';
 import { startReference } from '../lib/reference.mjs';
 import { runJourneys } from '../lib/journey.mjs';
@@ -27,12 +27,20 @@ async function bareNodeMs(env) {
   return performance.now() - started;
 }
 
-/** The request Prism's start is timed to and its writes are loaded with: a new customer. */
-const newCustomer = (i, run = 'prism') => ({
-  chainId: `eip155:11155111:0x${i.toString(16).padStart(40, '0')}`,
+/** A new customer; `run` (hex) keeps its chainId and externalId apart from other runs' on the same sandbox. */
+const newCustomer = (i, run) => ({
+  chainId: `eip155:11155111:0x${run}${i.toString(16).padStart(40 - run.length, '0')}`,
   externalId: `post-${run}-${i}`,
 });
-const prismProbe = { method: 'POST', path: '/v1/customers', headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json' }, body: JSON.stringify(newCustomer(1)) };
+
+/** The write load, for the sandbox and Prism alike: POST /v1/customers, a new customer and Idempotency-Key each. */
+function customerWrites(run) {
+  let n = 0;
+  return [{ method: 'POST', path: '/v1/customers', setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': randomUUID() }, body: JSON.stringify(newCustomer(n++, run)) }) }];
+}
+
+/** The request Prism's start is timed to. */
+const prismProbe = { method: 'POST', path: '/v1/customers', headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json' }, body: JSON.stringify(newCustomer(1, '0')) };
 
 /**
  * Spawn to the first 200 from /_sandbox/health, `COLD_STARTS` times, each sandbox stopped before
@@ -135,7 +143,7 @@ export async function strictReads(nodeArgs = []) {
     await seedWorld(sandbox.url, WORLD_SIZE);
     const bearer = await token(sandbox.url);
     const key = await registerSigningKey(sandbox.url, bearer);
-    const rates = p384Rates();
+    const verifyPerSecond = verifyRate();
     const results = [];
     for (const path of READ_PATHS) {
       const { pool, setupClient } = await headerPool(key, sandbox.url, path, bearer, CONNECTIONS);
@@ -144,11 +152,11 @@ export async function strictReads(nodeArgs = []) {
       await warmUp(`${sandbox.url}${path}`, { setupClient });
       const replayed = await load(`${sandbox.url}${path}`, { setupClient, pid: sandbox.pid });
       // Enough for the phase at twice the target rate; more than the 10,000 verified signatures the sandbox keeps per key.
-      const count = Math.max(12_000, Math.ceil(2 * 1.5 * rates.verifyPerSecond * loadSeconds()));
+      const count = Math.max(12_000, Math.ceil(2 * 1.5 * verifyPerSecond * loadSeconds()));
       const fresh = await freshSignedGets(key, sandbox.url, path, bearer, count);
       const warm = Math.min(2000, Math.floor(count / 6));
       await load(sandbox.url, { requests: fresh.requests, amount: warm });
-      results.push({ path, replayed, fresh: await load(sandbox.url, { requests: fresh.requests, amount: count - warm, seconds: undefined, pid: sandbox.pid }), signed: count, rates });
+      results.push({ path, replayed, fresh: await load(sandbox.url, { requests: fresh.requests, amount: count - warm, seconds: undefined, pid: sandbox.pid }), signed: count, verifyPerSecond });
     }
     return results;
   } finally {
@@ -158,34 +166,19 @@ export async function strictReads(nodeArgs = []) {
 
 /** POST /v1/customers, every request a new customer (its own chainId and externalId) and Idempotency-Key, as clients send them. */
 export async function createCustomers({ sandbox, token: bearer }) {
-  let n = 0;
-  const run = Date.now().toString(16);
-  const requests = [
-    {
-      method: 'POST',
-      path: '/v1/customers',
-      setupRequest: (req) => {
-        const i = n++;
-        const body = { chainId: `eip155:11155111:0x${run}${i.toString(16).padStart(40 - run.length, '0')}`, externalId: `post-${run}-${i}` };
-        return { ...req, headers: { ...req.headers, 'Idempotency-Key': randomUUID() }, body: JSON.stringify(body) };
-      },
-    },
-  ];
+  const requests = customerWrites(Date.now().toString(16));
   const headers = { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' };
   await warmUp(sandbox.url, { headers, requests });
   return load(sandbox.url, { headers, requests, pid: sandbox.pid });
 }
 
-/** The same requests against Prism (which stores nothing), or `{ error }` when Prism cannot run here. */
-export async function prismWrites() {
+/** The same requests against Prism (which stores nothing) on the OpenAPI document of the sandbox at `sandboxUrl`, or `{ error }` when Prism cannot run here. */
+export async function prismWrites(sandboxUrl) {
   const prism = ensurePrism();
   if (prism.error) return { error: prism.error };
-  const sandbox = await startSandbox(['--verify', 'off']);
-  const spec = await specFrom(sandbox.url).finally(() => sandbox.stop());
-  const mock = await startPrism(prism.bin, spec, prismProbe);
+  const mock = await startPrism(prism.bin, await specFrom(sandboxUrl), prismProbe);
   try {
-    let n = 0;
-    const requests = [{ method: 'POST', path: '/v1/customers', setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': randomUUID() }, body: JSON.stringify(newCustomer(n++)) }) }];
+    const requests = customerWrites('0');
     const headers = { Authorization: 'Bearer x', 'Content-Type': 'application/json' };
     await warmUp(mock.url, { headers, requests });
     return await load(mock.url, { headers, requests, pid: mock.pid });

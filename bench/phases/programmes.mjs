@@ -6,12 +6,12 @@
  * issued card, whose expiry is a job three years away — against a sandbox with the default
  * programme alone.
  */
+import { median } from '../lib/load.mjs';
 import { call, cpuMs, startSandbox } from '../lib/sandbox.mjs';
 
-export const PROGRAMMES = 300;
+const PROGRAMMES = 300;
 const IDLE_SECONDS = 5;
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
 
 /** CPU milliseconds the process used per second of doing nothing. */
@@ -48,6 +48,7 @@ export async function programmeCosts(nodeArgs = []) {
     const idleMany = await idleCpu(sandbox.pid);
     return {
       count: PROGRAMMES,
+      idleSeconds: IDLE_SECONDS,
       medianMs: median(times),
       p95Ms: quantile(times, 0.95),
       firstUseMs: median(firstUse),
