@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 import { CARD_MACHINE } from '../src/domain/card.js';
 import { CUSTOMER_MACHINE } from '../src/domain/customer.js';
 import { call } from './api.js';
-import type { Authorisation } from './api-types.js';
+import type { Authorisation, AuthorisationRequest } from './api-types.js';
 import { Action, Failure } from './components.js';
 import { health } from './live.js';
 import { href } from './route.js';
@@ -20,13 +20,6 @@ export const canIssue = (status: string) => status in CARD_MACHINE.actions.issue
 /** Only a pending authorisation (created with `capture: false`) is captured or released by hand (README: Authorisations and transactions). */
 export const canSettle = (status: string) => status === 'pending';
 
-export interface AuthoriseRequest {
-  amount: string;
-  currency: string;
-  capture: boolean;
-  merchant?: { name: string };
-}
-
 export const simulate = {
   verify: (id: string) => call('PATCH', `/simulator/customers/${id}/verify`),
   reject: (id: string) => call('PATCH', `/simulator/customers/${id}/reject`),
@@ -34,7 +27,7 @@ export const simulate = {
   fail: (id: string) => call('PATCH', `/simulator/cards/${id}/fail`),
   capture: (id: string) => call('PATCH', `/simulator/authorisations/${id}/capture`),
   release: (id: string) => call('PATCH', `/simulator/authorisations/${id}/release`),
-  authorise: (cardId: string, request: AuthoriseRequest) => call<Authorisation>('POST', `/simulator/cards/${cardId}/authorisation`, request),
+  authorise: (cardId: string, request: AuthorisationRequest) => call<Authorisation>('POST', `/simulator/cards/${cardId}/authorisation`, request),
 };
 
 export type Outcome = { done: string } | { error: unknown } | undefined;

@@ -10,6 +10,7 @@ export type { World, WorldAccount, WorldCard, WorldCounts, WorldCustomer } from 
 export type { Problem } from '../src/wire/problem.js';
 export type { Webhook } from '../src/wire/webhook.js';
 export type { Authorisation, Transaction } from '../src/wire/payment.js';
+export type { AuthorisationRequest } from '../src/services/authorisations.js';
 
 /** GET /_sandbox/health. */
 export interface Health {
@@ -32,14 +33,7 @@ export type Event = EventSummary;
 export type EventWithAttempts = EventDetail;
 
 /** `event: event` on GET /_sandbox/events/stream. */
-export interface EventMessage {
-  kind: 'event';
-  id: string;
-  type: string;
-  entityId: string;
-  createdAt: string;
-  body: unknown;
-}
+export type { StreamedEvent as EventMessage } from '../src/http/routes/control-events.js';
 
 /** `event: attempt` on GET /_sandbox/events/stream. */
 export type { StreamedAttempt as AttemptMessage } from '../src/http/routes/control-events.js';

@@ -23,8 +23,8 @@ export const olderEvents = signal(false);
 export const journal = signal<JournalEntry[]>([]);
 /** Moves on every event: views that show the world read it again. */
 export const worldChanged = signal(0);
-/** The latest delivery attempt, for the event whose attempts are on screen. */
-export const lastAttempt = signal<AttemptMessage | undefined>(undefined);
+/** The events the latest batch of delivery attempts was for: the event on screen reads its attempts again. */
+export const attempted = signal<ReadonlySet<string>>(new Set());
 export const link = signal<'connecting' | 'live' | 'down'>('connecting');
 export const health = signal<Health | undefined>(undefined);
 export const clock = signal<Clock | undefined>(undefined);
@@ -146,7 +146,7 @@ function createUpdates(programme: string, onCleared: () => void) {
     unsynced = Math.max(unsynced + fresh.length, missing);
     if (fresh.length) worldChanged.update((n) => n + 1);
     if (requests.length) journal.update((entries) => [...requests.reverse(), ...entries].slice(0, JOURNAL_KEPT));
-    if (attempts.length) lastAttempt.set(attempts.at(-1));
+    if (attempts.length) attempted.set(new Set(attempts.map((a) => a.eventId)));
     // A failed read is made good by the next reconnection, which reads everything again.
     if (unsynced) void sync().catch(() => undefined);
   };

@@ -4,14 +4,14 @@
  * the fault the delivery lab injected — and the next attempt; with resend. Read again as attempts
  * for it arrive. Anchored on Svix's attempt detail.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api.js';
 import type { Attempt, Delivery, EventWithAttempts } from '../api-types.js';
 import { OutcomeLine, type Outcome } from '../actions.js';
 import { Action, Badge, Empty, Facts, Failure, Json, Panel } from '../components.js';
 import { deliveryState } from '../deliveries.js';
 import { plural, shortId, statusTone, when } from '../format.js';
-import { lastAttempt } from '../live.js';
+import { attempted } from '../live.js';
 import { useLoad, useSettled } from '../load.js';
 import { href } from '../route.js';
 import { useSignal } from '../state.js';
@@ -82,8 +82,13 @@ function DeliveryBlock({ delivery }: { delivery: Delivery & { history: Attempt[]
 }
 
 export function EventDetail({ id, programme }: { id: string; programme: string }) {
-  const attempt = useSignal(lastAttempt);
-  const mine = useSettled(attempt?.eventId === id ? attempt : undefined, 100);
+  // Every batch of attempts that includes this event counts, however busy the stream; a burst is read once.
+  const touched = useSignal(attempted);
+  const [arrivals, setArrivals] = useState(0);
+  useEffect(() => {
+    if (touched.has(id)) setArrivals((n) => n + 1);
+  }, [touched, id]);
+  const mine = useSettled(arrivals, 100);
   const [outcome, setOutcome] = useState<Outcome>();
   const [resent, setResent] = useState(0);
   const event = useLoad(() => call<EventWithAttempts>('GET', `/events/${id}`, undefined, programme), [id, programme, mine, resent]);

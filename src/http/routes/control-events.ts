@@ -44,6 +44,8 @@ const ResendWindow = z
   });
 
 /** What the stream sends for a committed event. */
+export type StreamedEvent = ReturnType<typeof streamedEvent>;
+
 const streamedEvent = (e: EventRecord) => ({
   kind: 'event' as const,
   id: e.id,
