@@ -30,6 +30,16 @@ export const simulate = {
   authorise: (cardId: string, request: AuthorisationRequest) => call<Authorisation>('POST', `/simulator/cards/${cardId}/authorisation`, request),
 };
 
+/** What each action says once the sandbox has taken it: one text for the World view's buttons and the Simulator's. */
+export const DONE = {
+  verify: 'KYC passed: the customer is active.',
+  reject: 'KYC failed: the customer is rejected.',
+  issue: 'The card is issued and active.',
+  fail: 'Issuance failed: the card is issue_failed.',
+  capture: 'Capturing: captured 1 s of sandbox time later.',
+  release: 'Releasing: released 1 s of sandbox time later.',
+};
+
 export type Outcome = { done: string } | { error: unknown } | undefined;
 
 /** What an action came to: a line saying what happened, or the refusal. */
@@ -52,12 +62,12 @@ export function ResourceActions({ row }: { row: TreeRow }) {
   const status = row.status ?? '';
   const buttons = [];
   if (row.kind === 'customer' && canVerify(status)) {
-    buttons.push(<Action key="verify" kind="primary" label="Verify customer" action={() => simulate.verify(row.id)} onDone={after('KYC passed: the customer is active.')} />);
-    buttons.push(<Action key="reject" kind="danger" label="Reject customer" action={() => simulate.reject(row.id)} onDone={after('KYC failed: the customer is rejected.')} />);
+    buttons.push(<Action key="verify" kind="primary" label="Verify customer" action={() => simulate.verify(row.id)} onDone={after(DONE.verify)} />);
+    buttons.push(<Action key="reject" kind="danger" label="Reject customer" action={() => simulate.reject(row.id)} onDone={after(DONE.reject)} />);
   }
   if (row.kind === 'card' && canIssue(status)) {
-    buttons.push(<Action key="issue" kind="primary" label="Issue card" action={() => simulate.issue(row.id)} onDone={after('The card is issued and active.')} />);
-    buttons.push(<Action key="fail" kind="danger" label="Fail issuance" action={() => simulate.fail(row.id)} onDone={after('Issuance failed.')} />);
+    buttons.push(<Action key="issue" kind="primary" label="Issue card" action={() => simulate.issue(row.id)} onDone={after(DONE.issue)} />);
+    buttons.push(<Action key="fail" kind="danger" label="Fail issuance" action={() => simulate.fail(row.id)} onDone={after(DONE.fail)} />);
   }
   if (row.kind === 'card' && status === 'active') {
     buttons.push(
@@ -67,8 +77,8 @@ export function ResourceActions({ row }: { row: TreeRow }) {
     );
   }
   if (row.kind === 'authorisation' && canSettle(status)) {
-    buttons.push(<Action key="capture" kind="primary" label="Capture" action={() => simulate.capture(row.id)} onDone={after('Capturing: captured 1 s of sandbox time later.')} />);
-    buttons.push(<Action key="release" label="Release" action={() => simulate.release(row.id)} onDone={after('Releasing: released 1 s of sandbox time later.')} />);
+    buttons.push(<Action key="capture" kind="primary" label="Capture" action={() => simulate.capture(row.id)} onDone={after(DONE.capture)} />);
+    buttons.push(<Action key="release" label="Release" action={() => simulate.release(row.id)} onDone={after(DONE.release)} />);
   }
   if (production || (buttons.length === 0 && !outcome)) return null;
   return (

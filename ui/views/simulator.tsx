@@ -7,7 +7,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { call } from '../api.js';
 import type { World } from '../api-types.js';
-import { canIssue, canSettle, canVerify, OutcomeLine, simulate, type Outcome } from '../actions.js';
+import { canIssue, canSettle, canVerify, DONE, OutcomeLine, simulate, type Outcome } from '../actions.js';
 import { Empty, Failure, Panel } from '../components.js';
 import { health, worldChanged } from '../live.js';
 import { useLoad, useSettled } from '../load.js';
@@ -144,10 +144,10 @@ export function Simulator({ programme }: { programme: string }) {
       </p>
       <Failure error={world.error} />
       <div class="grid">
-        <TwoWay title="KYC verdict" pick="Customer waiting for KYC" rows={of('customer', canVerify)} yes={['Verify', simulate.verify, 'KYC passed: the customer is active.']} no={['Reject', simulate.reject, 'KYC failed: the customer is rejected.']} initial={query.customer} />
-        <TwoWay title="Card issuance" pick="Card being issued" rows={of('card', canIssue)} yes={['Issue', simulate.issue, 'The card is issued and active.']} no={['Fail', simulate.fail, 'Issuance failed: the card is issue_failed.']} />
+        <TwoWay title="KYC verdict" pick="Customer waiting for KYC" rows={of('customer', canVerify)} yes={['Verify', simulate.verify, DONE.verify]} no={['Reject', simulate.reject, DONE.reject]} initial={query.customer} />
+        <TwoWay title="Card issuance" pick="Card being issued" rows={of('card', canIssue)} yes={['Issue', simulate.issue, DONE.issue]} no={['Fail', simulate.fail, DONE.fail]} />
         <Authorise cards={of('card', (s) => s === 'active')} initial={query.card} />
-        <TwoWay title="Capture or release" pick="Pending authorisation" rows={of('authorisation', canSettle)} yes={['Capture', simulate.capture, 'Capturing: captured 1 s of sandbox time later.']} no={['Release', simulate.release, 'Releasing: released 1 s of sandbox time later.']} initial={query.authorisation} />
+        <TwoWay title="Capture or release" pick="Pending authorisation" rows={of('authorisation', canSettle)} yes={['Capture', simulate.capture, DONE.capture]} no={['Release', simulate.release, DONE.release]} initial={query.authorisation} />
       </div>
     </div>
   );
