@@ -13,13 +13,7 @@ export type { Authorisation, Transaction } from '../src/wire/payment.js';
 export type { AuthorisationRequest } from '../src/services/authorisations.js';
 
 /** GET /_sandbox/health. */
-export interface Health {
-  status: string;
-  version: string;
-  env: 'sandbox' | 'production';
-  verify: 'strict' | 'warn' | 'off';
-  clock: string;
-}
+export type { Health } from '../src/http/routes/control.js';
 
 /** GET /_sandbox/clock. */
 export interface Clock {

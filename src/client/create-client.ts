@@ -95,6 +95,16 @@ function place(op: Operation, args: unknown[]) {
   return { path: search.size > 0 ? `${path}?${search}` : path, body, options };
 }
 
+/** The RFC 9457 problem in an answer's text, or undefined when it is not one (the raw text stays on the error). */
+export function problemOf(text: string): Problem | undefined {
+  try {
+    const parsed = JSON.parse(text) as Partial<Problem>;
+    return typeof parsed?.code === 'string' ? (parsed as Problem) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createClient(options: ClientOptions): ApiClient {
   const base = String(options.baseUrl).replace(/\/+$/, '').replace(/\/v1$/, '');
   const send = options.fetch ?? globalThis.fetch;
@@ -124,18 +134,8 @@ export function createClient(options: ClientOptions): ApiClient {
     return { op, path, status: res.status, type: res.headers.get('Content-Type') ?? '', text: await res.text() };
   };
 
-  const refuse = (name: string, answer: Awaited<ReturnType<typeof request>>): ApiError => {
-    let problem: Problem | undefined;
-    if (/json/.test(answer.type)) {
-      try {
-        const parsed = JSON.parse(answer.text) as Partial<Problem>;
-        if (typeof parsed?.code === 'string') problem = parsed as Problem;
-      } catch {
-        // not JSON after all: the raw text stays on the error
-      }
-    }
-    return new ApiError(name, answer.op.method, answer.path, answer.status, problem, answer.text);
-  };
+  const refuse = (name: string, answer: Awaited<ReturnType<typeof request>>): ApiError =>
+    new ApiError(name, answer.op.method, answer.path, answer.status, /json/.test(answer.type) ? problemOf(answer.text) : undefined, answer.text);
 
   const result = (answer: Awaited<ReturnType<typeof request>>) => (answer.text !== '' && /json/.test(answer.type) ? JSON.parse(answer.text) : undefined);
 

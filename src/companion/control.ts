@@ -3,8 +3,7 @@
  * to /_sandbox/*, naming the programme in `Sandbox-Programme` and carrying the admin token when
  * the sandbox has one — nothing a user could not send, so it works against a container too.
  */
-import { ApiError } from '../client/create-client.js';
-import type { Problem } from '../client/api.generated.js';
+import { ApiError, problemOf } from '../client/create-client.js';
 
 export interface ControlPlane {
   /** Sends a request to `/_sandbox${path}`; resolves with the parsed answer, throws ApiError on a refusal. */
@@ -21,14 +20,7 @@ export function controlPlane(url: string, programme: string | undefined, adminTo
   });
   const refused = async (method: string, path: string, res: Response): Promise<ApiError> => {
     const text = await res.text();
-    let problem: Problem | undefined;
-    try {
-      const parsed = JSON.parse(text) as Partial<Problem>;
-      if (typeof parsed?.code === 'string') problem = parsed as Problem;
-    } catch {
-      // not a problem body: the text stays on the error
-    }
-    return new ApiError('control plane', method, `/_sandbox${path}`, res.status, problem, text);
+    return new ApiError('control plane', method, `/_sandbox${path}`, res.status, problemOf(text), text);
   };
   const control = (async (method: string, path: string, body?: unknown, signal?: AbortSignal) => {
     const res = await fetch(`${url}/_sandbox${path}`, { method, headers: headers(body !== undefined), body: body === undefined ? undefined : JSON.stringify(body), signal });

@@ -13,6 +13,7 @@ import { fail } from '../domain/errors.js';
 import { faultsView, hasFaults, type Faults, type FaultsView } from '../domain/webhook-faults.js';
 import { deliveries, programmes, webhooks } from '../store/schema.js';
 import type { FaultSource } from '../webhooks/faults.js';
+import { released } from '../webhooks/delivery-rows.js';
 import { deliverySummary, type DeliverySummary } from './sandbox-events.js';
 
 export type LabScope = 'programme' | 'webhook';
@@ -80,14 +81,8 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
    * go now (recorded as delayed), or on resume if paused.
    */
   const releaseHolds = (where: SQL) => {
-    const now = clock.now();
     db.update(deliveries)
-      .set({
-        hold: 'delayed',
-        nextAttemptAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN NULL ELSE ${now} END`,
-        pausedDueAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN ${now} ELSE ${deliveries.pausedDueAt} END`,
-        updatedAt: now,
-      })
+      .set(released('delayed', clock.now()))
       .where(and(where, eq(deliveries.status, 'pending'), eq(deliveries.hold, 'holding')))
       .run();
   };

@@ -58,8 +58,7 @@ export function recoverPersonalSigner(message: Uint8Array, signature: Uint8Array
   const recovered = new Uint8Array([v, ...signature.subarray(0, 64)]);
   try {
     const publicKey = secp256k1.recoverPublicKey(recovered, personalMessageHash(message), { prehash: false });
-    const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
-    return toChecksumAddress(keccak_256(uncompressed.subarray(1)).subarray(12));
+    return addressOfPublicKey(secp256k1.Point.fromBytes(publicKey).toBytes(false));
   } catch {
     return undefined;
   }
@@ -67,9 +66,11 @@ export function recoverPersonalSigner(message: Uint8Array, signature: Uint8Array
 
 /** The EIP-55 address of a secp256k1 private key (32 bytes). */
 export function addressOf(privateKey: Uint8Array): string {
-  const uncompressed = secp256k1.getPublicKey(privateKey, false);
-  return toChecksumAddress(keccak_256(uncompressed.subarray(1)).subarray(12));
+  return addressOfPublicKey(secp256k1.getPublicKey(privateKey, false));
 }
+
+/** The EIP-55 address of an uncompressed secp256k1 public key: the last 20 bytes of its Keccak-256. */
+const addressOfPublicKey = (uncompressed: Uint8Array): string => toChecksumAddress(keccak_256(uncompressed.subarray(1)).subarray(12));
 
 /**
  * personal_sign of `message` with a secp256k1 private key: the 65 bytes r‖s‖v with v 27 or 28, as

@@ -4,7 +4,7 @@
  * attempt. `record` stores an attempt (and its duplicate) with the delivery's next state in one
  * transaction; `hold` holds a delivery back without an attempt (README: Webhooks → The delivery lab).
  */
-import { and, eq, gt, lt, min, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, min, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { idsOf } from '../ids.js';
 import type { DeliveryStatus } from '../domain/events.js';
@@ -61,6 +61,17 @@ export type Outcome = AttemptOutcome & { fault?: AttemptFault };
 
 export const isSuccess = (outcome: AttemptOutcome) => outcome.error === undefined && outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
 
+/**
+ * What letting held deliveries go writes: due `now`, or, while their subscription is paused (no
+ * next attempt), due `now` once it resumes; `hold` is what their next attempt records.
+ */
+export const released = (hold: DeliveryHold, now: SQLWrapper | number) => ({
+  hold,
+  nextAttemptAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN NULL ELSE ${now} END`,
+  pausedDueAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN ${now} ELSE ${deliveries.pausedDueAt} END`,
+  updatedAt: sql`${now}`,
+});
+
 export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: AttemptListener) {
   const { store, clock, random, log, programme } = core;
   const { db, sqlite } = store;
@@ -113,12 +124,7 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
   // A delivered event releases the earlier events for its entity held back behind it; a paused one stays paused.
   const releaseHeld = db
     .update(deliveries)
-    .set({
-      hold: 'reordered',
-      nextAttemptAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN NULL ELSE ${p('now')} END`,
-      pausedDueAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN ${p('now')} ELSE ${deliveries.pausedDueAt} END`,
-      updatedAt: sql`${p('now')}`,
-    })
+    .set(released('reordered', p('now')))
     .where(
       and(
         mineDelivery,

@@ -3,15 +3,8 @@
  * otherwise, 3 when nothing answers (see program.ts). With a wait it keeps asking until the sandbox
  * is healthy or the wait is over, for scripts and container HEALTHCHECKs that start it first.
  */
+import type { Health } from '../../http/routes/control.js';
 import { RefusedError, UnreachableError, type CommandContext } from '../client.js';
-
-interface Health {
-  status: string;
-  version: string;
-  env: string;
-  verify: string;
-  clock: string;
-}
 
 const POLL_MS = 200;
 

@@ -23,6 +23,16 @@ import { controlWebhookRoutes } from './control-webhooks.js';
 
 const Advance = z.object({ by: z.string().optional(), to: z.string().optional() });
 
+/** GET /_sandbox/health: what the CLI's `health` and the inspector read. */
+export interface Health {
+  status: string;
+  version: string;
+  env: Deps['config']['env'];
+  verify: Deps['config']['verify'];
+  /** The programme's sandbox time. */
+  clock: string;
+}
+
 export interface ControlOptions {
   /** The body size limit, shared with the API. */
   maxBodyBytes: number;
@@ -45,7 +55,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks }:
 
   const clockOf = (c: Context<AppEnv>) => c.get('programme').core.clock;
 
-  control.get('/health', (c) => c.json({ status: 'ok', version: version(), env: config.env, verify: config.verify, clock: iso(clockOf(c).now()) }));
+  control.get('/health', (c) => c.json({ status: 'ok', version: version(), env: config.env, verify: config.verify, clock: iso(clockOf(c).now()) } satisfies Health));
 
   control.get('/clock', (c) => c.json({ now: iso(clockOf(c).now()), frozen: clockOf(c).frozen }));
 
