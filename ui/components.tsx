@@ -39,16 +39,24 @@ export function Copy({ text, label = 'Copy' }: { text: string; label?: string })
 
 /** A value as indented JSON. */
 export function Json({ value, label }: { value: unknown; label: string }) {
-  const text = pretty(value);
+  return <CodeBlock label={label} text={pretty(value)} />;
+}
+
+/** A labelled block of text with a copy button; `missing` stands in for absent text. */
+export function CodeBlock({ label, text, preClass, missing }: { label: string; text: string | undefined; preClass?: string; missing?: string }) {
   return (
     <div class="code-block">
       <div class="code-head">
         <span>{label}</span>
-        <Copy text={text} />
+        {text && <Copy text={text} />}
       </div>
-      <pre tabIndex={0} aria-label={label}>
-        {text}
-      </pre>
+      {text ? (
+        <pre tabIndex={0} aria-label={label} class={preClass}>
+          {text}
+        </pre>
+      ) : (
+        <p class="hint">{missing}</p>
+      )}
     </div>
   );
 }

@@ -5,40 +5,22 @@
  * to compare, line by line, with the base their client signed.
  */
 import type { JournalEntry, Verification } from '../api-types.js';
-import { Badge, Copy, Facts, Panel } from '../components.js';
+import { Badge, CodeBlock, Copy, Facts, Panel } from '../components.js';
 import { statusTone, when, withoutBase } from '../format.js';
 
 function Received({ entry, verification }: { entry: JournalEntry; verification: Verification }) {
   const lines = [`${entry.method} ${entry.path}`, ...Object.entries(verification.headers).map(([name, value]) => `${name}: ${value}`)];
-  const text = lines.join('\n');
-  return (
-    <div class="code-block">
-      <div class="code-head">
-        <span>What the sandbox received</span>
-        <Copy text={text} />
-      </div>
-      <pre tabIndex={0} aria-label="What the sandbox received" class="received">
-        {text}
-      </pre>
-    </div>
-  );
+  return <CodeBlock label="What the sandbox received" text={lines.join('\n')} preClass="received" />;
 }
 
 function ComputedBase({ base }: { base: string | undefined }) {
   return (
-    <div class="code-block">
-      <div class="code-head">
-        <span>Signature base the sandbox computed</span>
-        {base && <Copy text={base} />}
-      </div>
-      {base ? (
-        <pre tabIndex={0} aria-label="Signature base the sandbox computed" class="signature-base">
-          {base}
-        </pre>
-      ) : (
-        <p class="hint">None: without a Signature-Input that parses, the sandbox cannot tell which components were signed.</p>
-      )}
-    </div>
+    <CodeBlock
+      label="Signature base the sandbox computed"
+      text={base}
+      preClass="signature-base"
+      missing="None: without a Signature-Input that parses, the sandbox cannot tell which components were signed."
+    />
   );
 }
 
