@@ -1,11 +1,11 @@
 # card-sandbox image. A build stage installs everything and runs `npm run build`: the CLI bundle,
-# which holds every dependency but better-sqlite3, its V8 code cache, and the inspector's static
-# files. The runtime stage takes the bundle, its cache, the inspector and better-sqlite3's JavaScript
-# with the one prebuilt Node-API addon this platform loads, and runs as the non-root `node` user
+# which holds every dependency, its V8 code cache, the inspector's static files and SQLite's
+# prebuilt Node-API addons. The runtime stage takes the bundle, its cache, the inspector and the one
+# addon this platform loads (no node_modules at all), and runs as the non-root `node` user
 # (uid 1000). Both stages run the same Node, so the code cache is used as built.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
@@ -15,14 +15,12 @@ COPY ui ./ui
 COPY drizzle ./drizzle
 COPY fixtures ./fixtures
 RUN npm run build
-RUN mkdir -p runtime/better-sqlite3/prebuilds \
-  && cp -r node_modules/better-sqlite3/package.json node_modules/better-sqlite3/LICENSE node_modules/better-sqlite3/lib runtime/better-sqlite3/ \
-  && cp "node_modules/better-sqlite3/prebuilds/linux-$(node -p process.arch).node" runtime/better-sqlite3/prebuilds/
+RUN mkdir -p runtime/prebuilds && cp "dist/prebuilds/linux-$(node -p process.arch).node" runtime/prebuilds/
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build /app/runtime ./node_modules
+COPY --from=build /app/runtime/prebuilds ./dist/prebuilds
 COPY --from=build /app/dist/card-sandbox.cjs /app/dist/card-sandbox.cjs.cache ./dist/
 COPY --from=build /app/dist/ui ./dist/ui
 COPY package.json README.md LICENSE ./

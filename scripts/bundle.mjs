@@ -1,29 +1,60 @@
-// Bundles the compiled CLI (dist/cli/main.js) into one minified CommonJS file,
-// dist/card-sandbox.cjs, which bin/card-sandbox.cjs runs, then starts it once so that V8's code
-// cache for it (dist/card-sandbox.cjs.cache) is written. Loading one file instead of several
-// hundred modules, and not compiling it at every start, is what keeps the cold start short.
-// better-sqlite3 stays outside: it loads its prebuilt Node-API addon from its own package folder.
+// Bundles what the package runs, so that installing it needs nothing but its own files (README:
+// Quick start):
+// - the compiled CLI (dist/cli/main.js) into one minified CommonJS file, dist/card-sandbox.cjs,
+//   which bin/card-sandbox.cjs runs, then starts it once so that V8's code cache for it
+//   (dist/card-sandbox.cjs.cache) is written. Loading one file instead of several hundred modules,
+//   and not compiling it at every start, is what keeps the cold start short;
+// - the library entries, `card-sandbox` and `card-sandbox/client`, into ES modules in dist/lib/,
+//   their shared code in common chunks (one ApiError class for both), with one declaration file
+//   each that names nothing but their own types and Node's;
+// - better-sqlite3's prebuilt Node-API addons into dist/prebuilds/, where store/sqlite-addon.ts
+//   finds them. Its JavaScript is in the bundles: npm never sees its binding.gyp, so nothing is
+//   compiled, whatever npm or pnpm installs the package and whether or not a toolchain is there.
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { rollup } from 'rollup';
+import { dts } from 'rollup-plugin-dts';
 
 const BUNDLE = 'dist/card-sandbox.cjs';
 const CACHE = `${BUNDLE}.cache`;
+const LIB = 'dist/lib';
 
+rmSync('dist/prebuilds', { recursive: true, force: true });
+cpSync('node_modules/better-sqlite3/prebuilds', 'dist/prebuilds', { recursive: true });
+
+const common = { bundle: true, minify: true, platform: 'node', target: 'node22', logLevel: 'warning' };
 await build({
+  ...common,
   entryPoints: ['dist/cli/main.js'],
   outfile: BUNDLE,
-  bundle: true,
-  minify: true,
-  platform: 'node',
   format: 'cjs',
-  target: 'node22',
-  external: ['better-sqlite3'],
   // The sources are ES modules; in the CommonJS bundle their `import.meta.url` is the bundle's own.
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  logLevel: 'warning',
 });
+
+rmSync(LIB, { recursive: true, force: true });
+await build({
+  ...common,
+  entryPoints: { index: 'dist/index.js', client: 'dist/client/index.js' },
+  outdir: LIB,
+  format: 'esm',
+  splitting: true,
+  keepNames: true,
+  chunkNames: 'chunk-[hash]',
+  // The CommonJS modules inside (better-sqlite3's JavaScript) call require and read __dirname.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; import { dirname as __pathDirname } from 'node:path'; import { fileURLToPath as __fileURLToPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __fileURLToPath(import.meta.url); const __dirname = __pathDirname(__filename);",
+  },
+});
+const declarations = await rollup({
+  input: { index: 'dist/index.d.ts', client: 'dist/client/index.d.ts' },
+  external: (id) => id.startsWith('node:'),
+  plugins: [dts()],
+});
+await declarations.write({ dir: LIB, format: 'es', chunkFileNames: 'types-[hash].d.ts' });
+await declarations.close();
 
 // The warm-up: start the sandbox as a user does (banner, readable log), answer one request, stop.
 // The cache the bin writes on the way out holds the code that start-up and a first request compiled.

@@ -9,7 +9,7 @@ import { freePort, ROOT } from '../testing/spawn.js';
 // its two stages are replayed from the Dockerfile itself: the build stage's COPY lines and RUN
 // commands (dependencies linked from this checkout instead of `npm ci`), then the runtime stage's
 // COPY lines, and the runtime is started with the image's own command. It must serve, with only
-// what the runtime stage copies: the bundle, the inspector's files and better-sqlite3.
+// what the runtime stage copies: the bundle, the inspector's files and one SQLite addon.
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-image-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -58,8 +58,9 @@ test("the image's stages, replayed, build a runtime that serves with only what i
     mkdirSync(dirname(target), { recursive: true });
     cpSync(origin, target, { recursive: true });
   }
-  expect(readdirSync(join(runtime, 'node_modules'))).toEqual(['better-sqlite3']);
-  expect(readdirSync(join(runtime, 'dist')).sort()).toEqual(['card-sandbox.cjs', 'card-sandbox.cjs.cache', 'ui']);
+  expect(existsSync(join(runtime, 'node_modules'))).toBe(false);
+  expect(readdirSync(join(runtime, 'dist')).sort()).toEqual(['card-sandbox.cjs', 'card-sandbox.cjs.cache', 'prebuilds', 'ui']);
+  expect(readdirSync(join(runtime, 'dist', 'prebuilds'))).toEqual([`linux-${process.arch}.node`]);
 
   // The image's command, with the database where /data would be and a free port.
   const port = await freePort();

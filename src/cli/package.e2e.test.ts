@@ -1,13 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { PREBUILT_TARGETS } from '../store/sqlite-addon.js';
 import { assertBuilt, freePort, ROOT } from '../testing/spawn.js';
 
-// What `npm pack` ships must run on its own: the packed files, started with the Docker image's exact
-// command (`start --host 0.0.0.0 --db /data/sandbox.db`, a file database), reach a healthy answer.
-// The production dependencies are linked from this checkout rather than installed again.
+// What `npm pack` ships must run on its own, with no node_modules (it has no dependencies: README:
+// Quick start): the packed files, started with the Docker image's exact command
+// (`start --host 0.0.0.0 --db /data/sandbox.db`, a file database), reach a healthy answer.
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-pack-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -16,13 +17,16 @@ test('the packed tarball ships only what it needs and starts as the image starts
   const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }];
   const top = new Set(packed.files.map((f) => f.path.split('/')[0]));
   expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'drizzle', 'fixtures', 'package.json']);
-  expect(packed.files.some((f) => f.path.endsWith('.test.js') || f.path.startsWith('dist/testing/'))).toBe(false);
+  // The bundles, their declarations and SQLite's addons; none of the compiled modules they are made of.
+  expect(new Set(packed.files.filter((f) => f.path.startsWith('dist/')).map((f) => f.path.split('/').slice(0, 2).join('/')))).toEqual(
+    new Set(['dist/card-sandbox.cjs', 'dist/card-sandbox.cjs.cache', 'dist/lib', 'dist/prebuilds', 'dist/ui']),
+  );
+  expect(packed.files.filter((f) => f.path.startsWith('dist/prebuilds/')).map((f) => f.path.slice('dist/prebuilds/'.length).replace('.node', '')).sort()).toEqual([...PREBUILT_TARGETS].sort());
   // The inspector's files (README: The inspector), and nothing of its sources.
   expect(packed.files.map((f) => f.path).filter((p) => p.startsWith('dist/ui/')).sort()).toEqual(['dist/ui/app.css', 'dist/ui/app.js', 'dist/ui/icon.svg', 'dist/ui/index.html']);
 
   execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);
   const app = join(dir, 'package');
-  symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'));
   const port = await freePort();
   const child = spawn(process.execPath, ['bin/card-sandbox.cjs', 'start', '--host', '0.0.0.0', '--port', String(port), '--db', join(dir, 'sandbox.db')], { cwd: app, stdio: 'ignore' });
   try {

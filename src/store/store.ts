@@ -12,6 +12,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { ConfigError } from '../config.js';
 import { packagePath } from '../paths.js';
 import * as schema from './schema.js';
+import { nativeBinding } from './sqlite-addon.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
@@ -78,9 +79,10 @@ function openFailure(path: string, error: unknown): ConfigError {
 }
 
 function openSqlite(path: string): Database.Database {
+  const addon = nativeBinding();
   let sqlite: Database.Database | undefined;
   try {
-    sqlite = new Database(path);
+    sqlite = new Database(path, { nativeBinding: addon });
     if (path !== ':memory:') {
       sqlite.pragma('journal_mode = WAL');
       sqlite.pragma('synchronous = NORMAL');
