@@ -7,11 +7,13 @@
 // - the library entries, `card-sandbox` and `card-sandbox/client`, into ES modules in dist/lib/,
 //   their shared code in common chunks (one ApiError class for both), with one declaration file
 //   each that names nothing but their own types and Node's;
+// - an empty database with every migration applied, dist/migrated.sqlite, that new in-memory
+//   databases start from (store/store.ts), made by the store itself;
 // - better-sqlite3's prebuilt Node-API addons into dist/prebuilds/, where store/sqlite-addon.ts
 //   finds them. Its JavaScript is in the bundles: npm never sees its binding.gyp, so nothing is
 //   compiled, whatever npm or pnpm installs the package and whether or not a toolchain is there.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
@@ -22,6 +24,12 @@ const LIB = 'dist/lib';
 
 rmSync('dist/prebuilds', { recursive: true, force: true });
 cpSync('node_modules/better-sqlite3/prebuilds', 'dist/prebuilds', { recursive: true });
+
+const { MIGRATED_IMAGE, openStore } = await import('../dist/store/store.js');
+rmSync(MIGRATED_IMAGE, { force: true });
+const migrated = openStore(':memory:');
+writeFileSync(MIGRATED_IMAGE, migrated.sqlite.serialize());
+migrated.close();
 
 const common = { bundle: true, minify: true, platform: 'node', target: 'node22', logLevel: 'warning' };
 await build({

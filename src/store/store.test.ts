@@ -4,12 +4,12 @@
  * soon as `transaction` returns, and a failed transaction leaves nothing. The SIGKILL test in
  * src/reliability/crash.e2e.test.ts shows the same on a running sandbox.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openFailureMessage, openStore, type Store } from './store.js';
+import { MIGRATED_IMAGE, openFailureMessage, openStore, type Store } from './store.js';
 
 describe('openStore', () => {
   let dir: string;
@@ -25,6 +25,16 @@ describe('openStore', () => {
   afterEach(() => {
     for (const store of opened.splice(0)) store.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts an in-memory database from the built image with the schema the migrations make', () => {
+    const schema = (store: Store) => ({
+      tables: store.sqlite.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all(),
+      migrations: store.sqlite.prepare('SELECT hash, created_at FROM __drizzle_migrations ORDER BY id').all(),
+      foreignKeys: store.sqlite.pragma('foreign_keys', { simple: true }),
+    });
+    expect(existsSync(MIGRATED_IMAGE), 'npm run build writes the image').toBe(true);
+    expect(schema(open(':memory:'))).toEqual(schema(open(join(dir, 'migrated.db'))));
   });
 
   it('opens a file in WAL mode with synchronous = NORMAL and foreign keys enforced', () => {
