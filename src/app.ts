@@ -4,10 +4,12 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hook } from '@hono/zod-openapi';
+import { operationFinder, type DeclaredOperation } from './domain/api-faults.js';
 import { SandboxError } from './domain/errors.js';
 import type { Deps } from './deps.js';
 import type { AppEnv } from './http/env.js';
 import { problemResponse, toSandboxError, validationError } from './http/errors.js';
+import { apiFaults } from './http/middleware/api-faults.js';
 import { authenticate } from './http/middleware/auth.js';
 import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
@@ -54,6 +56,9 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   v1.use('*', ...readBody(MAX_BODY_BYTES));
   tokenRoute(v1, deps);
   v1.use('*', authenticate(programmes));
+  // The operations are known once every route is added below: the lab's rules look them up then.
+  let operationOf: (method: string, path: string) => string | undefined = () => undefined;
+  v1.use('*', apiFaults(config.env, (method, path) => operationOf(method, path)));
   credentialRoutes(v1);
   v1.use('*', verifyRequests(config.verify, clock.wall, log));
   v1.use('*', idempotentRequests());
@@ -67,6 +72,9 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   transactionRoutes(v1);
   simulatorAuthorisationRoutes(v1, deps);
 
+  operationOf = operationFinder(
+    v1.openAPIRegistry.definitions.flatMap((d): DeclaredOperation[] => (d.type === 'route' && d.route.operationId ? [{ method: d.route.method, path: d.route.path, operationId: d.route.operationId }] : [])),
+  );
   app.route('/v1', v1);
   // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
   const simulator = new OpenAPIHono<AppEnv>({ defaultHook });

@@ -7,6 +7,7 @@ import { parseClockOption } from './clock.js';
 import { parseDuration } from './domain/duration.js';
 import { UUID_PATTERN } from './domain/formats.js';
 import { NETWORKS, type Network } from './domain/pan.js';
+import { parseApiFaultsJson, type ApiFaultRules } from './domain/api-faults.js';
 import { parseFaultsSpec, type Faults } from './domain/webhook-faults.js';
 
 export type Verify = 'strict' | 'warn' | 'off';
@@ -35,6 +36,7 @@ export interface Config {
   maxProgrammes: number;
   randomSeed: number | undefined;
   webhookFaults: Faults | undefined;
+  apiFaults: ApiFaultRules | undefined;
   jsonLogs: boolean;
 }
 
@@ -83,6 +85,11 @@ const faults: Parser<Faults | undefined> = (raw) => {
   if ('errors' in parsed) throw new ConfigError(`${parsed.errors.map((e) => `${e.path} ${e.message}`).join('; ')} (in "${raw}")`);
   return parsed.faults;
 };
+const apiFaults: Parser<ApiFaultRules | undefined> = (raw) => {
+  const parsed = parseApiFaultsJson(raw);
+  if ('errors' in parsed) throw new ConfigError(`${parsed.errors.map((e) => `${e.path} ${e.message}`).join('; ')} (in '${raw}')`);
+  return parsed.faults;
+};
 const bool: Parser<boolean> = (raw) => {
   const value = raw.toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(value)) return true;
@@ -121,6 +128,7 @@ export const OPTIONS = [
   spec({ key: 'maxProgrammes', flag: '--max-programmes <n>', env: 'CARD_SANDBOX_MAX_PROGRAMMES', default: 1000, parse: int(1, 1_000_000), doc: 'How many programmes the sandbox holds, the default one included' }),
   spec({ key: 'randomSeed', flag: '--random-seed <n>', env: 'CARD_SANDBOX_RANDOM_SEED', default: undefined, parse: int(0, 2 ** 32 - 1), defaultText: 'none', doc: "Draw the default programme's ids and randomness, and the ids and credentials of programmes made here, from this seed (with a frozen --clock, runs repeat byte for byte)" }),
   spec({ key: 'webhookFaults', flag: '--webhook-faults <faults>', env: 'CARD_SANDBOX_WEBHOOK_FAULTS', default: undefined, parse: faults, defaultText: 'none', doc: "Faults for the default programme's webhook deliveries, set at every start: `duplicate=0.2,reorder=0.2,delay=2s-30s`, `fail.status=503,fail.times=3`… (README: Webhooks → The delivery lab)" }),
+  spec({ key: 'apiFaults', flag: '--api-faults <json>', env: 'CARD_SANDBOX_API_FAULTS', default: undefined, parse: apiFaults, defaultText: 'none', doc: 'Faults for the default programme\'s API requests, set at every start: `{"rules":[{"match":{"method":"POST"},"status":503,"times":2}]}` (README: The API fault lab)' }),
   spec({ key: 'jsonLogs', flag: '--json', env: 'CARD_SANDBOX_JSON_LOGS', default: false, parse: bool, doc: 'Log one JSON object per line instead of readable lines, the ready line first' }),
 ] as const satisfies readonly OptionSpec[];
 

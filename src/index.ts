@@ -10,3 +10,4 @@ export { WaitTimeoutError, type EventPredicate, type WaitOptions } from './compa
 export { createWallet, type Wallet, type WalletOptions } from './companion/wallet.js';
 export * from './client/index.js';
 export type { Config } from './config.js';
+export type { ApiFaultMatch, ApiFaultRuleInput, ApiFaultRuleView, ApiFaultsInput, ApiFaultsView } from './domain/api-faults.js';

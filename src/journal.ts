@@ -6,6 +6,7 @@
  * signature base the sandbox computed. Listeners (the requests stream) hear of each entry and of a
  * reset.
  */
+import type { ApiFaultView } from './domain/api-faults-view.js';
 import type { ErrorCode } from './domain/errors.js';
 
 /** The problem+json a request was answered with. */
@@ -32,6 +33,12 @@ export interface Verification {
   signatureBase?: string;
 }
 
+/** A fault the API fault lab put on the request (README: The API fault lab). */
+export interface JournalFault extends ApiFaultView {
+  /** Which rule of PUT /_sandbox/api/faults (from 1), or the request's own Sandbox-Fault header. */
+  source: number | 'header';
+}
+
 export interface JournalEntry {
   requestId: string;
   time: string;
@@ -43,6 +50,8 @@ export interface JournalEntry {
   replayed: boolean;
   problem?: JournalProblem;
   verification?: Verification;
+  /** When the API fault lab faulted it; `status` is then 0 for a connection closed without an answer. */
+  fault?: JournalFault;
 }
 
 /** Told of every entry as it is added, and when a reset clears the journal. */

@@ -259,6 +259,7 @@ export function createProgrammes({ store, config, log, shared, ids, random: secr
       if (config.webhookKey !== undefined) programme.services.webhooks.verificationKey();
       // --webhook-faults sets the default programme's faults at every start (README: Webhooks → The delivery lab).
       if (config.webhookFaults !== undefined) programme.services.lab.setFaults(undefined, config.webhookFaults);
+      if (config.apiFaults !== undefined) programme.services.apiFaults.set(config.apiFaults);
       return programme;
     },
 

@@ -1,6 +1,6 @@
 /** How the page writes times and reads the instant typed into "advance to" (ui/format.ts). */
 import { describe, expect, it } from 'vitest';
-import { instantFrom, toneOf, when, withoutBase } from './format.js';
+import { instantFrom, statusText, statusTone, toneOf, when, withoutBase } from './format.js';
 import { href, parseHash } from './route.js';
 
 describe('instantFrom', () => {
@@ -22,6 +22,18 @@ describe('when and toneOf', () => {
     expect(withoutBase('the signature does not verify with key "k". The signature base the sandbox computed:\n"@method": GET')).toBe('the signature does not verify with key "k"');
     expect(withoutBase('keyid "k" is not a registered signing key')).toBe('keyid "k" is not a registered signing key');
     expect([toneOf('active'), toneOf('issuing'), toneOf('discarded'), toneOf('terminated'), toneOf('something new')]).toEqual(['ok', 'wait', 'bad', 'off', 'info']);
+  });
+});
+
+describe('a request status', () => {
+  it('shows a connection closed without an answer (0) as such, and as broken', () => {
+    expect([200, 304, 422, 503, 0].map((s) => [statusText(s), statusTone(s)])).toEqual([
+      ['200', 'ok'],
+      ['304', 'info'],
+      ['422', 'bad'],
+      ['503', 'bad'],
+      ['no answer', 'bad'],
+    ]);
   });
 });
 

@@ -8,6 +8,7 @@ import { ConfigError, OPTIONS, resolveConfig, type Config } from '../config.js';
 import { parseDuration } from '../domain/duration.js';
 import { version } from '../version.js';
 import { ClientUsageError, createClient, DEFAULT_URL, RefusedError, resolveClientOptions, UnreachableError, type CommandContext } from './client.js';
+import { clearApiFaults, setApiFaults, showApiFaults } from './commands/api-faults.js';
 import { authorise } from './commands/authorise.js';
 import { advanceClock, showClock } from './commands/clock.js';
 import { listEvents, resendEvent, resendWindow, showEvent, tailEvents } from './commands/events.js';
@@ -202,6 +203,16 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
     forWebhook(client(webhooks, action, description, [`webhooks ${action}`, `webhooks ${action} --webhook <id>`]))
       .action((flags: ClientFlags & { webhook?: string }) => run(flags, (ctx) => pauseOrResume(ctx, action, flags.webhook)));
   }
+
+  // The API fault lab (README: The API fault lab).
+  const api = program.command('api-faults').description('Faults on demand for API requests: latency, 5xx, 429, closed connections, lost answers');
+  client(api, 'set <json>', 'Set the rules: the body of PUT /_sandbox/api/faults, or just its list of rules', [
+    `api-faults set '{"rules":[{"match":{"method":"POST","path":"/v1/customers"},"status":503,"times":2}]}'`,
+    `api-faults set '[{"status":503,"effect":"after","rate":0.2}]'`,
+    `api-faults set '{"rules":[{"status":429,"retryAfter":"3s","rate":0.5}],"seed":7}'`,
+  ]).action((text: string, flags: ClientFlags) => run(flags, (ctx) => setApiFaults(ctx, text)));
+  client(api, 'show', 'Show the rules, with what each has left and how many requests each faulted', ['api-faults show', 'api-faults show --json'], { isDefault: true }).action((flags: ClientFlags) => run(flags, showApiFaults));
+  client(api, 'clear', 'No more API faults', ['api-faults clear']).action((flags: ClientFlags) => run(flags, clearApiFaults));
 
   const deliveries = program.command('deliveries').description('One delivery of an event to a webhook (ids from `events show`)');
   client(deliveries, 'retry <deliveryId>', 'Make the next attempt now, ahead of its schedule (a discarded delivery gets one more)', ['deliveries retry <deliveryId>'])

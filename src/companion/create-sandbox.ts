@@ -7,6 +7,7 @@
  * stops what it started or deletes the programme it created.
  */
 import { createClient, type ApiClient } from '../client/create-client.js';
+import type { ApiFaultRuleInput, ApiFaultsInput, ApiFaultsView } from '../domain/api-faults.js';
 import { defaultConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
 import { jsonLog, type Log } from '../log.js';
@@ -52,6 +53,14 @@ export interface Sandbox {
   clock: SandboxClock;
   events: SandboxEvents;
   webhooks: { receiver(options?: ReceiverOptions): Promise<WebhookReceiver> };
+  faults: {
+    /** The API fault lab (README: The API fault lab): rules for the programme's /v1 requests. */
+    api: {
+      set(rules: ApiFaultsInput | ApiFaultRuleInput[]): Promise<ApiFaultsView>;
+      get(): Promise<ApiFaultsView>;
+      clear(): Promise<void>;
+    };
+  };
   /** A customer's wallet; seeded sandboxes give the same wallets in the same order. */
   wallet(options?: WalletOptions): Wallet;
   /** Wipes the programme's world (credentials, keys and clock stay); receivers subscribe again. */
@@ -127,6 +136,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         const receiver = await startReceiver(client, receiverOptions);
         receivers.add(receiver);
         return receiver;
+      },
+    },
+    faults: {
+      api: {
+        set: (rules) => control<ApiFaultsView>('PUT', '/api/faults', Array.isArray(rules) ? { rules } : rules),
+        get: () => control<ApiFaultsView>('GET', '/api/faults'),
+        clear: async () => {
+          await control('DELETE', '/api/faults');
+        },
       },
     },
     wallet(walletOptions = {}) {

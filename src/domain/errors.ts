@@ -43,7 +43,11 @@ export const ERROR_CODES = [
   'payload_too_large',
   'idempotency_key_reused',
   'programme_limit_reached',
+  'rate_limited',
   'internal_error',
+  'bad_gateway',
+  'service_unavailable',
+  'gateway_timeout',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

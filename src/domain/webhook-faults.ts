@@ -38,18 +38,22 @@ export interface Faults {
   seed?: number;
 }
 
-const probability = z.number().min(0, 'must be a probability from 0 to 1').max(1, 'must be a probability from 0 to 1');
+export const probability = z.number().min(0, 'must be a probability from 0 to 1').max(1, 'must be a probability from 0 to 1');
 
-/** `"2s-30s"`, `"5s"`, ISO 8601 (`PT2S-PT30S`): milliseconds, or why not. */
-export function parseDelay(text: string): { minMs: number; maxMs: number } | string {
+/** `"2s-30s"`, `"5s"`, ISO 8601 (`PT2S-PT30S`), up to `maxMs`: milliseconds, or why not. */
+export function parseDelay(text: string, maxMs = MAX_DELAY_MS): { minMs: number; maxMs: number } | string {
   const parts = text.split('-');
   const ms = parts.map((part) => parseDuration(part));
   if (parts.length > 2 || ms.some((v) => v === undefined)) return 'must be a duration or a range of two, such as 5s or 2s-30s';
-  const [minMs, maxMs = minMs] = ms as [number, number?];
-  if (maxMs! < minMs) return 'must be a range from the shorter duration to the longer';
-  if (maxMs! > MAX_DELAY_MS) return 'must be at most 24h';
-  return { minMs, maxMs: maxMs! };
+  const [min, max = min] = ms as [number, number?];
+  if (max! < min) return 'must be a range from the shorter duration to the longer';
+  if (max! > maxMs) return `must be at most ${formatDuration(maxMs)}`;
+  return { minMs: min, maxMs: max! };
 }
+
+/** A range as `parseDelay` reads it: `5s`, or `2s-30s`. */
+export const rangeText = ({ minMs, maxMs }: { minMs: number; maxMs: number }): string =>
+  minMs === maxMs ? formatDuration(minMs) : `${formatDuration(minMs)}-${formatDuration(maxMs)}`;
 
 const Delay = z.string().transform((text, ctx) => {
   const range = parseDelay(text);
@@ -71,6 +75,9 @@ const Fail = z
   })
   .transform((fail): FailFault => (fail.times !== undefined ? { status: fail.status, times: fail.times, remaining: fail.times } : { status: fail.status, rate: fail.rate! }));
 
+/** A seed for the faults' draws. */
+export const Seed = z.int('must be an integer from 0 to 4294967295').min(0, 'must be an integer from 0 to 4294967295').max(2 ** 32 - 1, 'must be an integer from 0 to 4294967295');
+
 /** The body of `PUT …/faults`: every field optional, none other allowed. */
 export const FaultsBody = z
   .strictObject({
@@ -79,7 +86,7 @@ export const FaultsBody = z
     delay: Delay.optional(),
     fail: Fail.optional(),
     timeout: probability.optional(),
-    seed: z.int('must be an integer from 0 to 4294967295').min(0, 'must be an integer from 0 to 4294967295').max(2 ** 32 - 1, 'must be an integer from 0 to 4294967295').optional(),
+    seed: Seed.optional(),
   })
   .transform((body): Faults => Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as Faults);
 
@@ -102,8 +109,7 @@ export interface FaultsView {
 
 /** In the order the body lists them. */
 export function faultsView({ duplicate, reorder, delay, fail, timeout, seed }: Faults): FaultsView {
-  const text = delay && (delay.minMs === delay.maxMs ? formatDuration(delay.minMs) : `${formatDuration(delay.minMs)}-${formatDuration(delay.maxMs)}`);
-  const view: FaultsView = { duplicate, reorder, delay: text, fail, timeout, seed };
+  const view: FaultsView = { duplicate, reorder, delay: delay && rangeText(delay), fail, timeout, seed };
   return Object.fromEntries(Object.entries(view).filter(([, v]) => v !== undefined));
 }
 

@@ -2,7 +2,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ServerResponse } from 'node:http';
-import type { JournalProblem, Verification } from '../journal.js';
+import type { JournalFault, JournalProblem, Verification } from '../journal.js';
 import type { Programme } from '../programmes.js';
 
 export interface AppEnv {
@@ -27,6 +27,8 @@ export interface AppEnv {
     problem: JournalProblem | undefined;
     /** What request verification found when a check failed, for the journal. */
     verification: Verification | undefined;
+    /** The fault the API fault lab put on the request, for the journal. */
+    fault: JournalFault | undefined;
     /** The answer's body, kept as it is made, for an idempotent replay (middleware/idempotency.ts). */
     answer: string | undefined;
   };

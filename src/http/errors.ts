@@ -52,7 +52,11 @@ export const PROBLEMS = {
   payload_too_large: { status: 413, title: 'Invalid request' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
   programme_limit_reached: { status: 429, title: 'Too many programmes' },
+  rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal error' },
+  bad_gateway: { status: 502, title: 'Bad gateway' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+  gateway_timeout: { status: 504, title: 'Gateway timeout' },
 } as const satisfies Record<ErrorCode, { status: number; title: string }>;
 
 export const PROBLEM_TYPE_BASE = 'https://card-sandbox.dev/problems/';

@@ -10,6 +10,7 @@ import type { Ticker } from '../scheduler.js';
 import { createScheduler } from '../scheduler.js';
 import type { SendPool, WebhookSigner } from '../webhooks/send.js';
 import { createAccounts } from './accounts.js';
+import { createApiFaults } from './api-faults.js';
 import { createAuth } from './auth.js';
 import { createAuthorisations } from './authorisations.js';
 import { createCards } from './cards.js';
@@ -61,7 +62,8 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   const sandboxEvents = createSandboxEvents(core);
   const retention = createRetention(core, { events });
   const world = createWorld(core);
-  return { scheduler, jobs, events, webhooks, lab, auth, engine, idempotency, customers, accounts, cards, authorisations, transactions, sandbox, sandboxEvents, retention, world };
+  const apiFaults = createApiFaults(core);
+  return { apiFaults, scheduler, jobs, events, webhooks, lab, auth, engine, idempotency, customers, accounts, cards, authorisations, transactions, sandbox, sandboxEvents, retention, world };
 }
 
 export type Services = ReturnType<typeof createServices>;

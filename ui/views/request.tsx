@@ -6,7 +6,8 @@
  */
 import type { JournalEntry, Verification } from '../api-types.js';
 import { Badge, CodeBlock, Copy, Facts, Panel } from '../components.js';
-import { statusTone, when, withoutBase } from '../format.js';
+import { faultText } from '../../src/domain/api-faults-view.js';
+import { statusText, statusTone, when, withoutBase } from '../format.js';
 
 function Received({ entry, verification }: { entry: JournalEntry; verification: Verification }) {
   const lines = [`${entry.method} ${entry.path}`, ...Object.entries(verification.headers).map(([name, value]) => `${name}: ${value}`)];
@@ -58,13 +59,14 @@ function VerificationFindings({ entry, verification }: { entry: JournalEntry; ve
 
 export function RequestDetail({ entry }: { entry: JournalEntry }) {
   return (
-    <Panel title={`${entry.method} ${entry.path}`} actions={<Badge state={String(entry.status)} tone={statusTone(entry.status)} />}>
+    <Panel title={`${entry.method} ${entry.path}`} actions={<Badge state={statusText(entry.status)} tone={statusTone(entry.status)} />}>
       <Facts
         rows={[
           ['time', `${when(entry.time)} UTC`],
           ['duration', `${entry.durationMs} ms`],
           ['request id', <span class="mono">{entry.requestId} <Copy text={entry.requestId} /></span>],
           ...(entry.replayed ? [['replayed', 'yes: the stored answer to an earlier request with this Idempotency-Key'] as [string, string]] : []),
+          ...(entry.fault ? [['fault', `${faultText(entry.fault)}, from ${entry.fault.source === 'header' ? 'its Sandbox-Fault header' : `rule ${entry.fault.source} of the API fault lab`}`] as [string, string]] : []),
         ]}
       />
       {/* A strict refusal's problem is the first failed check, shown below with the others. */}

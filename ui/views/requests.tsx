@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { JournalEntry } from '../api-types.js';
 import { Badge, Empty } from '../components.js';
-import { plural, statusTone, when } from '../format.js';
+import { plural, statusText, statusTone, when } from '../format.js';
 import { journal } from '../live.js';
 import { go, route } from '../route.js';
 import { useSignal } from '../state.js';
@@ -19,7 +19,7 @@ const COLUMNS: Column<JournalEntry>[] = [
   { label: 'Time (UTC)', width: '9.5rem', cell: (r) => <span class="mono">{when(r.time)}</span> },
   { label: 'Method', width: '4.5rem', cell: (r) => <span class="mono">{r.method}</span> },
   { label: 'Path', width: 'minmax(8rem, 1fr)', cell: (r) => <span class="mono">{r.path}</span> },
-  { label: 'Status', width: '4rem', cell: (r) => <Badge state={String(r.status)} tone={statusTone(r.status)} /> },
+  { label: 'Status', width: '4rem', cell: (r) => <Badge state={statusText(r.status)} tone={statusTone(r.status)} /> },
   { label: 'ms', width: '3.5rem', cell: (r) => <span class="mono dim">{r.durationMs}</span> },
   {
     label: 'Verification',
@@ -30,6 +30,7 @@ const COLUMNS: Column<JournalEntry>[] = [
           <Badge key={code} state={code} tone={r.verification?.outcome === 'refused' ? 'bad' : 'wait'} />
         ))}
         {r.replayed && <Badge state="replayed" tone="info" />}
+        {r.fault && <Badge state={r.fault.reset ? 'fault: reset' : 'fault'} tone="wait" />}
       </>
     ),
   },

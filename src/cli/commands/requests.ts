@@ -1,9 +1,11 @@
 /** `requests`: the journal of recent API requests, newest first, with what each was refused or warned for. */
+import { faultText } from '../../domain/api-faults-view.js';
 import type { JournalEntry } from '../../journal.js';
 import type { CommandContext } from '../client.js';
 
-/** Replayed, each warning, and the problem's code when it is not one of them. */
-const notes = (e: JournalEntry) => [...new Set([e.replayed ? 'replayed' : '', ...e.warnings, e.problem?.code ?? ''])].filter(Boolean).join('; ');
+/** Replayed, each warning, the problem's code when it is not one of them, and the fault put on it (README: The API fault lab). */
+const notes = (e: JournalEntry) =>
+  [...new Set([e.replayed ? 'replayed' : '', ...e.warnings, e.problem?.code ?? '', e.fault ? `fault ${faultText(e.fault)} (${e.fault.source === 'header' ? 'header' : `rule ${e.fault.source}`})` : ''])].filter(Boolean).join('; ');
 
 export async function listRequests({ client, io, json }: CommandContext): Promise<void> {
   const entries = (await client.request<JournalEntry[]>('GET', '/requests'))!;
@@ -11,6 +13,6 @@ export async function listRequests({ client, io, json }: CommandContext): Promis
   if (entries.length === 0) return io.out(io.color.dim('no API requests yet'));
   io.table(
     ['TIME', 'METHOD', 'PATH', 'STATUS', 'MS', 'NOTES'],
-    entries.map((e) => [e.time, e.method, e.path, io.status(String(e.status)), String(e.durationMs), notes(e)]),
+    entries.map((e) => [e.time, e.method, e.path, io.status(e.status === 0 ? 'no answer' : String(e.status)), String(e.durationMs), notes(e)]),
   );
 }

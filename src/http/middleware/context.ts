@@ -48,10 +48,12 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
       const { journal, core } = c.get('programme');
       const problem = c.get('problem');
       const verification = c.get('verification');
+      const fault = c.get('fault');
       journal.add({
-        requestId, time: iso(core.clock.now()), method: line.method, path: line.path, status: line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed,
+        requestId, time: iso(core.clock.now()), method: line.method, path: line.path, status: fault?.reset ? 0 : line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed,
         ...(problem && { problem }),
         ...(verification && { verification }),
+        ...(fault && { fault }),
       });
     }
   };

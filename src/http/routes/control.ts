@@ -13,6 +13,7 @@ import { selectProgramme } from '../middleware/programme.js';
 import { controlProgrammeRoutes } from './control-programmes.js';
 import { requireAdminToken } from '../middleware/admin.js';
 import { readBody } from '../middleware/body.js';
+import { controlApiFaultRoutes } from './control-api-faults.js';
 import { controlEventRoutes } from './control-events.js';
 import { controlRequestRoutes } from './control-requests.js';
 import { controlUiRoutes } from './control-ui.js';
@@ -71,6 +72,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks }:
   control.route('/world', controlWorldRoutes());
 
   controlWebhookRoutes(control);
+  controlApiFaultRoutes(control);
   control.route('/', webhooks);
 
   controlSeedRoutes(control);

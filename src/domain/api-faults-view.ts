@@ -1,0 +1,36 @@
+/**
+ * API faults as the control plane and the journal show them (README: The API fault lab), and the
+ * line a fault is written as — apart from the rules' schemas (api-faults.ts), so that the inspector
+ * reads them without bundling zod.
+ */
+import type { ApiFaultEffect, ApiFaultMatch, ApiFaultStatus } from './api-faults.js';
+
+/** A fault on the wire, as the body takes it. */
+export interface ApiFaultView {
+  latency?: string;
+  status?: ApiFaultStatus;
+  retryAfter?: number;
+  reset?: true;
+  expireToken?: true;
+  effect: ApiFaultEffect;
+}
+
+export interface ApiFaultRuleView extends ApiFaultView {
+  match: ApiFaultMatch;
+  rate: number;
+  times?: number;
+  /** What is left of `times`. */
+  remaining?: number;
+  /** How many requests it has faulted. */
+  hits: number;
+}
+
+export interface ApiFaultsView {
+  rules: ApiFaultRuleView[];
+  seed?: number;
+}
+
+/** One line for a fault as shown: `latency=2s status=429 retry-after=3 effect=before`. */
+export function faultText({ latency, status, retryAfter, reset, expireToken, effect }: ApiFaultView): string {
+  return [latency && `latency=${latency}`, status && `status=${status}`, retryAfter !== undefined && `retry-after=${retryAfter}`, reset && 'reset', expireToken && 'expire-token', `effect=${effect}`].filter(Boolean).join(' ');
+}

@@ -1,0 +1,258 @@
+/**
+ * API faults (README: The API fault lab): what the sandbox does to /v1 requests on purpose — answer
+ * late, answer a 5xx or a 429 with `Retry-After`, close the connection without an answer, or take
+ * the bearer token for expired — before the request has any effect or after it has committed
+ * (`effect: "after"`: the answer is lost, and only a retry with the same Idempotency-Key tells).
+ * Here: the rules `PUT /_sandbox/api/faults` and `--api-faults` take, the one-request form of the
+ * `Sandbox-Fault` header, which rule a request meets, and the rules as shown. Pure: the draws come
+ * from the random stream passed in.
+ */
+import { z } from 'zod';
+import { parseDuration } from './duration.js';
+import type { FieldError } from './errors.js';
+import type { ApiFaultRuleView, ApiFaultView } from './api-faults-view.js';
+import { parseDelay, probability, rangeText, Seed } from './webhook-faults.js';
+
+export type { ApiFaultRuleView, ApiFaultsView, ApiFaultView } from './api-faults-view.js';
+export { faultText } from './api-faults-view.js';
+
+export const API_FAULT_STATUSES = [500, 502, 503, 504, 429] as const;
+export type ApiFaultStatus = (typeof API_FAULT_STATUSES)[number];
+export const API_FAULT_EFFECTS = ['before', 'after'] as const;
+export type ApiFaultEffect = (typeof API_FAULT_EFFECTS)[number];
+
+export const MAX_LATENCY_MS = 60_000;
+export const MAX_RETRY_AFTER_MS = 3_600_000;
+export const MAX_RULES = 100;
+export const MAX_TIMES = 10_000;
+
+/** What one fault does to one request. */
+export interface ApiFault {
+  latency?: { minMs: number; maxMs: number };
+  status?: ApiFaultStatus;
+  /** Whole seconds, for the `Retry-After` header. */
+  retryAfterSeconds?: number;
+  reset?: true;
+  expireToken?: true;
+  effect: ApiFaultEffect;
+}
+
+export interface ApiFaultMatch {
+  method?: string;
+  /** An OpenAPI path template (`/v1/cards/{cardId}`) or a concrete path, with or without `/v1`. */
+  path?: string;
+  operationId?: string;
+}
+
+/** A rule as PUT /_sandbox/api/faults takes it (README: The API fault lab). */
+export interface ApiFaultRuleInput {
+  match?: ApiFaultMatch;
+  /** `300ms`, or a range drawn from, `100ms-2s`. */
+  latency?: string;
+  status?: ApiFaultStatus;
+  /** With a status: `2s`, or seconds. */
+  retryAfter?: string | number;
+  reset?: true;
+  expireToken?: true;
+  effect?: ApiFaultEffect;
+  rate?: number;
+  times?: number;
+}
+
+export interface ApiFaultsInput {
+  rules: ApiFaultRuleInput[];
+  seed?: number;
+}
+
+/** A rule in its normal form, as kept: `remaining` counts `times` down. */
+export interface ApiFaultRule {
+  match: ApiFaultMatch;
+  fault: ApiFault;
+  rate: number;
+  times?: number;
+  remaining?: number;
+}
+
+export interface ApiFaultRules {
+  rules: ApiFaultRule[];
+  seed?: number;
+}
+
+/** One request as the rules see it. */
+export interface ApiRequest {
+  method: string;
+  /** The path without its query (`/v1/cards/…`). */
+  path: string;
+  operationId: string | undefined;
+}
+
+const Latency = z.string().transform((text, ctx) => {
+  const range = parseDelay(text, MAX_LATENCY_MS);
+  if (typeof range === 'string') {
+    ctx.addIssue({ code: 'custom', message: range });
+    return z.NEVER;
+  }
+  return range;
+});
+
+const RetryAfter = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const ms = typeof value === 'number' ? value * 1000 : parseDuration(value);
+  if (ms === undefined || !(ms >= 0) || ms > MAX_RETRY_AFTER_MS) {
+    ctx.addIssue({ code: 'custom', message: 'must be a duration up to 1h (2s, PT30S) or a number of seconds' });
+    return z.NEVER;
+  }
+  return Math.ceil(ms / 1000);
+});
+
+const statusMessage = `must be one of ${API_FAULT_STATUSES.join(', ')}`;
+const Status = z.int(statusMessage).refine((s): s is ApiFaultStatus => (API_FAULT_STATUSES as readonly number[]).includes(s), statusMessage);
+
+const Match = z.strictObject({
+  method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method, such as POST').transform((m) => m.toUpperCase()).optional(),
+  path: z.string().regex(/^\/\S*$/, 'must be a path starting with /, such as /v1/cards/{cardId}').optional(),
+  operationId: z.string().min(1, 'must be an operationId of /openapi.json').optional(),
+});
+
+/** What a fault does: checked the same way for a rule and for the header. */
+const FaultFields = {
+  latency: Latency.optional(),
+  status: Status.optional(),
+  retryAfter: RetryAfter.optional(),
+  reset: z.literal(true, 'must be true').optional(),
+  expireToken: z.literal(true, 'must be true').optional(),
+  effect: z.enum(API_FAULT_EFFECTS, `must be one of ${API_FAULT_EFFECTS.join(', ')}`).optional(),
+};
+type FaultInput = { [K in keyof typeof FaultFields]?: z.output<(typeof FaultFields)[K]> };
+
+function checkFault(fault: FaultInput, ctx: z.RefinementCtx): void {
+  const outcomes = (['status', 'reset', 'expireToken'] as const).filter((k) => fault[k] !== undefined);
+  if (outcomes.length > 1) ctx.addIssue({ code: 'custom', message: `give one of status, reset and expireToken, not ${outcomes.join(' and ')}` });
+  if (outcomes.length === 0 && fault.latency === undefined) ctx.addIssue({ code: 'custom', message: 'a fault needs latency, status, reset or expireToken' });
+  if (fault.retryAfter !== undefined && fault.status === undefined) ctx.addIssue({ code: 'custom', path: ['retryAfter'], message: 'goes with a status (429 or 503)' });
+  if (fault.expireToken && fault.effect === 'after') ctx.addIssue({ code: 'custom', path: ['effect'], message: 'an expired token is refused before the request does anything: leave effect out' });
+}
+
+function faultOf({ latency, status, retryAfter, reset, expireToken, effect }: FaultInput): ApiFault {
+  // A 429 tells the client when to come back: 1 s unless the rule says otherwise.
+  const retryAfterSeconds = retryAfter ?? (status === 429 ? 1 : undefined);
+  return strip({ latency, status: status as ApiFaultStatus | undefined, retryAfterSeconds, reset, expireToken, effect: effect ?? 'before' }) as ApiFault;
+}
+
+const Rule = z
+  .strictObject({
+    match: Match.optional(),
+    ...FaultFields,
+    rate: probability.optional(),
+    times: z.int('must be a whole number').min(1, `must be from 1 to ${MAX_TIMES}`).max(MAX_TIMES, `must be from 1 to ${MAX_TIMES}`).optional(),
+  })
+  .superRefine(checkFault)
+  .transform(({ match, rate, times, ...fault }): ApiFaultRule => strip({ match: strip(match ?? {}), fault: faultOf(fault), rate: rate ?? 1, times, remaining: times }) as ApiFaultRule);
+
+/** The body of `PUT /_sandbox/api/faults` (and `--api-faults`). */
+export const ApiFaultsBody = z
+  .strictObject({
+    rules: z.array(Rule, 'must be a list of rules').max(MAX_RULES, `must hold at most ${MAX_RULES} rules`),
+    seed: Seed.optional(),
+  })
+  .transform((body): ApiFaultRules => strip(body) as ApiFaultRules);
+
+const strip = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+/** `--api-faults '<json>'`: the rules, or every problem with the field it concerns. */
+export function parseApiFaultsJson(text: string): { faults: ApiFaultRules } | { errors: FieldError[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { errors: [{ path: 'api faults', message: `is not JSON: ${(error as Error).message}` }] };
+  }
+  return fieldErrors(ApiFaultsBody.safeParse(json), (faults) => ({ faults }));
+}
+
+function fieldErrors<T, R>(result: z.ZodSafeParseResult<T>, ok: (data: T) => R): R | { errors: FieldError[] } {
+  if (result.success) return ok(result.data);
+  return { errors: result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'faults', message: issue.message })) };
+}
+
+const HEADER_KEYS: Record<string, keyof FaultInput> = { status: 'status', latency: 'latency', 'retry-after': 'retryAfter', reset: 'reset', 'expire-token': 'expireToken', effect: 'effect' };
+
+/**
+ * The `Sandbox-Fault` header: `status=503`, `latency=2s`, `reset`, `status=429; retry-after=3`,
+ * `effect=after`, any of them together, separated by `;` or `,`.
+ */
+export function parseFaultHeader(header: string): { fault: ApiFault } | { errors: FieldError[] } {
+  const input: Record<string, unknown> = {};
+  const errors: FieldError[] = [];
+  for (const item of header.split(/[;,]/).map((s) => s.trim()).filter(Boolean)) {
+    const eq = item.indexOf('=');
+    const name = (eq < 0 ? item : item.slice(0, eq)).trim().toLowerCase();
+    const value = eq < 0 ? undefined : item.slice(eq + 1).trim();
+    const key = HEADER_KEYS[name];
+    if (key === undefined) errors.push({ path: name, message: `is not a fault; use ${Object.keys(HEADER_KEYS).join(', ')}` });
+    else if (key === 'reset' || key === 'expireToken') input[key] = value === undefined || value === 'true' ? true : value;
+    else if (value === undefined || value === '') errors.push({ path: name, message: 'needs a value, as in status=503' });
+    else input[key] = key === 'status' || (key === 'retryAfter' && /^\d+$/.test(value)) ? Number(value) : value;
+  }
+  if (errors.length) return { errors };
+  return fieldErrors(z.strictObject(FaultFields).superRefine(checkFault).safeParse(input), (fault) => ({ fault: faultOf(fault) }));
+}
+
+const V1 = '/v1';
+const templates = new Map<string, RegExp>();
+
+/** `/v1/cards/{cardId}` (or `/cards/{cardId}`) as a pattern for concrete paths. */
+function pathPattern(path: string): RegExp {
+  let pattern = templates.get(path);
+  if (pattern === undefined) {
+    const full = path.startsWith(`${V1}/`) || path === V1 ? path : `${V1}${path}`;
+    const source = full
+      .replace(/\/+$/, '')
+      .split(/(\{[^}/]+\})/)
+      .map((part) => (/^\{[^}/]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+    pattern = new RegExp(`^${source}/?$`);
+    templates.set(path, pattern);
+  }
+  return pattern;
+}
+
+export function matches(match: ApiFaultMatch, request: ApiRequest): boolean {
+  if (match.method !== undefined && match.method !== request.method) return false;
+  if (match.operationId !== undefined && match.operationId !== request.operationId) return false;
+  return match.path === undefined || pathPattern(match.path).test(request.path);
+}
+
+/**
+ * The rule a request meets: the first, in the order given, that matches it, has times left and
+ * wins its draw (a draw is made only for a rule whose rate is below 1). Undefined for none.
+ */
+export function pickRule(rules: readonly ApiFaultRule[], request: ApiRequest, draw: () => number): number | undefined {
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!;
+    if (rule.remaining === 0 || !matches(rule.match, request)) continue;
+    if (rule.rate >= 1 || (rule.rate > 0 && draw() < rule.rate)) return i;
+  }
+  return undefined;
+}
+
+/** How long to wait: the range's low end, or a draw between its ends. */
+export const latencyMs = ({ minMs, maxMs }: { minMs: number; maxMs: number }, draw: () => number): number => (minMs === maxMs ? minMs : Math.round(minMs + draw() * (maxMs - minMs)));
+
+export const faultView = ({ latency, status, retryAfterSeconds, reset, expireToken, effect }: ApiFault): ApiFaultView =>
+  strip({ latency: latency && rangeText(latency), status, retryAfter: retryAfterSeconds, reset, expireToken, effect });
+
+export const ruleView = (rule: ApiFaultRule, hits: number): ApiFaultRuleView =>
+  strip({ match: rule.match, ...faultView(rule.fault), rate: rule.rate, times: rule.times, remaining: rule.remaining, hits });
+
+/** An operation as the app declares it: `/customers/{customerId}` under /v1. */
+export interface DeclaredOperation {
+  method: string;
+  path: string;
+  operationId: string;
+}
+
+/** Which declared operation a concrete request is, for rules that match on `operationId`. */
+export function operationFinder(operations: readonly DeclaredOperation[]): (method: string, path: string) => string | undefined {
+  const found = operations.map((o) => ({ method: o.method.toUpperCase(), pattern: pathPattern(o.path), operationId: o.operationId }));
+  return (method, path) => found.find((o) => o.method === method && o.pattern.test(path))?.operationId;
+}

@@ -1,0 +1,73 @@
+/**
+ * The API fault lab on /v1 (README: The API fault lab): after authentication has named the
+ * programme, the fault its rules — or the request's own `Sandbox-Fault` header — put on the
+ * request. `effect: "before"` answers in the request's place; `"after"` lets it run and commit
+ * (its answer kept for an idempotent replay), then answers the fault instead. With no rules and no
+ * header it costs one check.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { iso } from '../../clock.js';
+import { faultView, latencyMs, parseFaultHeader, type ApiFault, type ApiFaultStatus } from '../../domain/api-faults.js';
+import { SandboxError, type ErrorCode } from '../../domain/errors.js';
+import type { Env } from '../../config.js';
+import { servicesOf, type AppEnv } from '../env.js';
+import { problemResponse } from '../errors.js';
+import { hasRoute } from './auth.js';
+
+const CODES: Record<ApiFaultStatus, ErrorCode> = { 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout', 429: 'rate_limited' };
+const INJECTED = 'injected by the API fault lab';
+
+/** The fault's answer: a problem, with Retry-After when it says when to come back. */
+function faultAnswer(c: Context<AppEnv>, status: ApiFaultStatus, retryAfterSeconds: number | undefined, source: string): Response {
+  const detail = status === 429 ? `too many requests; retry after ${retryAfterSeconds} s (${INJECTED}, ${source})` : `the service could not answer (${INJECTED}, ${source})`;
+  if (retryAfterSeconds !== undefined) c.header('Retry-After', String(retryAfterSeconds));
+  return problemResponse(c, new SandboxError(CODES[status], detail));
+}
+
+/** Closes the connection without an answer. In-process (tests calling the app) there is none to close. */
+function resetConnection(c: Context<AppEnv>, source: string): Response {
+  const outgoing = c.env?.outgoing;
+  if (!outgoing) throw new SandboxError('internal_error', `the connection would be closed without an answer (${INJECTED}, ${source}); called in-process, there is none`);
+  outgoing.socket?.destroy();
+  return c.body(null, 204);
+}
+
+export function apiFaults(env: Env, operationOf: (method: string, path: string) => string | undefined): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const lab = servicesOf(c).apiFaults;
+    const header = env === 'production' ? undefined : c.req.header('Sandbox-Fault');
+    if ((header === undefined && !lab.active()) || !hasRoute(c)) return next();
+    let fault: ApiFault;
+    let source: number | 'header';
+    if (header !== undefined) {
+      const parsed = parseFaultHeader(header);
+      if ('errors' in parsed) throw new SandboxError('invalid_request', `the Sandbox-Fault header is not a fault: ${parsed.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, parsed.errors);
+      ({ fault } = parsed);
+      source = 'header';
+    } else {
+      const { method, path } = c.req;
+      const met = lab.meet({ method, path, operationId: operationOf(method, path) });
+      if (met === undefined) return next();
+      ({ fault, rule: source } = met);
+    }
+    c.set('fault', { ...faultView(fault), source });
+    const where = source === 'header' ? 'the Sandbox-Fault header' : `rule ${source}`;
+    if (fault.latency) await sleep(latencyMs(fault.latency, lab.draw));
+    if (fault.expireToken) {
+      throw new SandboxError('not_authorised', `the token expired at ${iso(c.get('programme').core.clock.now())} (sandbox time; ${INJECTED}, ${where}): get a new one from POST /v1/auth/token`);
+    }
+    if (fault.effect === 'after') await next();
+    if (fault.status !== undefined) {
+      const answer = faultAnswer(c, fault.status, fault.retryAfterSeconds, where);
+      if (fault.effect === 'before') return answer;
+      c.res = answer;
+    } else if (fault.reset) {
+      const closed = resetConnection(c, where);
+      if (fault.effect === 'before') return closed;
+      c.res = closed;
+    } else if (fault.effect === 'before') {
+      return next();
+    }
+  };
+}
