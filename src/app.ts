@@ -13,6 +13,7 @@ import { apiFaults } from './http/middleware/api-faults.js';
 import { authenticate } from './http/middleware/auth.js';
 import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
+import { sameSite } from './http/middleware/same-site.js';
 import { idempotentRequests } from './http/middleware/idempotency.js';
 import { verifyRequests } from './http/middleware/verify.js';
 import { accountRoutes } from './http/routes/accounts.js';
@@ -42,6 +43,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
   app.use('*', requestContext(deps));
+  app.use('*', sameSite(config.host, config.allowedHosts));
   app.onError(onError);
   app.notFound((c) => problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`)));
 

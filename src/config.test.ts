@@ -31,6 +31,13 @@ describe('resolveConfig', () => {
     expect(resolveConfig({}, { CARD_SANDBOX_WEBHOOK_FAULTS: 'fail.status=503,fail.times=3' }).webhookFaults).toEqual({ fail: { status: 503, times: 3, remaining: 3 } });
   });
 
+  it('reads --allowed-hosts as names, or all', () => {
+    expect(resolveConfig({ allowedHosts: 'Sandbox.CI.test, .svc.local' }, {}).allowedHosts).toEqual(['sandbox.ci.test', '.svc.local']);
+    expect(resolveConfig({}, { CARD_SANDBOX_ALLOWED_HOSTS: 'all' }).allowedHosts).toBe('all');
+    expect(resolveConfig({}, {}).allowedHosts).toEqual([]);
+    expect(() => resolveConfig({ allowedHosts: 'http://evil.example/' }, {})).toThrow('--allowed-hosts must be host names separated by commas');
+  });
+
   it('reads --api-faults into its rules', () => {
     expect(resolveConfig({ apiFaults: '{"rules":[{"status":503,"times":2}]}' }, {}).apiFaults).toEqual({ rules: [{ match: {}, fault: { status: 503, effect: 'before' }, rate: 1, times: 2, remaining: 2 }] });
   });

@@ -12,10 +12,13 @@ import { parseFaultsSpec, type Faults } from './domain/webhook-faults.js';
 
 export type Verify = 'strict' | 'warn' | 'off';
 export type Env = 'sandbox' | 'production';
+/** `--allowed-hosts`: names (a leading dot allows its subdomains too), or every name. */
+export type AllowedHosts = readonly string[] | 'all';
 
 export interface Config {
   port: number;
   host: string;
+  allowedHosts: AllowedHosts;
   db: string;
   env: Env;
   verify: Verify;
@@ -90,6 +93,13 @@ const apiFaults: Parser<ApiFaultRules | undefined> = (raw) => {
   if ('errors' in parsed) throw new ConfigError(`${parsed.errors.map((e) => `${e.path} ${e.message}`).join('; ')} (in '${raw}')`);
   return parsed.faults;
 };
+const hosts: Parser<AllowedHosts> = (raw) => {
+  const names = raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  if (names.includes('all')) return 'all';
+  const bad = names.find((h) => !/^\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*$|^\[?[0-9a-f:.]+\]?$/.test(h));
+  if (bad !== undefined || names.length === 0) throw new ConfigError(`must be host names separated by commas (a leading dot allows subdomains: .example.test), or all; got "${raw}"`);
+  return names.map((h) => h.replace(/^\[|\]$/g, ''));
+};
 const bool: Parser<boolean> = (raw) => {
   const value = raw.toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(value)) return true;
@@ -104,6 +114,7 @@ function spec<K extends keyof Config>(s: OptionSpec<K>): OptionSpec<K> {
 export const OPTIONS = [
   spec({ key: 'port', flag: '--port <port>', env: 'CARD_SANDBOX_PORT', default: 4242, parse: int(0, 65535), doc: 'TCP port to listen on (0 picks a free one)' }),
   spec({ key: 'host', flag: '--host <host>', env: 'CARD_SANDBOX_HOST', default: '127.0.0.1', parse: str, doc: 'Address to bind; the API and the control plane bind together' }),
+  spec({ key: 'allowedHosts', flag: '--allowed-hosts <hosts>', env: 'CARD_SANDBOX_ALLOWED_HOSTS', default: [] as AllowedHosts, parse: hosts, defaultText: 'none', doc: 'Host names to answer besides localhost, *.localhost and loopback addresses (and, bound to another address, IP addresses and single-label names): `ci.example.test,.svc.local`, or `all` (README: Reliability and security)' }),
   spec({ key: 'db', flag: '--db <file>', env: 'CARD_SANDBOX_DB', default: ':memory:', parse: str, doc: 'SQLite database file; `:memory:` keeps nothing after exit' }),
   spec({ key: 'env', flag: '--env <env>', env: 'CARD_SANDBOX_ENV', default: 'sandbox' as Env, parse: oneOf(['sandbox', 'production'] as const), doc: '`sandbox` (testnets, simulator) or `production` (mainnets, no simulator)' }),
   spec({ key: 'verify', flag: '--verify <mode>', env: 'CARD_SANDBOX_VERIFY', default: 'warn' as Verify, parse: oneOf(['strict', 'warn', 'off'] as const), doc: 'Request signature, digest and idempotency-key checks: `strict` refuses, `warn` reports, `off` skips' }),

@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'delivery_not_found',
   'programme_not_found',
   'route_not_found',
+  'host_not_allowed',
+  'cross_site_request',
   'customer_already_exists',
   'invalid_state_transition',
   'challenge_already_signed',

@@ -44,6 +44,8 @@ export const PROBLEMS = {
   delivery_not_found: { status: 404, title: 'Delivery not found' },
   programme_not_found: { status: 404, title: 'Programme not found' },
   route_not_found: { status: 404, title: 'Not found' },
+  host_not_allowed: { status: 403, title: 'Forbidden' },
+  cross_site_request: { status: 403, title: 'Forbidden' },
   customer_already_exists: { status: 409, title: 'Customer already exists' },
   invalid_state_transition: { status: 409, title: 'Invalid state transition' },
   challenge_already_signed: { status: 409, title: 'Challenge already signed' },

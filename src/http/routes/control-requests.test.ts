@@ -39,7 +39,7 @@ describe('the journal of a refused or warned request', () => {
   });
 
   it('keeps the Host header as sent, the @authority of the base', async () => {
-    const sb = createTestSandbox({ verify: 'strict' });
+    const sb = createTestSandbox({ verify: 'strict', allowedHosts: ['api.example.test'] });
     await sb.request('GET', '/v1/chains', { headers: { Host: 'api.example.test:8080' } });
     const [entry] = await requests(sb);
     expect(entry.verification.headers).toEqual({ Host: 'api.example.test:8080' });
