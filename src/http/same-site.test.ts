@@ -52,7 +52,8 @@ describe('every route', () => {
     const recorder = recordChanges(sb.deps.store);
     recorder.clear();
     const before = sb.deps.clock.now();
-    for (const headers of [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }, { Origin: 'http://localhost:3000', 'Sec-Fetch-Site': 'same-site' }]) {
+    const pages: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }, { Origin: 'http://localhost:3000', 'Sec-Fetch-Site': 'same-site' }];
+    for (const headers of pages) {
       const res = await sb.json(method, path, { headers, token: false, ...(method === 'GET' ? {} : { body: '' }) });
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(res.body).toMatchObject({ code: 'cross_site_request', title: 'Forbidden' });
