@@ -20,7 +20,14 @@ const { Script } = require('node:vm');
 const dist = join(__dirname, '..', 'dist');
 const bundle = join(dist, 'card-sandbox.cjs');
 const cacheFile = `${bundle}.cache`;
-const bytes = readFileSync(bundle);
+let bytes;
+try {
+  bytes = readFileSync(bundle);
+} catch {
+  // A clone before its first build: say what to run rather than show a stack.
+  process.stderr.write('error card-sandbox is not built yet (dist/card-sandbox.cjs is missing): run `npm run build`, or `npm start`, which builds first\n');
+  process.exit(1);
+}
 // The cache file starts with the SHA-256 of the bundle it was made for: V8 itself only compares the
 // source's length, and would run stale code from a cache made for another bundle of the same size.
 const digest = createHash('sha256').update(bytes).digest();

@@ -103,6 +103,16 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
+    // Run by an npm script (`npm start`): stopping npm by its pid kills it and its shell but not us,
+    // which would keep the port. Once the parent is gone, stop as for SIGTERM.
+    if (env.npm_lifecycle_event !== undefined) {
+      const parent = process.ppid;
+      const watch = setInterval(() => {
+        if (process.ppid === parent) return;
+        clearInterval(watch);
+        stop('npm stopped');
+      }, 250).unref();
+    }
   });
 
   /** Declares a client command with the options every one of them takes. */
