@@ -8,8 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-
-const CHROMIUM = process.env.CARD_SANDBOX_CHROMIUM ?? '/usr/bin/chromium';
+import { CHROMIUM } from './chromium.js';
 
 /** Without the networking flags Chromium keeps trying to reach Google's services from a closed network. */
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
