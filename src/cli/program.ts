@@ -156,7 +156,7 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
 
   const clock = client(program, 'clock', 'Show the sandbox clock', ['clock', 'clock advance 25h', 'clock advance P30D', 'clock advance --to 2027-01-01T00:00:00Z'])
     .action((flags: ClientFlags) => run(flags, showClock));
-  client(clock, 'advance [duration]', 'Move the clock forward (ISO 8601 `PT25H` or `90s`, `25h`, `30d`), running every job and webhook retry that falls due, in order', ['clock advance 25h', 'clock advance PT90M', 'clock advance --to 2027-01-01T00:00:00Z'])
+  client(clock, 'advance [duration]', 'Move the clock forward (ISO 8601 `PT25H`, `P1M`, `P3Y` or `90s`, `25h`, `30d`, `1mo`, `1y`), running every job and webhook retry that falls due, in order', ['clock advance 25h', 'clock advance PT90M', 'clock advance P1M', 'clock advance 1y', 'clock advance --to 2027-01-01T00:00:00Z'])
     .option('--to <instant>', 'advance to this future instant instead')
     // `clock` takes the same options, and commander gives it those that follow `advance` too: merge them.
     .action((duration: string | undefined, _flags: unknown, command: Command) => {

@@ -1,6 +1,6 @@
 /** Duration parsing for `clock advance` and `--token-ttl`: ISO 8601 and shorthand, junk refused. */
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from './duration.js';
+import { addCalendar, parseCalendarDuration, parseDuration } from './duration.js';
 
 const S = 1000;
 const H = 3_600_000;
@@ -30,5 +30,31 @@ describe('parseDuration', () => {
 
   it.each(['', 'P', 'PT', 'P1DT', 'P1M', 'P1Y', '-5s', '-PT1H', 'PT-1H', '5', 'h', '1e3s', '10 s', '5x', '1h30m', 'PT1H ago', 'soon'])('refuses %j', (text) => {
     expect(parseDuration(text)).toBeUndefined();
+  });
+});
+
+describe('calendar durations', () => {
+  const at = (text: string) => new Date(Date.parse(text));
+  const plus = (from: string, by: string) => new Date(addCalendar(Date.parse(from), parseCalendarDuration(by)!)).toISOString();
+
+  it('reads years and months, ISO 8601 and shorthand, besides every fixed duration', () => {
+    expect(parseCalendarDuration('P3Y')).toEqual({ years: 3, months: 0, ms: 0 });
+    expect(parseCalendarDuration('P1M')).toEqual({ years: 0, months: 1, ms: 0 });
+    expect(parseCalendarDuration('P1Y2M3DT4H')).toEqual({ years: 1, months: 2, ms: 3 * 86_400_000 + 4 * 3_600_000 });
+    expect(parseCalendarDuration('1y')).toEqual({ years: 1, months: 0, ms: 0 });
+    expect(parseCalendarDuration('18mo')).toEqual({ years: 0, months: 18, ms: 0 });
+    expect(parseCalendarDuration('PT1M')).toEqual({ years: 0, months: 0, ms: 60_000 });
+    expect(parseCalendarDuration('25h')).toEqual({ years: 0, months: 0, ms: 90_000_000 });
+    for (const bad of ['P', 'P1.5Y', 'PY', '1yr', '-1y', 'P1MT', 'soon', '']) expect(parseCalendarDuration(bad), bad).toBeUndefined();
+  });
+
+  it('adds them on the calendar in UTC, a missing day becoming the last of the month', () => {
+    expect(plus('2026-01-31T10:00:00.000Z', 'P1M')).toBe('2026-02-28T10:00:00.000Z');
+    expect(plus('2028-01-31T10:00:00.000Z', '1mo')).toBe('2028-02-29T10:00:00.000Z');
+    expect(plus('2028-02-29T00:00:00.000Z', 'P1Y')).toBe('2029-02-28T00:00:00.000Z');
+    expect(plus('2026-11-30T23:59:59.999Z', 'P3M')).toBe('2027-02-28T23:59:59.999Z');
+    expect(plus('2026-03-15T08:00:00.000Z', 'P1Y2M3DT4H')).toBe('2027-05-18T12:00:00.000Z');
+    expect(plus('2026-12-01T00:00:00.000Z', '13mo')).toBe('2028-01-01T00:00:00.000Z');
+    expect(addCalendar(at('2026-01-01T00:00:00Z').getTime(), { years: 0, months: 0, ms: 5 })).toBe(Date.parse('2026-01-01T00:00:00.005Z'));
   });
 });

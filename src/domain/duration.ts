@@ -24,3 +24,46 @@ export function formatDuration(ms: number): string {
   for (const unit of ['d', 'h', 'm', 's']) if (ms > 0 && ms % UNIT_MS[unit]! === 0) return `${ms / UNIT_MS[unit]!}${unit}`;
   return `${ms}ms`;
 }
+
+/**
+ * A duration that may count calendar years and months (README: Time travel and the control plane):
+ * ISO 8601 (`P3Y`, `P1M`, `P1Y2M3DT4H`) or shorthand (`1y`, `1mo`), as well as every fixed
+ * duration above. Years and months are whole; what they add depends on the instant they are added to.
+ */
+export interface CalendarDuration {
+  years: number;
+  months: number;
+  /** The fixed part: weeks, days, hours, minutes, seconds. */
+  ms: number;
+}
+
+const CALENDAR_SHORTHAND = /^(\d+)(y|mo)$/;
+const CALENDAR_ISO = /^P(?:(\d+)Y)?(?:(\d+)M)?((?:\d+(?:\.\d+)?W)?(?:\d+(?:\.\d+)?D)?(?:T.*)?)$/;
+
+export function parseCalendarDuration(input: string): CalendarDuration | undefined {
+  const text = input.trim();
+  const short = CALENDAR_SHORTHAND.exec(text.toLowerCase());
+  if (short) return short[2] === 'y' ? { years: Number(short[1]), months: 0, ms: 0 } : { years: 0, months: Number(short[1]), ms: 0 };
+  const ms = parseDuration(text);
+  if (ms !== undefined) return { years: 0, months: 0, ms };
+  const iso = CALENDAR_ISO.exec(text.toUpperCase());
+  if (!iso || (iso[1] === undefined && iso[2] === undefined)) return undefined;
+  const rest = iso[3] ? parseDuration(`P${iso[3]}`) : 0;
+  if (rest === undefined) return undefined;
+  return { years: Number(iso[1] ?? 0), months: Number(iso[2] ?? 0), ms: rest };
+}
+
+/**
+ * `instant` plus `duration`, in UTC: years and months first, on the calendar — a day that the
+ * target month lacks becomes its last (31 January + P1M = the last day of February), as java.time
+ * and Temporal do — then the fixed part.
+ */
+export function addCalendar(instant: number, { years, months, ms }: CalendarDuration): number {
+  if (years === 0 && months === 0) return instant + ms;
+  const at = new Date(instant);
+  const total = at.getUTCMonth() + months + 12 * years;
+  const year = at.getUTCFullYear() + Math.floor(total / 12);
+  const month = total % 12;
+  const day = Math.min(at.getUTCDate(), new Date(Date.UTC(year, month + 1, 0)).getUTCDate());
+  return Date.UTC(year, month, day, at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds(), at.getUTCMilliseconds()) + ms;
+}

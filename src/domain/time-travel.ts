@@ -1,13 +1,15 @@
 /**
- * Where a clock advance lands: `{by}` an ISO 8601 duration or shorthand (`PT25H`, `25h`, `30d`),
+ * Where a clock advance lands: `{by}` an ISO 8601 duration or shorthand (`PT25H`, `25h`, `30d`,
+ * calendar years and months too: `P3Y`, `P1M`, `1y`, `1mo`),
  * or `{to}` an RFC 3339 instant in the future. The clock never moves backwards, so zero, negative
  * and past targets are refused, as is a jump beyond 100 years (past it dates stop being dates).
  */
 import { iso } from '../clock.js';
-import { parseDuration } from './duration.js';
+import { addCalendar, parseCalendarDuration } from './duration.js';
 import { fail } from './errors.js';
 
-export const MAX_ADVANCE_MS = 100 * 365 * 86_400_000;
+/** 100 years of the calendar, leap days included. */
+export const MAX_ADVANCE_MS = 36_525 * 86_400_000;
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -27,11 +29,12 @@ export function advanceTarget(request: AdvanceRequest, now: number): number {
     ]);
   }
   if (by !== undefined) {
-    const ms = parseDuration(by);
-    if (ms === undefined) return refuse('by', `must be a positive ISO 8601 duration ("PT25H", "P30D") or shorthand ("90s", "25h", "30d"), got "${by}"`);
-    if (ms <= 0) return refuse('by', `must be longer than zero, got "${by}"`);
-    if (ms > MAX_ADVANCE_MS) return refuse('by', `must be at most 100 years, got "${by}"`);
-    return now + ms;
+    const duration = parseCalendarDuration(by);
+    if (duration === undefined) return refuse('by', `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "30d", "1mo", "1y"), got "${by}"`);
+    const at = addCalendar(now, duration);
+    if (at <= now) return refuse('by', `must be longer than zero, got "${by}"`);
+    if (at - now > MAX_ADVANCE_MS) return refuse('by', `must be at most 100 years, got "${by}"`);
+    return at;
   }
   const at = INSTANT.test(to!) ? Date.parse(to!) : Number.NaN;
   if (Number.isNaN(at)) return refuse('to', `must be an RFC 3339 instant such as "2027-01-01T00:00:00Z", got "${to}"`);

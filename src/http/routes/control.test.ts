@@ -30,6 +30,23 @@ describe('POST /_sandbox/clock/advance', () => {
     expect(deps.clock.now()).toBe(T0 + ms);
   });
 
+  it.each([
+    ['P1M', '2026-04-01T09:00:00.000Z'],
+    ['1mo', '2026-04-01T09:00:00.000Z'],
+    ['P3Y', '2029-03-01T09:00:00.000Z'],
+    ['1y', '2027-03-01T09:00:00.000Z'],
+    ['P1Y2M3DT4H', '2027-05-04T13:00:00.000Z'],
+  ])('moves the clock by the calendar duration %s', async (by, now) => {
+    const { json } = createTestSandbox();
+    expect((await json('POST', '/_sandbox/clock/advance', { body: { by }, token: false })).body).toEqual({ now, ran: 0 });
+  });
+
+  it('moves the clock a month from the 31st to the last day of the next month', async () => {
+    const { json } = createTestSandbox();
+    await json('POST', '/_sandbox/clock/advance', { body: { to: '2027-01-31T12:00:00Z' }, token: false });
+    expect((await json('POST', '/_sandbox/clock/advance', { body: { by: 'P1M' }, token: false })).body).toEqual({ now: '2027-02-28T12:00:00.000Z', ran: 0 });
+  });
+
   it('moves the clock to a future instant', async () => {
     const { json } = createTestSandbox();
     const res = await json('POST', '/_sandbox/clock/advance', { body: { to: '2026-04-01T00:00:00Z' }, token: false });
