@@ -35,7 +35,7 @@ export interface SandboxOptions {
 export interface SandboxClock {
   /** The programme's sandbox time. */
   now(): Promise<Date>;
-  /** Moves it forward (`25h`, `30d`, `PT90S`), running every job and webhook retry that falls due. */
+  /** Moves it forward (`25h`, `30d`, `PT90S`, `P1M`, `1y`), running every job and webhook retry that falls due. */
   advance(by: string): Promise<Date>;
   /** Moves it forward to an instant. */
   advanceTo(instant: string | Date): Promise<Date>;
