@@ -20,6 +20,7 @@ import { reset } from './commands/reset.js';
 import { seed } from './commands/seed.js';
 import { simulate, type Simulation } from './commands/simulate.js';
 import { start, StartError } from './commands/start.js';
+import { stop as stopSandbox } from './commands/stop.js';
 import { clearFaults, deliveryAction, listWebhooks, pauseOrResume, setFaults, showFaults } from './commands/webhooks.js';
 import type { Io } from './io.js';
 import { recordRunning } from './run-files.js';
@@ -150,6 +151,10 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
     .option('--port <port>', 'the port the sandbox was started with (env CARD_SANDBOX_PORT, as for start)')
     .option('--wait <duration>', 'keep asking until it is healthy, for up to this long (e.g. 30s)', duration('--wait'))
     .action((flags: ClientFlags & { wait?: number }) => run(flags, (ctx) => health(ctx, flags.wait)));
+
+  client(program, 'stop', 'Stop the sandbox `start` left running on this machine (found as health finds it), and wait until it has', ['stop', 'stop --port 5000'])
+    .option('--port <port>', 'the port the sandbox was started with (env CARD_SANDBOX_PORT, as for start)')
+    .action((flags: ClientFlags) => run(flags, stopSandbox));
 
   client(program, 'seed <file>', 'Load a seed world (customers, accounts, cards, webhooks) into the running sandbox; all or nothing', ['seed fixtures/demo.json'])
     .action((file: string, flags: ClientFlags) => run(flags, (ctx) => seed(ctx, file)));

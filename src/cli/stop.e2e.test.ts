@@ -1,0 +1,24 @@
+import { expect, test } from 'vitest';
+import { runCli, startSandbox } from '../testing/spawn.js';
+
+// `card-sandbox stop` (README: CI recipes): stops what `start` left running, found as `health`
+// finds it, and waits until it has; with nothing to stop it exits 3.
+test('stops the sandbox start left running, then finds nothing to stop', async () => {
+  const sandbox = await startSandbox();
+  const stopped = await runCli(['stop', '--url', sandbox.url, '--json']);
+  expect(stopped.code).toBe(0);
+  expect(JSON.parse(stopped.stdout)).toEqual({ stopped: true, url: sandbox.url, pid: sandbox.process.child.pid });
+  expect((await sandbox.process.exited).code).toBe(0);
+  await expect(fetch(`${sandbox.url}/_sandbox/health`)).rejects.toThrow();
+  const again = await runCli(['stop', '--url', sandbox.url]);
+  expect(again.code).toBe(3);
+  expect(again.stderr).toContain('no sandbox started on this machine serves it');
+});
+
+test('finds it by --port, as health does, and says so for people', async () => {
+  const sandbox = await startSandbox();
+  const stopped = await runCli(['stop', '--port', new URL(sandbox.url).port]);
+  expect(stopped.code).toBe(0);
+  expect(stopped.stdout).toBe(`✓ stopped ${sandbox.url} (pid ${sandbox.process.child.pid})\n`);
+  expect((await sandbox.process.exited).code).toBe(0);
+});
