@@ -14,6 +14,7 @@ import { advanceClock, showClock } from './commands/clock.js';
 import { listEvents, resendEvent, resendWindow, showEvent, tailEvents } from './commands/events.js';
 import { health } from './commands/health.js';
 import { listen } from './commands/listen.js';
+import { LISTINGS, listResources, type ListingName } from './commands/lists.js';
 import { createProgramme, deleteProgramme, listProgrammes } from './commands/programmes.js';
 import { listRequests } from './commands/requests.js';
 import { reset } from './commands/reset.js';
@@ -151,6 +152,14 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
     .option('--port <port>', 'the port the sandbox was started with (env CARD_SANDBOX_PORT, as for start)')
     .option('--wait <duration>', 'keep asking until it is healthy, for up to this long (e.g. 30s)', duration('--wait'))
     .action((flags: ClientFlags & { wait?: number }) => run(flags, (ctx) => health(ctx, flags.wait)));
+
+  // The world, for the ids the simulator commands take (README: CLI).
+  for (const name of Object.keys(LISTINGS) as ListingName[]) {
+    const group = program.command(name).description(`The programme's ${name}`);
+    client(group, 'list', `List the ${name}, oldest first, with their ids and statuses`, [`${name} list`, `${name} list --status ${LISTINGS[name].statuses[0]} --json`], { isDefault: true })
+      .option('--status <status>', `only those in this status (${LISTINGS[name].statuses.join(', ')})`)
+      .action((flags: ClientFlags & { status?: string }) => run(flags, (ctx) => listResources(ctx, name, flags.status)));
+  }
 
   client(program, 'stop', 'Stop the sandbox `start` left running on this machine (found as health finds it), and wait until it has', ['stop', 'stop --port 5000'])
     .option('--port <port>', 'the port the sandbox was started with (env CARD_SANDBOX_PORT, as for start)')

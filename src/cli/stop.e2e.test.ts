@@ -5,6 +5,8 @@ import { runCli, startSandbox } from '../testing/spawn.js';
 // finds it, and waits until it has; with nothing to stop it exits 3.
 test('stops the sandbox start left running, then finds nothing to stop', async () => {
   const sandbox = await startSandbox();
+  const listed = await runCli(['customers', 'list', '--url', sandbox.url, '--json']);
+  expect([listed.code, JSON.parse(listed.stdout)]).toEqual([0, []]);
   const stopped = await runCli(['stop', '--url', sandbox.url, '--json']);
   expect(stopped.code).toBe(0);
   expect(JSON.parse(stopped.stdout)).toEqual({ stopped: true, url: sandbox.url, pid: sandbox.process.child.pid });

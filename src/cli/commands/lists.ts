@@ -1,0 +1,60 @@
+/**
+ * `customers list`, `accounts list`, `cards list`, `authorisations list`: the programme's world as
+ * tables, so that every id the simulator commands take can be found without curl (README: CLI). They
+ * read GET /_sandbox/world; `--json` prints each resource as GET /v1 returns it.
+ */
+import { ACCOUNT_STATUSES } from '../../domain/account.js';
+import { AUTHORISATION_STATUSES } from '../../domain/authorisation.js';
+import { CARD_STATUSES } from '../../domain/card.js';
+import { CUSTOMER_STATUSES } from '../../domain/customer.js';
+import type { World } from '../../services/world.js';
+import type { Account } from '../../wire/account.js';
+import type { Card } from '../../wire/card.js';
+import type { Customer } from '../../wire/customer.js';
+import type { Authorisation } from '../../wire/payment.js';
+import { ClientUsageError, type CommandContext } from '../client.js';
+
+interface Listing<T extends { id: string; status: string }> {
+  of(world: World): T[];
+  statuses: readonly string[];
+  columns: string[];
+  row(item: T): string[];
+}
+
+const customers: Listing<Customer> = {
+  of: (world) => world.customers.map(({ accounts: _, ...customer }) => customer),
+  statuses: CUSTOMER_STATUSES,
+  columns: ['ID', 'EXTERNAL ID', 'STATUS', 'CREATED'],
+  row: (c) => [c.id, c.externalId, c.status, c.createdAt],
+};
+const accounts: Listing<Account> = {
+  of: (world) => world.customers.flatMap((c) => c.accounts.map(({ cards: _, transactions: __, ...account }) => account)),
+  statuses: ACCOUNT_STATUSES,
+  columns: ['ID', 'CUSTOMER', 'STATUS', 'CURRENCIES', 'CREATED'],
+  row: (a) => [a.id, a.customerId, a.status, a.currencies.join(','), a.createdAt],
+};
+const cards: Listing<Card> = {
+  of: (world) => world.customers.flatMap((c) => c.accounts.flatMap((a) => a.cards.map(({ authorisations: _, transactions: __, ...card }) => card))),
+  statuses: CARD_STATUSES,
+  columns: ['ID', 'ACCOUNT', 'STATUS', 'TYPE', 'PAN', 'CREATED'],
+  row: (c) => [c.id, c.accountId, c.status, c.type, c.maskedPan ?? '', c.createdAt],
+};
+const authorisations: Listing<Authorisation> = {
+  of: (world) => world.customers.flatMap((c) => c.accounts.flatMap((a) => a.cards.flatMap((card) => card.authorisations))),
+  statuses: AUTHORISATION_STATUSES,
+  columns: ['ID', 'CARD', 'STATUS', 'AMOUNT', 'CREATED'],
+  row: (a) => [a.id, a.cardId, a.status, `${a.merchantAmount} ${a.merchantCurrency}`, a.createdAt],
+};
+
+export const LISTINGS = { customers, accounts, cards, authorisations } as const;
+export type ListingName = keyof typeof LISTINGS;
+
+export async function listResources({ client, io, json }: CommandContext, name: ListingName, status?: string): Promise<void> {
+  const listing = LISTINGS[name] as Listing<{ id: string; status: string }>;
+  if (status !== undefined && !listing.statuses.includes(status)) throw new ClientUsageError(`--status must be one of ${listing.statuses.join(', ')} for ${name}, got "${status}"`);
+  const world = (await client.request<World>('GET', '/world'))!;
+  const items = listing.of(world).filter((item) => status === undefined || item.status === status);
+  if (json) return io.json(items);
+  if (items.length === 0) return io.out(io.color.dim(`no ${name}${status === undefined ? '' : ` with status ${status}`}`));
+  io.table(listing.columns, items.map((item) => listing.row(item).map((cell, i) => (listing.columns[i] === 'STATUS' ? io.status(cell) : cell))));
+}
