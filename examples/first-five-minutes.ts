@@ -75,7 +75,7 @@ const receiver = createServer((req, res) => {
 });
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
-await call('PUT', '/webhooks', { callbackUrl, types: ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'] });
+const webhook = await call('PUT', '/webhooks', { callbackUrl, types: ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'] });
 
 // 5. A customer, proven by their wallet (EIP-4361 challenge, EIP-191 signature) and verified.
 const wallet = privateKeyToAccount(generatePrivateKey());
@@ -100,4 +100,7 @@ console.log(`authorised ${authorisation.merchantAmount} ${authorisation.merchant
 // 7. Captured about a second later, then settled: watch the verified webhooks arrive.
 while (!received.some((e) => e.webhookType === 'transaction.updated' && e.status === 'processed')) await new Promise((r) => setTimeout(r, 250));
 for (const event of received) console.log(`verified ${event.webhookType} ${event.status}`);
+
+// 8. Clean up: without its subscription the sandbox would retry every later event against a closed port for 24 h.
+await call('DELETE', `/webhooks/${webhook.id}`);
 receiver.close();

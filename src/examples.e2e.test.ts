@@ -35,6 +35,8 @@ test('the first five minutes: signed requests in strict mode, customer → card 
   ]) {
     expect(lines).toContain(expected);
   }
+  // It leaves no subscription behind.
+  expect(await (await fetch(`${sandbox.url}/_sandbox/webhooks`)).json()).toEqual([]);
 }, 60_000);
 
 test('the delivery lab: a naive handler double-counts under duplicates; the idempotent one holds up under every fault at once', async () => {

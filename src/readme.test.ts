@@ -18,6 +18,7 @@ describe('README', () => {
 
   // The examples the suite runs are shown as they are (Helpers for your tests, Parallel test suites).
   test.each([
+    'examples/first-five-minutes.ts',
     'examples/journey.test.ts',
     'examples/vitest/vitest.config.ts',
     'examples/vitest/global-setup.ts',

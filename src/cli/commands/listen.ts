@@ -2,7 +2,9 @@
  * `listen --forward-to <url> [--types …]`, as `stripe listen` (README: Webhooks → The delivery
  * lab): subscribes the URL through the control plane — so it works whatever the credentials and
  * `--verify` mode — prints the verification key's id, then each delivery attempt to it as it
- * happens, and deletes the subscription when it stops (Ctrl-C or SIGTERM).
+ * happens, and deletes the subscription when it stops (Ctrl-C or SIGTERM). A reset of the sandbox
+ * deletes every subscription: listen hears of it on the request journal's stream (`cleared`) and
+ * subscribes again with the same URL and types.
  */
 import { WEBHOOK_TYPES } from '../../domain/events.js';
 import type { Webhook } from '../../wire/webhook.js';
@@ -37,11 +39,30 @@ export async function listen({ client, io, json }: CommandContext, options: List
     if (answer && a.statusCode !== undefined && (a.statusCode < 200 || a.statusCode >= 300)) io.out(`    ${c.dim(`answered ${answer}`)}`);
   };
 
+  const put = async () => (hook = (await client.request<Webhook>('PUT', '/webhooks', { callbackUrl: options.forwardTo, types: options.types ?? [...WEBHOOK_TYPES] }))!);
+  const resubscribe = async () => {
+    try {
+      const gone = hook!.id;
+      await put();
+      io.err(`${c.yellow('The sandbox was reset')}: webhook ${gone} went with it; forwarding again as webhook ${hook!.id}`);
+    } catch (error) {
+      failure = error;
+      stop();
+    }
+  };
   const subscribe = async () => {
     try {
-      hook = (await client.request<Webhook>('PUT', '/webhooks', { callbackUrl: options.forwardTo, types: options.types ?? [...WEBHOOK_TYPES] }))!;
+      const created = await put();
+      // A reset deletes the subscription: the journal's stream says when.
+      await new Promise<void>((opened, failed) => {
+        client
+          .stream('/requests/stream', (message) => {
+            if (message.event === 'cleared') void resubscribe();
+          }, following.signal, opened)
+          .catch(failed);
+      });
       const { keyId } = (await client.request<{ keyId: string }>('GET', '/webhooks/verification-key'))!;
-      io.err(`${c.green('Ready!')} Forwarding ${hook.types.join(', ')} to ${c.bold(hook.callbackUrl)} (webhook ${hook.id})`);
+      io.err(`${c.green('Ready!')} Forwarding ${created.types.join(', ')} to ${c.bold(created.callbackUrl)} (webhook ${created.id})`);
       io.err(`Verify signatures with the key ${c.bold(keyId)} (GET /v1/webhooks/verification-key). Ctrl-C to stop.`);
       for (const a of early.splice(0)) print(a);
       onReady?.();

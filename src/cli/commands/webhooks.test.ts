@@ -157,6 +157,30 @@ describe('listen', () => {
     expect((await sb.json('GET', '/_sandbox/webhooks', { token: false })).body.map((h: { callbackUrl: string }) => h.callbackUrl)).toEqual([`${receiver.url}/someone-else`]);
   });
 
+  it('subscribes again after a reset, forwards what comes next, and still deletes its subscription when stopped', async () => {
+    const ctx = cliContext(sb);
+    const abort = new AbortController();
+    let ready!: () => void;
+    const isReady = new Promise<void>((resolve) => (ready = resolve));
+    const listening = listen(ctx, { forwardTo: `${receiver.url}/mine`, types: ['card.updated'] }, abort.signal, ready);
+    await isReady;
+    const hooks = async () => (await sb.json('GET', '/_sandbox/webhooks', { token: false })).body as { id: string; callbackUrl: string; types: string[] }[];
+    const [before] = await hooks();
+    expect((await sb.json('POST', '/_sandbox/reset', { token: false })).status).toBe(200);
+    await until(() => ctx.stderr().includes('forwarding again'), 'the line saying it subscribed again');
+    const [after] = await hooks();
+    expect(after).toMatchObject({ callbackUrl: `${receiver.url}/mine`, types: ['card.updated'] });
+    expect(after!.id).not.toBe(before!.id);
+    expect(ctx.stderr()).toContain(`The sandbox was reset: webhook ${before!.id} went with it; forwarding again as webhook ${after!.id}`);
+    const eventId = emit('active');
+    await advance();
+    await until(() => ctx.stdout().includes(eventId), 'the delivery after the reset');
+    abort.abort();
+    await listening;
+    expect(ctx.stderr()).toContain(`deleted webhook ${after!.id}`);
+    expect(await hooks()).toEqual([]);
+  });
+
   it('stops with the refusal when the URL is refused, subscribing nothing', async () => {
     const error = (await listen(cliContext(sb), { forwardTo: 'ftp://nope' }, new AbortController().signal).catch((e: unknown) => e)) as RefusedError;
     expect(error.problem.errors?.[0]?.path).toBe('callbackUrl');
