@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { runCli, startSandbox } from '../testing/spawn.js';
+import { runCli, spawnCli, startSandbox, waitForOutput } from '../testing/spawn.js';
 
 // `card-sandbox stop` (README: CI recipes): stops what `start` left running, found as `health`
 // finds it, and waits until it has; with nothing to stop it exits 3.
@@ -23,4 +26,21 @@ test('finds it by --port, as health does, and says so for people', async () => {
   expect(stopped.code).toBe(0);
   expect(stopped.stdout).toBe(`✓ stopped ${sandbox.url} (pid ${sandbox.process.child.pid})\n`);
   expect((await sandbox.process.exited).code).toBe(0);
+});
+
+test('after a restart on the same --db, the banner tells the kept clock', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-kept-clock-'));
+  try {
+    const db = join(dir, 'sandbox.db');
+    const first = await startSandbox(['--db', db]);
+    expect((await runCli(['clock', 'advance', '30d', '--url', first.url])).code).toBe(0);
+    await first.stop();
+    const again = spawnCli(['start', '--port', '0', '--db', db]);
+    const banner = await waitForOutput(again, (out) => out.includes('Database'));
+    again.child.kill('SIGTERM');
+    await again.exited;
+    expect(banner).toMatch(/Clock\s+running at \S+, 30 d ahead of real time \(kept in the database\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

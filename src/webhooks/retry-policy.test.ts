@@ -54,6 +54,12 @@ describe('nextAttemptAt', () => {
     ]);
   });
 
+  it('makes 23 or 24 attempts, as the README says, whatever the jitter draws', () => {
+    expect(schedule(0)).toHaveLength(24);
+    expect(schedule(0.999)).toHaveLength(23);
+    fc.assert(fc.property(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (random) => [23, 24].includes(schedule(random).length)));
+  });
+
   it('never schedules an attempt more than 24 h after the first, and ends for any jitter', () => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (random) => {

@@ -49,3 +49,15 @@ describe('reset and requests', () => {
     expect(empty.stdout()).toBe('✓ sandbox reset (it was already empty)\nno API requests yet\n');
   });
 });
+
+describe("the banner's clock", () => {
+  it('tells frozen, real time, and an offset kept in the database', async () => {
+    const { clockText } = await import('./start.js');
+    const now = Date.parse('2026-12-25T10:00:00Z');
+    expect(clockText(true, now, 0)).toBe('frozen at 2026-12-25T10:00:00.000Z');
+    expect(clockText(false, now, 0)).toBe('real time');
+    expect(clockText(false, now, 30 * 86_400_000 + 5)).toBe('running at 2026-12-25T10:00:00.000Z, 30 d ahead of real time (kept in the database)');
+    expect(clockText(false, now, 2.5 * 3_600_000)).toBe('running at 2026-12-25T10:00:00.000Z, 2.5 h ahead of real time (kept in the database)');
+    expect(clockText(false, now, 90_000)).toBe('running at 2026-12-25T10:00:00.000Z, 90 s ahead of real time (kept in the database)');
+  });
+});
