@@ -39,7 +39,7 @@ const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
 
 export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   const { programmes, config, clock, log } = deps;
-  const onError = (error: Error, c: Parameters<Parameters<OpenAPIHono<AppEnv>['onError']>[0]>[1]) => problemResponse(c, toSandboxError(error, log));
+  const onError = (error: Error, c: Parameters<Parameters<OpenAPIHono<AppEnv>['onError']>[0]>[1]) => problemResponse(c, toSandboxError(error, log, c.get('rawBody')));
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
   app.use('*', requestContext(deps));

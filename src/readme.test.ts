@@ -30,4 +30,10 @@ describe('README', () => {
   ])('shows %s exactly as the suite runs it', (file) => {
     expect(readme).toContain(`\n${readFileSync(packagePath(file), 'utf8').trimEnd()}\n\`\`\`\n`);
   });
+
+  // The curl walk-through's wallet is its own: loading the demo world after it is not refused.
+  test("the walk-through's wallet is none of fixtures/demo.json's", () => {
+    const address = /^ADDR=(0x[0-9a-fA-F]{40})$/m.exec(readme)![1]!;
+    expect(readFileSync(packagePath('fixtures/demo.json'), 'utf8')).not.toContain(address);
+  });
 });

@@ -61,6 +61,11 @@ describe('request bodies', () => {
     const body = await problem(await sandbox.request('POST', '/v1/probes', { body: '{"name": "a",' }), 400, 'invalid_request');
     expect(body.detail).toMatch(/JSON/);
     expect(probes.effects).toEqual([]);
+    // In the house's words, with where it stops being JSON, on /v1 as on the control plane.
+    const v1 = await problem(await sandbox.request('POST', '/v1/probes', { body: '{"name": "a" "size": 1}' }), 400, 'invalid_request');
+    expect(v1.detail).toMatch(/^the body is not valid JSON: .*position 13/);
+    const control = await problem(await sandbox.request('POST', '/_sandbox/clock/advance', { body: '{"by": "1h" "x"}', token: false }), 400, 'invalid_request');
+    expect(control.detail).toMatch(/^the body is not valid JSON: .*position 12/);
   });
 
   it('refuses a body that is not declared as JSON with 400', async () => {

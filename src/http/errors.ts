@@ -89,11 +89,32 @@ export function validationError(error: ZodError, where: string): SandboxError {
   return new SandboxError('invalid_request', detail, errors);
 }
 
-export function toSandboxError(error: unknown, log: Log): SandboxError {
+/** A body read as JSON; a 400 saying where it stops being JSON (JSON.parse's own position) when it is not. */
+export function readJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new SandboxError('invalid_request', `the body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Why a body a route's validator could not read is not JSON; undefined when it is. */
+function notJson(raw: Uint8Array | undefined): SandboxError | undefined {
+  if (!raw?.length) return undefined;
+  try {
+    readJson(Buffer.from(raw).toString('utf8'));
+    return undefined;
+  } catch (error) {
+    return error as SandboxError;
+  }
+}
+
+/** `rawBody`: the request's body, to say where it stops being JSON when a route's validator could not read it. */
+export function toSandboxError(error: unknown, log: Log, rawBody?: Uint8Array): SandboxError {
   if (error instanceof SandboxError) return error;
   if (error instanceof HTTPException) {
     if (error.status === 413) return new SandboxError('payload_too_large', 'the request body is larger than 1 MiB');
-    if (error.status < 500) return new SandboxError('invalid_request', error.message || 'invalid request');
+    if (error.status < 500) return notJson(rawBody) ?? new SandboxError('invalid_request', error.message || 'invalid request');
   }
   // Node aborts the request stream when the client hangs up, or breaks the framing, before the
   // body is complete: the client's failure, not the sandbox's (and nobody is left to answer).

@@ -18,12 +18,17 @@ import { sseStream } from './sse.js';
 const MAX_EVENTS_PAGE = 1000;
 
 const Filter = z.object({
-  type: z.enum(WEBHOOK_TYPES).optional(),
+  type: z.enum(WEBHOOK_TYPES, `must be one of ${WEBHOOK_TYPES.join(', ')}`).optional(),
   entityId: Uuid.optional(),
 });
 const ListQuery = Filter.extend({
   before: Uuid.optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_EVENTS_PAGE).default(100),
+  limit: z.coerce
+    .number(`must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
+    .int(`must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
+    .min(1, `must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
+    .max(MAX_EVENTS_PAGE, `must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
+    .default(100),
 });
 const EventParam = z.object({ eventId: Uuid });
 

@@ -4,19 +4,14 @@
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { SandboxError } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
-import { validationError } from '../errors.js';
+import { readJson, validationError } from '../errors.js';
 
 /** The request body parsed as JSON (`{}` when there is none). */
 export function jsonOf(c: Context<AppEnv>): unknown {
   const raw = c.get('rawBody');
   if (!raw || raw.length === 0) return {};
-  try {
-    return JSON.parse(Buffer.from(raw).toString('utf8')) as unknown;
-  } catch (error) {
-    throw new SandboxError('invalid_request', `the body is not valid JSON: ${(error as Error).message}`);
-  }
+  return readJson(Buffer.from(raw).toString('utf8'));
 }
 
 export function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
