@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -79,6 +79,14 @@ describe.skipIf(process.platform !== 'linux')('installed from the tarball with n
     for (const tool of ['python3', 'make', 'cc', 'gcc', 'g++']) expect(run('sh', ['-c', `command -v ${tool}`], work, bareEnv).status).not.toBe(0);
     expect(run('sh', ['-c', 'command -v node'], work, bareEnv).stdout.trim()).toBe(process.execPath);
   });
+
+  test('npx runs it straight from the tarball, as the README shows until it is on the registry', () => {
+    const dir = join(work, 'npx');
+    mkdirSync(dir);
+    const run = spawnSync('npx', ['-y', '--package', tarball, 'card-sandbox', '--version'], { cwd: dir, env: bareEnv, encoding: 'utf8', timeout: 120_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  }, 180_000);
 
   test.each(installs)('$name installs it, the journey passes and a strict project type-checks', ({ name, lock, install }) => {
     const dir = project(name.replace(/\W+/g, '-'), lock);
