@@ -1,6 +1,7 @@
 // Bundles what the package runs, so that installing it needs nothing but its own files (README:
 // Quick start):
-// - the compiled CLI (dist/cli/main.js) into one minified CommonJS file, dist/card-sandbox.cjs,
+// - the compiled CLI (dist/cli/main.js) into one minified CommonJS file, dist/card-sandbox.cjs (the
+//   MCP server of `card-sandbox mcp` apart, in dist/mcp.cjs),
 //   which bin/card-sandbox.cjs runs, then starts it once so that V8's code cache for it
 //   (dist/card-sandbox.cjs.cache) is written. Loading one file instead of several hundred modules,
 //   and not compiling it at every start, is what keeps the cold start short;
@@ -32,15 +33,19 @@ writeFileSync(MIGRATED_IMAGE, migrated.sqlite.serialize());
 migrated.close();
 
 const common = { bundle: true, minify: true, platform: 'node', target: 'node22', logLevel: 'warning' };
+// The sources are ES modules; in a CommonJS bundle their `import.meta.url` is the bundle's own.
+const commonJs = { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' }, banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" } };
 await build({
   ...common,
+  ...commonJs,
   entryPoints: ['dist/cli/main.js'],
   outfile: BUNDLE,
-  format: 'cjs',
-  // The sources are ES modules; in the CommonJS bundle their `import.meta.url` is the bundle's own.
-  define: { 'import.meta.url': '__bundleUrl' },
-  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // `card-sandbox mcp` loads the MCP server from a bundle of its own, so that no other command pays
+  // for it; with require, which the bin's vm.Script supports and a dynamic import() does not.
+  supported: { 'dynamic-import': false },
+  plugins: [{ name: 'mcp apart', setup: (b) => b.onResolve({ filter: /\/mcp\/server\.js$/ }, () => ({ path: './mcp.cjs', external: true })) }],
 });
+await build({ ...common, ...commonJs, entryPoints: ['dist/mcp/server.js'], outfile: 'dist/mcp.cjs' });
 
 rmSync(LIB, { recursive: true, force: true });
 await build({

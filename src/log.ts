@@ -70,3 +70,9 @@ export function memoryLog(): Log & { lines: { level: string; message: string; fi
     request: (line) => void lines.push({ level: 'request', message: `${line.method} ${line.path} ${line.status}`, fields: { ...line } }),
   };
 }
+
+/** Warnings and errors only, as JSON lines on stderr: for a sandbox inside another program (the test companion, the MCP server). */
+export function quietLog(): Log {
+  const log = jsonLog((line) => process.stderr.write(line));
+  return { ...log, info: () => undefined, request: () => undefined };
+}

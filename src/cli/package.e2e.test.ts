@@ -16,10 +16,10 @@ test('the packed tarball ships only what it needs and starts as the image starts
   assertBuilt();
   const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }];
   const top = new Set(packed.files.map((f) => f.path.split('/')[0]));
-  expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'drizzle', 'fixtures', 'package.json']);
+  expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'SKILL.md', 'bin', 'dist', 'drizzle', 'fixtures', 'package.json']);
   // The bundles, their declarations and SQLite's addons; none of the compiled modules they are made of.
   expect(new Set(packed.files.filter((f) => f.path.startsWith('dist/')).map((f) => f.path.split('/').slice(0, 2).join('/')))).toEqual(
-    new Set(['dist/card-sandbox.cjs', 'dist/card-sandbox.cjs.cache', 'dist/lib', 'dist/migrated.sqlite', 'dist/prebuilds', 'dist/ui']),
+    new Set(['dist/card-sandbox.cjs', 'dist/card-sandbox.cjs.cache', 'dist/lib', 'dist/mcp.cjs', 'dist/migrated.sqlite', 'dist/prebuilds', 'dist/ui']),
   );
   expect(packed.files.filter((f) => f.path.startsWith('dist/prebuilds/')).map((f) => f.path.slice('dist/prebuilds/'.length).replace('.node', '')).sort()).toEqual([...PREBUILT_TARGETS].sort());
   // The inspector's files (README: The inspector), and nothing of its sources.

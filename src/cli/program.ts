@@ -20,6 +20,7 @@ import { listRequests } from './commands/requests.js';
 import { reset } from './commands/reset.js';
 import { seed } from './commands/seed.js';
 import { simulate, type Simulation } from './commands/simulate.js';
+import { DEFAULT_SKILLS_DIR, skill } from './commands/skill.js';
 import { start, StartError } from './commands/start.js';
 import { stop as stopSandbox } from './commands/stop.js';
 import { clearFaults, deliveryAction, listWebhooks, pauseOrResume, setFaults, showFaults } from './commands/webhooks.js';
@@ -160,6 +161,30 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       .option('--status <status>', `only those in this status (${LISTINGS[name].statuses.join(', ')})`)
       .action((flags: ClientFlags & { status?: string }) => run(flags, (ctx) => listResources(ctx, name, flags.status)));
   }
+
+  // Coding agents (README: Coding agents): the MCP server, loaded only here (dist/mcp.cjs), and the skill.
+  client(program, 'mcp', 'A Model Context Protocol server over stdio for coding agents: the client commands as tools, plus explain_request and journey', [
+    'mcp                      # attached to the running sandbox',
+    'mcp --start              # with a sandbox of its own, in this process',
+    'claude mcp add card-sandbox -- npx card-sandbox mcp',
+  ])
+    .option('--port <port>', 'the port the sandbox was started with (env CARD_SANDBOX_PORT, as for start)')
+    .option('--start', 'run a sandbox in this process (in memory, on a free port) instead of attaching to a running one')
+    .action(async (flags: ClientFlags & { start?: boolean }) => {
+      const mcp = await import('../mcp/server.js');
+      const own = flags.start ? await mcp.startInProcess() : undefined;
+      try {
+        await run(own ? { ...flags, url: own.url } : flags, ({ client }) => mcp.serveMcp(client));
+      } finally {
+        await own?.close();
+      }
+    });
+  program
+    .command('skill')
+    .description('Print the agent skill for card-sandbox (SKILL.md), or install it where your coding agent looks for skills')
+    .option('--install [dir]', 'write <dir>/card-sandbox/SKILL.md (default .claude/skills)')
+    .addHelpText('after', examples('skill', 'skill --install', 'skill --install ~/.claude/skills'))
+    .action((flags: { install?: string | true }) => skill(io, flags.install === true ? DEFAULT_SKILLS_DIR : flags.install));
 
   client(program, 'stop', 'Stop the sandbox `start` left running on this machine (found as health finds it), and wait until it has', ['stop', 'stop --port 5000'])
     .option('--port <port>', 'the port the sandbox was started with (env CARD_SANDBOX_PORT, as for start)')

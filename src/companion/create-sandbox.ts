@@ -10,7 +10,7 @@ import { createClient, type ApiClient } from '../client/create-client.js';
 import type { ApiFaultRuleInput, ApiFaultsInput, ApiFaultsView } from '../domain/api-faults.js';
 import { defaultConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
-import { jsonLog, type Log } from '../log.js';
+import { quietLog } from '../log.js';
 import { startServer } from '../server.js';
 import { controlPlane } from './control.js';
 import { sandboxEvents, type SandboxEvents } from './events.js';
@@ -77,11 +77,6 @@ interface CreatedProgramme {
 }
 
 /** In-process, the log keeps to what needs attention: warnings and errors, on stderr. */
-function quietLog(): Log {
-  const log = jsonLog((line) => process.stderr.write(line));
-  return { ...log, info: () => undefined, request: () => undefined };
-}
-
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   let stopServer: (() => Promise<void>) | undefined;
   let url: string;

@@ -1,0 +1,20 @@
+/**
+ * `skill [--install [dir]]`: the agent skill shipped in the package (SKILL.md, README: Coding
+ * agents) printed, or written where a coding agent looks for skills: `<dir>/card-sandbox/SKILL.md`.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { packagePath } from '../../paths.js';
+import type { Io } from '../io.js';
+
+/** Claude Code's project skills; other agents take --install <their folder>. */
+export const DEFAULT_SKILLS_DIR = '.claude/skills';
+
+export function skill(io: Io, installDir?: string): void {
+  const text = readFileSync(packagePath('SKILL.md'), 'utf8');
+  if (installDir === undefined) return io.out(text.trimEnd());
+  const dir = resolve(installDir, 'card-sandbox');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'SKILL.md'), text);
+  io.out(`${io.color.green('✓')} wrote ${join(dir, 'SKILL.md')}`);
+}
