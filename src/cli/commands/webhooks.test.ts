@@ -131,15 +131,21 @@ describe('events show and tail', () => {
 });
 
 describe('listen', () => {
-  it('subscribes the URL, prints each delivery to it live, and deletes the subscription when stopped', async () => {
-    subscribe('/someone-else');
-    await setFaults(cliContext(sb), 'duplicate=1');
+  /** `listen --forward-to <receiver>/mine --types card.updated`, once it is ready. */
+  const startListening = async () => {
     const ctx = cliContext(sb);
     const abort = new AbortController();
     let ready!: () => void;
     const isReady = new Promise<void>((resolve) => (ready = resolve));
-    const listening = listen(ctx, { forwardTo: `${receiver.url}/mine`, types: ['card.updated'] }, abort.signal, ready);
+    const done = listen(ctx, { forwardTo: `${receiver.url}/mine`, types: ['card.updated'] }, abort.signal, ready);
     await isReady;
+    return { ctx, abort, listening: done };
+  };
+
+  it('subscribes the URL, prints each delivery to it live, and deletes the subscription when stopped', async () => {
+    subscribe('/someone-else');
+    await setFaults(cliContext(sb), 'duplicate=1');
+    const { ctx, abort, listening } = await startListening();
     const [mine] = (await sb.json('GET', '/_sandbox/webhooks', { token: false })).body.filter((h: { callbackUrl: string }) => h.callbackUrl.endsWith('/mine'));
     expect(ctx.stderr()).toContain(`Ready! Forwarding card.updated to ${receiver.url}/mine (webhook ${mine.id})`);
     expect(ctx.stderr()).toContain(`Verify signatures with the key ${sb.deps.services.webhooks.verificationKey().keyId}`);
@@ -158,12 +164,7 @@ describe('listen', () => {
   });
 
   it('subscribes again after a reset, forwards what comes next, and still deletes its subscription when stopped', async () => {
-    const ctx = cliContext(sb);
-    const abort = new AbortController();
-    let ready!: () => void;
-    const isReady = new Promise<void>((resolve) => (ready = resolve));
-    const listening = listen(ctx, { forwardTo: `${receiver.url}/mine`, types: ['card.updated'] }, abort.signal, ready);
-    await isReady;
+    const { ctx, abort, listening } = await startListening();
     const hooks = async () => (await sb.json('GET', '/_sandbox/webhooks', { token: false })).body as { id: string; callbackUrl: string; types: string[] }[];
     const [before] = await hooks();
     expect((await sb.json('POST', '/_sandbox/reset', { token: false })).status).toBe(200);
