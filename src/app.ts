@@ -74,9 +74,8 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   transactionRoutes(v1);
   simulatorAuthorisationRoutes(v1, deps);
 
-  operationOf = operationFinder(
-    v1.openAPIRegistry.definitions.flatMap((d): DeclaredOperation[] => (d.type === 'route' && d.route.operationId ? [{ method: d.route.method, path: d.route.path, operationId: d.route.operationId }] : [])),
-  );
+  const operations = v1.openAPIRegistry.definitions.flatMap((d): DeclaredOperation[] => (d.type === 'route' && d.route.operationId ? [{ method: d.route.method, path: d.route.path, operationId: d.route.operationId }] : []));
+  operationOf = operationFinder(operations);
   app.route('/v1', v1);
   // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
   const simulator = new OpenAPIHono<AppEnv>({ defaultHook });
@@ -85,7 +84,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   // The webhook mirror: subscriptions without a token, for `card-sandbox listen` whatever --verify says.
   const webhooks = new OpenAPIHono<AppEnv>({ defaultHook });
   webhookRoutes(webhooks);
-  app.route('/_sandbox', controlRoutes(deps, { maxBodyBytes: MAX_BODY_BYTES, simulator, webhooks }));
+  app.route('/_sandbox', controlRoutes(deps, { maxBodyBytes: MAX_BODY_BYTES, simulator, webhooks, operations }));
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' },

@@ -10,4 +10,5 @@ export { WaitTimeoutError, type EventPredicate, type WaitOptions } from './compa
 export { createWallet, type Wallet, type WalletOptions } from './companion/wallet.js';
 export * from './client/index.js';
 export type { Config } from './config.js';
+export type { Check, CheckStatus, Report } from './domain/report.js';
 export type { ApiFaultMatch, ApiFaultRuleInput, ApiFaultRuleView, ApiFaultsInput, ApiFaultsView } from './domain/api-faults.js';

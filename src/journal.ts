@@ -52,6 +52,8 @@ export interface JournalEntry {
   verification?: Verification;
   /** When the API fault lab faulted it; `status` is then 0 for a connection closed without an answer. */
   fault?: JournalFault;
+  /** The Idempotency-Key it carried, if any: the go-live report follows retries by it. */
+  idempotencyKey?: string;
 }
 
 /** Told of every entry as it is added, and when a reset clears the journal. */

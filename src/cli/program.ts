@@ -17,6 +17,7 @@ import { listen } from './commands/listen.js';
 import { LISTINGS, listResources, type ListingName } from './commands/lists.js';
 import { createProgramme, deleteProgramme, listProgrammes } from './commands/programmes.js';
 import { listRequests } from './commands/requests.js';
+import { report, ReportFailed } from './commands/report.js';
 import { reset } from './commands/reset.js';
 import { seed } from './commands/seed.js';
 import { simulate, type Simulation } from './commands/simulate.js';
@@ -145,6 +146,9 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       } else if (error instanceof UnreachableError) {
         io.err(`${io.color.red('error')} ${error.message}`);
         process.exitCode = EXIT_UNREACHABLE;
+      } else if (error instanceof ReportFailed) {
+        io.err(`${io.color.red('error')} ${error.message}`);
+        process.exitCode = EXIT_REFUSED;
       } else throw error;
     }
   };
@@ -185,6 +189,10 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
     .option('--install [dir]', 'write <dir>/card-sandbox/SKILL.md (default .claude/skills)')
     .addHelpText('after', examples('skill', 'skill --install', 'skill --install ~/.claude/skills'))
     .action((flags: { install?: string | true }) => skill(io, flags.install === true ? DEFAULT_SKILLS_DIR : flags.install));
+
+  client(program, 'report', 'The go-live report: what your client and receiver did right, wrong and never tried (exit 1 when a check fails)', ['report', 'report --junit go-live.xml', 'report --json'])
+    .option('--junit <file>', 'also write it as JUnit XML: a test case per check and per operation never called')
+    .action((flags: ClientFlags & { junit?: string }) => run(flags, (ctx) => report(ctx, flags.junit)));
 
   client(program, 'stop', 'Stop the sandbox `start` left running on this machine (found as health finds it), and wait until it has', ['stop', 'stop --port 5000'])
     .option('--port <port>', 'the port the sandbox was started with (env CARD_SANDBOX_PORT, as for start)')

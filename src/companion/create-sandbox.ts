@@ -8,6 +8,7 @@
  */
 import { createClient, type ApiClient } from '../client/create-client.js';
 import type { ApiFaultRuleInput, ApiFaultsInput, ApiFaultsView } from '../domain/api-faults.js';
+import type { Report } from '../domain/report.js';
 import { defaultConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
 import { quietLog } from '../log.js';
@@ -61,6 +62,8 @@ export interface Sandbox {
       clear(): Promise<void>;
     };
   };
+  /** The go-live report of the programme (README: Before you go live): checks with evidence, and coverage. */
+  report(): Promise<Report>;
   /** A customer's wallet; seeded sandboxes give the same wallets in the same order. */
   wallet(options?: WalletOptions): Wallet;
   /** Wipes the programme's world (credentials, keys and clock stay); receivers subscribe again. */
@@ -142,6 +145,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         },
       },
     },
+    report: () => control<Report>('GET', '/report'),
     wallet(walletOptions = {}) {
       const n = wallets++;
       const privateKey = walletOptions.privateKey ?? (options.randomSeed !== undefined ? seededWalletKey(options.randomSeed, n) : undefined);

@@ -11,7 +11,7 @@ import { formatDuration, parseDuration } from './duration.js';
 import type { FieldError } from './errors.js';
 
 /** What an attempt records when a fault touched it. */
-export const ATTEMPT_FAULTS = ['duplicate', 'reordered', 'delayed', 'injected-status', 'injected-timeout'] as const;
+export const ATTEMPT_FAULTS = ['duplicate', 'reordered', 'delayed', 'injected-status', 'injected-timeout', 'forged'] as const;
 export type AttemptFault = (typeof ATTEMPT_FAULTS)[number];
 
 /**
@@ -35,6 +35,8 @@ export interface Faults {
   delay?: { minMs: number; maxMs: number };
   fail?: FailFault;
   timeout?: number;
+  /** A share of attempts sent with a body changed after signing, which a receiver must refuse. */
+  forge?: number;
   seed?: number;
 }
 
@@ -86,6 +88,7 @@ export const FaultsBody = z
     delay: Delay.optional(),
     fail: Fail.optional(),
     timeout: probability.optional(),
+    forge: probability.optional(),
     seed: Seed.optional(),
   })
   .transform((body): Faults => Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as Faults);
@@ -93,8 +96,8 @@ export const FaultsBody = z
 /** Whether any fault can happen: a seed alone, or probabilities of 0, change nothing. */
 export function hasFaults(faults: Faults | undefined): boolean {
   if (!faults) return false;
-  const { duplicate, reorder, delay, fail, timeout } = faults;
-  return !!(duplicate || reorder || timeout || (delay && delay.maxMs > 0) || (fail && ('rate' in fail ? fail.rate > 0 : fail.remaining > 0)));
+  const { duplicate, reorder, delay, fail, timeout, forge } = faults;
+  return !!(duplicate || reorder || timeout || forge || (delay && delay.maxMs > 0) || (fail && ('rate' in fail ? fail.rate > 0 : fail.remaining > 0)));
 }
 
 /** The faults on the wire: as the body takes them, with what is left of `fail.times`. */
@@ -104,16 +107,17 @@ export interface FaultsView {
   delay?: string;
   fail?: FailFault;
   timeout?: number;
+  forge?: number;
   seed?: number;
 }
 
 /** In the order the body lists them. */
-export function faultsView({ duplicate, reorder, delay, fail, timeout, seed }: Faults): FaultsView {
-  const view: FaultsView = { duplicate, reorder, delay: delay && rangeText(delay), fail, timeout, seed };
+export function faultsView({ duplicate, reorder, delay, fail, timeout, forge, seed }: Faults): FaultsView {
+  const view: FaultsView = { duplicate, reorder, delay: delay && rangeText(delay), fail, timeout, forge, seed };
   return Object.fromEntries(Object.entries(view).filter(([, v]) => v !== undefined));
 }
 
-const FIELDS = new Set(['duplicate', 'reorder', 'delay', 'fail.status', 'fail.times', 'fail.rate', 'timeout', 'seed']);
+const FIELDS = new Set(['duplicate', 'reorder', 'delay', 'fail.status', 'fail.times', 'fail.rate', 'timeout', 'forge', 'seed']);
 
 /**
  * The `--webhook-faults` and `webhooks faults set` syntax, `duplicate=0.2,reorder=0.2,delay=2s-30s,

@@ -149,6 +149,12 @@ export const TOOLS: ToolSpec[] = [
     run: async ({ client }, { requestId }) => explainRequest((await client.request<JournalEntry[]>('GET', '/requests'))!, requestId),
   }),
   tool({
+    name: 'report',
+    description: 'The go-live report: each check (signatures, idempotency keys, retries, token renewal, the receiver\'s answers, forged deliveries, duplicates, request shapes) as pass, fail or not exercised with evidence and a hint, and the coverage of operations, states and webhooks.',
+    input: {},
+    run: async ({ client }) => (await client.request('GET', '/report'))!,
+  }),
+  tool({
     name: 'journey',
     description: 'In one call: a customer with its own new wallet, verified, with an active account and an issued virtual card. Returns the ids and the wallet key.',
     input: { externalId: z.string().optional(), currency: z.string().optional().describe('the account currency, EUR by default') },

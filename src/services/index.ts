@@ -19,6 +19,7 @@ import { createDeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
 import { createEvents } from './events.js';
 import { createIdempotency } from './idempotency.js';
+import { createReadiness } from './readiness.js';
 import { createJobs } from './jobs.js';
 import { createRetention } from './retention.js';
 import { createSandbox, type ClockKeeper } from './sandbox.js';
@@ -63,7 +64,8 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   const retention = createRetention(core, { events });
   const world = createWorld(core);
   const apiFaults = createApiFaults(core);
-  return { apiFaults, scheduler, jobs, events, webhooks, lab, auth, engine, idempotency, customers, accounts, cards, authorisations, transactions, sandbox, sandboxEvents, retention, world };
+  const readiness = createReadiness(core);
+  return { apiFaults, readiness, scheduler, jobs, events, webhooks, lab, auth, engine, idempotency, customers, accounts, cards, authorisations, transactions, sandbox, sandboxEvents, retention, world };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -63,7 +63,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   };
 
   /** One real attempt, counted against the shared budget. */
-  const attemptOnce = (due: Due, attempt: number, fresh: boolean): Promise<AttemptOutcome> => {
+  const attemptOnce = (due: Due, attempt: number, fresh: boolean, forged = false): Promise<AttemptOutcome> => {
     pool.active++;
     return sendAttempt({
       callbackUrl: due.callbackUrl,
@@ -75,6 +75,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       agents: pool.agents,
       signal: shutdown.signal,
       fresh,
+      forged,
     })
       .catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
       .finally(() => pool.active--);
@@ -90,7 +91,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
         ? [{ statusCode: decided.statusCode, durationMs: 0, fault: decided.fault }]
         : [{ error: noResponse(ATTEMPT_TIMEOUT_MS), durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault }];
     }
-    const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false);
+    const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false, decided.fault === 'forged');
     if (decided.fault) outcome.fault = decided.fault;
     if (!decided.duplicate || !isSuccess(outcome)) return [outcome];
     return [outcome, { ...(await attemptOnce(due, due.attempts + 2, true)), fault: 'duplicate' }];

@@ -52,6 +52,11 @@ describe('decideAttempt', () => {
     expect(decideAttempt({ duplicate: 1 }, facts(), never)).toEqual({ action: 'send', duplicate: true });
     expect(decideAttempt({ duplicate: 0.3 }, facts(), never)).toBe(SEND);
   });
+
+  it('forges what it sends, at the rate asked, once and never duplicated', () => {
+    expect(decideAttempt({ forge: 1, duplicate: 1 }, facts(), always)).toEqual({ action: 'send', fault: 'forged', duplicate: false });
+    expect(decideAttempt({ forge: 0.3 }, facts(), never)).toBe(SEND);
+  });
 });
 
 describe('seededDraw', () => {

@@ -19,8 +19,8 @@ import type { AttemptFault, DeliveryHold, Faults } from '../domain/webhook-fault
 export const REORDER_HOLD_MS = 60_000;
 export const RECHECK_MS = 1000;
 
-export type FaultKind = 'delay' | 'reorder' | 'fail' | 'timeout' | 'duplicate';
-const SALT: Record<FaultKind, number> = { delay: 0x1d, reorder: 0x2e, fail: 0x3f, timeout: 0x4a, duplicate: 0x5b };
+export type FaultKind = 'delay' | 'reorder' | 'fail' | 'timeout' | 'duplicate' | 'forge';
+const SALT: Record<FaultKind, number> = { delay: 0x1d, reorder: 0x2e, fail: 0x3f, timeout: 0x4a, duplicate: 0x5b, forge: 0x6c };
 
 /** A draw from [0, 1) for each fault. */
 export type Draw = (kind: FaultKind) => number;
@@ -94,6 +94,8 @@ export function decideAttempt(faults: Faults | undefined, facts: AttemptFacts, d
     } else if (fail.rate > 0 && draw('fail') < fail.rate) return { action: 'answer', fault: 'injected-status', statusCode: fail.status, spendsFail: false };
   }
   if (timeout && draw('timeout') < timeout) return { action: 'answer', fault: 'injected-timeout' };
+  // A forged delivery is sent once, its body changed after signing; the real one comes at the retry.
+  if (faults.forge && draw('forge') < faults.forge) return { action: 'send', fault: 'forged', duplicate: false };
   const duplicate = faults.duplicate !== undefined && faults.duplicate > 0 && draw('duplicate') < faults.duplicate;
   return carried ? { action: 'send', fault: carried, duplicate } : duplicate ? { action: 'send', duplicate: true } : SEND;
 }

@@ -39,7 +39,12 @@ export interface Attempt {
   signal?: AbortSignal;
   /** Sign anew rather than reuse a signature made this second for the same message (a duplicate). */
   fresh?: boolean;
+  /** Send a body changed after its digest and signature were made: the delivery lab's forge, which a receiver must refuse. */
+  forged?: boolean;
 }
+
+/** The body a forged delivery carries: the signed one with a byte more, so its Content-Digest no longer matches. */
+export const forgedBody = (body: Buffer): Buffer => Buffer.concat([body, Buffer.from('\n')]);
 
 /** What the receiver answered: its Content-Type and the first 4 KiB of its body, as UTF-8 text. */
 export interface AttemptResponse {
@@ -168,6 +173,7 @@ export const noResponse = (timeoutMs: number) => `no response within ${timeoutMs
 export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   const target = targetOf(attempt.callbackUrl);
   const digest = contentDigest(attempt.body);
+  const sent = attempt.forged ? forgedBody(attempt.body) : attempt.body;
   const message: SignedMessage = {
     method: 'POST',
     // The Host header below is exactly this, so what is signed is what is sent (RFC 9421 §2.2.3).
@@ -180,7 +186,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   const headers = {
     Host: target.authority,
     'Content-Type': 'application/json',
-    'Content-Length': String(attempt.body.length),
+    'Content-Length': String(sent.length),
     'Content-Digest': digest,
     ...(await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh)),
     'Sandbox-Event-Id': attempt.eventId,
@@ -235,6 +241,6 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     if (attempt.signal?.aborted) cut();
     else attempt.signal?.addEventListener('abort', cut, { once: true });
     request.once('error', (error: NodeJS.ErrnoException) => finish(error.message || error.code || 'request failed'));
-    request.end(attempt.body);
+    request.end(sent);
   });
 }

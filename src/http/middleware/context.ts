@@ -49,11 +49,13 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
       const problem = c.get('problem');
       const verification = c.get('verification');
       const fault = c.get('fault');
+      const idempotencyKey = c.req.header('Idempotency-Key');
       journal.add({
         requestId, time: iso(core.clock.now()), method: line.method, path: line.path, status: fault?.reset ? 0 : line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed,
         ...(problem && { problem }),
         ...(verification && { verification }),
         ...(fault && { fault }),
+        ...(idempotencyKey !== undefined && { idempotencyKey }),
       });
     }
   };

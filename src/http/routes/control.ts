@@ -13,7 +13,9 @@ import { selectProgramme } from '../middleware/programme.js';
 import { controlProgrammeRoutes } from './control-programmes.js';
 import { requireAdminToken } from '../middleware/admin.js';
 import { readBody } from '../middleware/body.js';
+import type { DeclaredOperation } from '../../domain/api-faults.js';
 import { controlApiFaultRoutes } from './control-api-faults.js';
+import { controlReportRoutes } from './control-report.js';
 import { controlEventRoutes } from './control-events.js';
 import { controlRequestRoutes } from './control-requests.js';
 import { controlUiRoutes } from './control-ui.js';
@@ -41,9 +43,11 @@ export interface ControlOptions {
   simulator: Hono<AppEnv>;
   /** The webhook routes of /v1, mounted as /_sandbox/webhooks/* (README: Webhooks → The delivery lab). */
   webhooks: Hono<AppEnv>;
+  /** Every /v1 operation, for the go-live report's coverage. */
+  operations: readonly DeclaredOperation[];
 }
 
-export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks }: ControlOptions): Hono<AppEnv> {
+export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, operations }: ControlOptions): Hono<AppEnv> {
   const { config, programmes } = deps;
   const control = new Hono<AppEnv>();
   // The inspector's files come before the admin token: the page asks for it (README: The inspector).
@@ -73,6 +77,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks }:
 
   controlWebhookRoutes(control);
   controlApiFaultRoutes(control);
+  controlReportRoutes(control, config, operations);
   control.route('/', webhooks);
 
   controlSeedRoutes(control);

@@ -1,0 +1,81 @@
+/**
+ * The go-live report (README: Before you go live) for two integrations: one whose client signs and
+ * sends Idempotency-Keys and whose receiver verifies every delivery, and one whose client does
+ * neither and whose receiver answers 200 to anything. Forged deliveries go to both. The report
+ * passes and fails the right checks, with evidence, and its JUnit form parses and names the failures.
+ */
+import { createServer } from 'node:http';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, expect, test } from 'vitest';
+import { junitXml } from '../cli/commands/report.js';
+import type { Check, Report } from '../domain/report.js';
+import { createSandbox } from './create-sandbox.js';
+
+const careful = await createSandbox({ clock: '2026-01-01T09:00:00Z' });
+const careless = await createSandbox({ clock: '2026-01-01T09:00:00Z', config: { verify: 'warn' } });
+const naive = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
+await new Promise<void>((resolve) => naive.listen(0, '127.0.0.1', resolve));
+afterAll(async () => {
+  await Promise.all([careful.close(), careless.close()]);
+  naive.close();
+});
+
+const forge = (sandbox: typeof careful, rate: number) =>
+  fetch(`${sandbox.url}/_sandbox/webhooks/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json', 'Sandbox-Programme': sandbox.programme }, body: JSON.stringify({ forge: rate, seed: 3 }) });
+const byId = (report: Report) => Object.fromEntries(report.checks.map((c) => [c.id, c])) as Record<string, Check>;
+
+test('a client that signs and uses keys, and a receiver that verifies: the checks pass, the untried ones say so', async () => {
+  const { client, clock } = careful;
+  expect((await forge(careful, 0.5)).status).toBe(200);
+  const hooks = await careful.webhooks.receiver();
+  const wallet = careful.wallet();
+  const customer = await client.createCustomer({ chainId: wallet.chainId, externalId: 'alice' });
+  await client.signCustomerChallenge(customer.id, wallet.signChallenge(customer.challenge));
+  await client.simulateVerifyCustomer(customer.id);
+  await clock.advance('1h');
+  expect(hooks.refused.length).toBeGreaterThan(0);
+
+  const report = await careful.report();
+  const checks = byId(report);
+  expect(checks.signatures).toMatchObject({ status: 'pass', evidence: { requests: expect.any(Number) } });
+  expect(checks['idempotency-keys']!.status).toBe('pass');
+  expect(checks['forged-deliveries']).toMatchObject({ status: 'pass', evidence: { forged: hooks.refused.length } });
+  expect(checks['receiver-answers']!.status).toBe('pass');
+  expect(checks['request-shapes']!.status).toBe('pass');
+  for (const id of ['retries', 'token-renewal', 'duplicates-and-order']) expect(checks[id]!.status, id).toBe('not exercised');
+  expect(report.coverage.operations.find((o) => o.operationId === 'createCustomer')).toMatchObject({ calls: 1, statuses: { '201': 1 } });
+  expect(report.coverage.neverCalled).toContain('createAccountCard');
+  expect(report.coverage.states.find((s) => s.resource === 'customer')!.reached).toEqual(expect.arrayContaining(['initiating', 'active']));
+  expect(report.summary.fail).toBe(0);
+});
+
+test('a client that neither signs nor sends keys, and a receiver that answers 200 to anything: those checks fail, with evidence', async () => {
+  expect((await forge(careless, 1)).status).toBe(200);
+  const api = async (method: string, path: string, body?: unknown) => {
+    const { token } = (await (await fetch(`${careless.url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: careless.apiKey, apiSecret: careless.apiSecret }) })).json()) as { token: string };
+    return fetch(`${careless.url}/v1${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  };
+  const address = naive.address() as { port: number };
+  expect((await api('PUT', '/webhooks', { callbackUrl: `http://127.0.0.1:${address.port}/hooks`, types: ['customer.updated'] })).status).toBe(200);
+  const wallet = careless.wallet();
+  const created = await api('POST', '/customers', { chainId: wallet.chainId, externalId: 'bob' });
+  expect(created.status).toBe(201);
+  const refused = await api('POST', '/customers', { chainId: 'nope' });
+  expect(refused.status).toBe(400);
+  await careless.clock.advance('1h');
+
+  const report = await careless.report();
+  const checks = byId(report);
+  expect(checks.signatures).toMatchObject({ status: 'fail', evidence: { failed: expect.any(Number), requestIds: expect.arrayContaining([created.headers.get('Request-Id')]) }, hint: expect.stringContaining('@method') });
+  expect(checks['idempotency-keys']).toMatchObject({ status: 'fail', evidence: { requestIds: expect.arrayContaining([created.headers.get('Request-Id')]) } });
+  expect(checks['forged-deliveries']).toMatchObject({ status: 'fail', evidence: { accepted: expect.any(Number), deliveryIds: expect.any(Array) } });
+  expect(checks['request-shapes']).toMatchObject({ status: 'fail', evidence: { requestIds: [refused.headers.get('Request-Id')] } });
+  expect(report.summary.fail).toBe(4);
+
+  const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(junitXml(report)) as { testsuites: { testsuite: { tests: string; failures: string; testcase: { name: string; failure?: unknown; skipped?: unknown }[] } } };
+  const suite = junit.testsuites.testsuite;
+  expect(Number(suite.failures)).toBe(4);
+  expect(Number(suite.tests)).toBe(report.checks.length + report.coverage.neverCalled.length);
+  expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => t.name)).toEqual(report.checks.filter((c) => c.status === 'fail').map((c) => c.title));
+  expect(suite.testcase.filter((t) => t.skipped !== undefined).map((t) => t.name)).toEqual(expect.arrayContaining(report.coverage.neverCalled));
+});
