@@ -106,3 +106,23 @@ describe('--admin-token and programmes', () => {
     await page.close();
   }, 60_000);
 });
+
+describe('Readiness', () => {
+  it('shows the go-live report: each check with its verdict, a failure with its hint, and the coverage', async () => {
+    const { url } = await sandbox();
+    // A request refused for its shape: the request-shapes check fails.
+    const { token } = (await (await fetch(`${url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: '11111111-1111-4111-8111-111111111111', apiSecret: 'sandbox-secret' }) })).json()) as { token: string };
+    expect((await fetch(`${url}/v1/customers`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(400);
+    const { page, errors } = await open(`${url}/_sandbox/ui/#/readiness`);
+    await page.waitForLoadState('load');
+    const checks = page.locator('.readiness .check');
+    await expect.poll(() => checks.count()).toBe(8);
+    const shapes = checks.filter({ hasText: 'refused for its shape' });
+    await expect.poll(() => shapes.locator('.badge').textContent()).toBe('fail');
+    expect(await shapes.locator('.hint').textContent()).toContain('/openapi.json');
+    expect(await page.locator('.readiness').textContent()).toMatch(/operations called\s*\d+ of 4[0-9]/);
+    expect(await page.locator('nav a[aria-current="page"]').textContent()).toContain('Readiness');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -14,12 +14,13 @@ import { go, href, programmeOf, route, VIEWS, type View } from './route.js';
 import { useSignal } from './state.js';
 import { Events } from './views/events.js';
 import { Overview } from './views/overview.js';
+import { Readiness } from './views/readiness.js';
 import { Requests } from './views/requests.js';
 import { Simulator } from './views/simulator.js';
 import { TokenGate } from './views/token.js';
 import { World } from './views/world.js';
 
-const TITLES: Record<View, string> = { overview: 'Overview', world: 'World', events: 'Events', requests: 'Requests', simulator: 'Simulator' };
+const TITLES: Record<View, string> = { overview: 'Overview', world: 'World', events: 'Events', requests: 'Requests', simulator: 'Simulator', readiness: 'Readiness' };
 const THEMES = ['auto', 'light', 'dark'] as const;
 type Theme = (typeof THEMES)[number];
 const THEME_KEY = 'card-sandbox.theme';
@@ -68,7 +69,7 @@ function Shortcuts({ onClose }: { onClose: () => void }) {
         <h2>Keyboard</h2>
         <dl class="facts">
           {[
-            ['1 – 5', 'Overview, World, Events, Requests, Simulator'],
+            ['1 – 6', 'Overview, World, Events, Requests, Simulator, Readiness'],
             ['/', 'filter the list in view'],
             ['↑ ↓  j k', 'move through a list or the world tree'],
             ['Home End PgUp PgDn', 'jump in a list'],
@@ -140,6 +141,8 @@ function App() {
     <Requests selected={r.id} />
   ) : r.view === 'simulator' ? (
     <Simulator programme={programme} />
+  ) : r.view === 'readiness' ? (
+    <Readiness programme={programme} />
   ) : (
     <Overview programme={programme} />
   );

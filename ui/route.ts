@@ -4,7 +4,7 @@
  */
 import { signal } from './state.js';
 
-export const VIEWS = ['overview', 'world', 'events', 'requests', 'simulator'] as const;
+export const VIEWS = ['overview', 'world', 'events', 'requests', 'simulator', 'readiness'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface Route {
