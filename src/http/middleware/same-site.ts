@@ -49,10 +49,24 @@ export function crossSite(origin: string | undefined, fetchSite: string | undefi
 
 const guarded = (path: string) => (path.startsWith('/_sandbox') && !path.startsWith('/_sandbox/ui')) || path.startsWith('/v1/simulator');
 
+/** How many Host values a sandbox remembers its answer for: a client sends one, a few at most. */
+const KNOWN_HOSTS = 64;
+
 export function sameSite(bind: string, allowed: AllowedHosts): MiddlewareHandler<AppEnv> {
+  // Every request asks the same of the same few Host values: decided once each.
+  const known = new Map<string, boolean>();
+  const answers = (host: string) => {
+    let ok = known.get(host);
+    if (ok === undefined) {
+      ok = hostAllowed(hostName(host), bind, allowed);
+      if (known.size >= KNOWN_HOSTS) known.clear();
+      known.set(host, ok);
+    }
+    return ok;
+  };
   return async (c, next) => {
     const host = c.req.header('Host');
-    if (host !== undefined && !hostAllowed(hostName(host), bind, allowed)) {
+    if (host !== undefined && !answers(host)) {
       throw new SandboxError(
         'host_not_allowed',
         `this sandbox does not answer to the Host "${host}": bound to ${bind}, it answers localhost, *.localhost and loopback addresses${isLoopbackName(hostName(bind)) ? '' : ', IP addresses and single-label names'}, so that a page on another site cannot reach it through DNS rebinding. To answer this name, start it with --allowed-hosts ${hostName(host)} (or CARD_SANDBOX_ALLOWED_HOSTS; all answers any name)`,
