@@ -1,6 +1,7 @@
-// `npm start`'s first step (prestart): builds when dist/ is missing or older than what it is built
+// `npm start`'s first step: builds when dist/ is missing or older than what it is built
 // from, so that `npm ci && npm start` works on a fresh clone and after a pull. When the build is
-// current it only compares file times.
+// current it only compares file times. (A step of the start script itself, not a prestart: the
+// repository's .npmrc sets ignore-scripts, which keeps npm from running pre- and post-scripts.)
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

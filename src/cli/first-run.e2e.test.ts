@@ -6,7 +6,8 @@ import { afterAll, expect, test } from 'vitest';
 import { ROOT } from '../testing/spawn.js';
 
 // A fresh clone (README: Quick start): `npm start` builds first when dist/ is missing or older than
-// the sources (scripts/ensure-built.mjs, its prestart), and the bin without a build says what to run.
+// the sources (scripts/ensure-built.mjs, the start script's first step), and the bin without a
+// build says what to run.
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-first-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -20,30 +21,38 @@ test('the bin without a build prints one line saying what to run, and no stack',
 });
 
 test('npm start builds when dist/ is missing or stale, and not when it is current', () => {
+  // A clone as npm runs it: this repository's start script and .npmrc, its build recorded, its bin a stub.
   const clone = join(dir, 'clone');
-  for (const d of ['scripts', 'src', 'ui', 'drizzle', 'dist']) mkdirSync(join(clone, d), { recursive: true });
+  for (const d of ['scripts', 'src', 'ui', 'drizzle', 'dist', 'bin']) mkdirSync(join(clone, d), { recursive: true });
   copyFileSync(join(ROOT, 'scripts/ensure-built.mjs'), join(clone, 'scripts/ensure-built.mjs'));
-  for (const f of ['package.json', 'package-lock.json', 'src/a.ts', 'ui/b.ts', 'drizzle/0000.sql']) writeFileSync(join(clone, f), '{}');
-  // npm as the script sees it: it records what it was asked to run.
-  const npm = join(dir, 'npm.cjs');
-  writeFileSync(npm, "require('node:fs').appendFileSync(process.env.CALLS, process.argv.slice(2).join(' ') + '\\n');");
+  copyFileSync(join(ROOT, '.npmrc'), join(clone, '.npmrc'));
+  const { start } = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts;
   const calls = join(dir, 'calls');
-  const ensure = () => spawnSync(process.execPath, ['scripts/ensure-built.mjs'], { cwd: clone, encoding: 'utf8', env: { ...process.env, npm_execpath: npm, CALLS: calls } });
+  const record = (what: string) => `node -e "require('node:fs').appendFileSync(process.env.CALLS, '${what}\\n')"`;
+  writeFileSync(join(clone, 'package.json'), JSON.stringify({ name: 'clone', private: true, scripts: { start, build: record('build') } }));
+  writeFileSync(join(clone, 'bin/card-sandbox.cjs'), "require('node:fs').appendFileSync(process.env.CALLS, 'started ' + process.argv.slice(2).join(' ') + '\\n');");
+  for (const f of ['package-lock.json', 'src/a.ts', 'ui/b.ts', 'drizzle/0000.sql']) writeFileSync(join(clone, f), '{}');
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  const npmStart = () => spawnSync('npm', ['start', '--', '--port', '5000'], { cwd: clone, encoding: 'utf8', env: { ...env, CALLS: calls } });
   const called = () => (existsSync(calls) ? readFileSync(calls, 'utf8') : '');
 
-  const missing = ensure();
-  expect([missing.status, missing.stderr, called()]).toEqual([0, 'card-sandbox: dist/card-sandbox.cjs is missing; building first (npm run build)…\n', 'run build\n']);
+  const missing = npmStart();
+  expect(missing.status).toBe(0);
+  expect(missing.stderr).toContain('card-sandbox: dist/card-sandbox.cjs is missing; building first (npm run build)…\n');
+  expect(called()).toBe('build\nstarted start --port 5000\n');
 
   writeFileSync(join(clone, 'dist/card-sandbox.cjs'), '');
   const past = new Date(Date.now() - 60_000);
   for (const f of ['package.json', 'package-lock.json', 'src/a.ts', 'ui/b.ts', 'drizzle/0000.sql', 'scripts/ensure-built.mjs', 'src', 'ui', 'drizzle', 'scripts']) utimesSync(join(clone, f), past, past);
-  const current = ensure();
-  expect([current.status, current.stderr, called()]).toEqual([0, '', 'run build\n']);
+  const current = npmStart();
+  expect(current.stderr).not.toContain('building first');
+  expect(called()).toBe('build\nstarted start --port 5000\nstarted start --port 5000\n');
 
   writeFileSync(join(clone, 'src/a.ts'), '{ "changed": true }');
-  const stale = ensure();
-  expect([stale.status, stale.stderr, called()]).toEqual([0, 'card-sandbox: the sources changed since the last build; building first (npm run build)…\n', 'run build\nrun build\n']);
-});
+  const stale = npmStart();
+  expect(stale.stderr).toContain('card-sandbox: the sources changed since the last build; building first (npm run build)…\n');
+  expect(called()).toBe('build\nstarted start --port 5000\nstarted start --port 5000\nbuild\nstarted start --port 5000\n');
+}, 60_000);
 
 test('run by an npm script, it stops when npm is stopped by its pid, and frees the port', async () => {
   // sh stands in for npm: it starts the sandbox as `npm start` would, then is killed as `kill <npm's pid>` kills npm.
