@@ -4,7 +4,8 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hook } from '@hono/zod-openapi';
-import { operationFinder, type DeclaredOperation } from './domain/api-faults.js';
+import { operationFinder, unmetRules, type ApiFaultRule, type DeclaredOperation } from './domain/api-faults.js';
+import { ConfigError } from './config.js';
 import { SandboxError } from './domain/errors.js';
 import type { Deps } from './deps.js';
 import type { AppEnv } from './http/env.js';
@@ -58,6 +59,9 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   v1.use('*', ...readBody(MAX_BODY_BYTES));
   tokenRoute(v1, deps);
   v1.use('*', authenticate(programmes));
+  const declared = () => v1.openAPIRegistry.definitions.flatMap((d): DeclaredOperation[] => (d.type === 'route' && d.route.operationId ? [{ method: d.route.method, path: d.route.path, operationId: d.route.operationId }] : []));
+  // Answered before the lab, which never sees them: POST /auth/token.
+  const unfaulted = declared().length;
   // The operations are known once every route is added below: the lab's rules look them up then.
   let operationOf: (method: string, path: string) => string | undefined = () => undefined;
   v1.use('*', apiFaults(config.env, (method, path) => operationOf(method, path)));
@@ -74,8 +78,13 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   transactionRoutes(v1);
   simulatorAuthorisationRoutes(v1, deps);
 
-  const operations = v1.openAPIRegistry.definitions.flatMap((d): DeclaredOperation[] => (d.type === 'route' && d.route.operationId ? [{ method: d.route.method, path: d.route.path, operationId: d.route.operationId }] : []));
+  const operations = declared();
   operationOf = operationFinder(operations);
+  const unmetApiFaults = (rules: readonly ApiFaultRule[]) => unmetRules(rules, operations.slice(unfaulted), operations);
+  // --api-faults was read before the operations were known: a rule no request can meet stops the
+  // start, as the control plane refuses it.
+  const unmet = config.apiFaults ? unmetApiFaults(config.apiFaults.rules) : [];
+  if (unmet.length) throw new ConfigError(`--api-faults ${unmet.map((e) => `${e.path} ${e.message}`).join('; ')}`);
   app.route('/v1', v1);
   // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
   const simulator = new OpenAPIHono<AppEnv>({ defaultHook });
@@ -84,7 +93,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   // The webhook mirror: subscriptions without a token, for `card-sandbox listen` whatever --verify says.
   const webhooks = new OpenAPIHono<AppEnv>({ defaultHook });
   webhookRoutes(webhooks);
-  app.route('/_sandbox', controlRoutes(deps, { maxBodyBytes: MAX_BODY_BYTES, simulator, webhooks, operations }));
+  app.route('/_sandbox', controlRoutes(deps, { maxBodyBytes: MAX_BODY_BYTES, simulator, webhooks, operations, unmetApiFaults }));
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' },

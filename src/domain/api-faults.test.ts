@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../ids.js';
-import { ApiFaultsBody, faultText, latencyMs, matches, operationFinder, parseApiFaultsJson, parseFaultHeader, pickRule, ruleView, type ApiRequest } from './api-faults.js';
+import { ApiFaultsBody, faultText, latencyMs, matches, operationFinder, parseApiFaultsJson, parseFaultHeader, pickRule, ruleView, unmetRules, type ApiRequest, type DeclaredOperation } from './api-faults.js';
 
 const request = (method: string, path: string, operationId?: string): ApiRequest => ({ method, path, operationId });
 const rules = (body: unknown) => ApiFaultsBody.parse(body).rules;
@@ -116,5 +116,38 @@ describe('which rule a request meets', () => {
     expect(latencyMs({ minMs: 300, maxMs: 300 }, () => 0.5)).toBe(300);
     expect(latencyMs({ minMs: 100, maxMs: 2000 }, () => 0.5)).toBe(1050);
     expect(faultText({ latency: '2s', status: 429, retryAfter: 3, effect: 'before' })).toBe('latency=2s status=429 retry-after=3 effect=before');
+  });
+});
+
+describe('rules no request can meet', () => {
+  const token: DeclaredOperation = { method: 'post', path: '/auth/token', operationId: 'getToken' };
+  const faulted: DeclaredOperation[] = [
+    { method: 'get', path: '/customers', operationId: 'getCustomers' },
+    { method: 'post', path: '/customers', operationId: 'createCustomer' },
+    { method: 'get', path: '/cards/{cardId}', operationId: 'getCard' },
+    { method: 'get', path: '/cards/{cardId}/transactions', operationId: 'getCardTransactions' },
+  ];
+  const unmet = (...matches: object[]) => unmetRules(rules({ rules: matches.map((match) => ({ match, status: 503 })) }), faulted, [token, ...faulted]).map((e) => `${e.path}: ${e.message}`);
+
+  it('lets through every match some operation meets: none, a template under any name, a concrete path, with or without /v1', () => {
+    expect(unmet({}, { method: 'POST' }, { path: '/v1/cards/{id}' }, { path: '/cards/{cardId}/transactions' }, { path: '/v1/cards/6f1c' }, { method: 'GET', path: '/v1/customers/' }, { operationId: 'getCard', path: '/v1/cards/{cardId}' })).toEqual([]);
+  });
+
+  it('names the field no operation has, or the combination none has', () => {
+    expect(unmet({ operationId: 'createCustomers' }, { path: '/v1/customer' }, { path: '/v1/cards/6f1c/freeze' }, { method: 'PATCH' }, { method: 'POST', path: '/v1/cards/{cardId}' }, { operationId: 'getCard', method: 'POST' })).toEqual([
+      'rules.0.match.operationId: is not an operationId of /openapi.json',
+      'rules.1.match.path: is the path of no /v1 operation',
+      'rules.2.match.path: is the path of no /v1 operation',
+      'rules.3.match.method: is the method of no /v1 operation',
+      'rules.4.match: no /v1 operation has this method, path and operationId together',
+      'rules.5.match: no /v1 operation has this method, path and operationId together',
+    ]);
+  });
+
+  it('refuses a match only the token route meets, which is answered before the lab', () => {
+    expect(unmet({ operationId: 'getToken' }, { path: '/v1/auth/token' })).toEqual([
+      'rules.0.match: meets only POST /v1/auth/token, which is answered before the lab and never faulted; to test token renewal, use expireToken',
+      'rules.1.match: meets only POST /v1/auth/token, which is answered before the lab and never faulted; to test token renewal, use expireToken',
+    ]);
   });
 });

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
-import { SandboxError, type ErrorCode } from '../domain/errors.js';
+import { SandboxError, type ErrorCode, type FieldError } from '../domain/errors.js';
 import type { Problem } from '../wire/problem.js';
 import { requestIdOf, type AppEnv } from './env.js';
 import type { Log } from '../log.js';
@@ -80,10 +80,14 @@ export function problemResponse(c: Context<AppEnv>, error: SandboxError): Respon
 
 /** Zod issues → one field error each, paths dotted (`billingAddress.city`). */
 export function validationError(error: ZodError, where: string): SandboxError {
-  const errors = error.issues.map((issue) => ({
-    path: issue.path.length ? issue.path.map(String).join('.') : where,
-    message: issue.message,
-  }));
+  return invalidFields(
+    error.issues.map((issue) => ({ path: issue.path.length ? issue.path.map(String).join('.') : where, message: issue.message })),
+    where,
+  );
+}
+
+/** A 400 naming every field at fault, whether a schema or a rule beyond it found them. */
+export function invalidFields(errors: FieldError[], where: string): SandboxError {
   const names = [...new Set(errors.map((e) => e.path))].join(', ');
   const detail = errors.length === 1 ? `invalid ${where}: ${names}: ${errors[0]!.message}` : `invalid ${where}: ${names}`;
   return new SandboxError('invalid_request', detail, errors);

@@ -6,6 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../config.js';
+import { parseApiFaultsJson } from '../../domain/api-faults.js';
 import { createTestSandbox, type TestSandbox } from '../../testing/harness.js';
 import { recordChanges } from '../../testing/state.js';
 import { testWallet } from '../../testing/world.js';
@@ -46,6 +48,9 @@ describe('PUT, GET and DELETE /_sandbox/api/faults', () => {
     [{ rules: [{}] }, 'rules.0'],
     [{ rules: [{ status: 503 }], extra: 1 }, 'body'],
     ['{"rules": [', 'body'],
+    [{ rules: [{ status: 503 }, { match: { operationId: 'createCustomers' }, status: 503 }] }, 'rules.1.match.operationId'],
+    [{ rules: [{ match: { method: 'DELETE', path: '/v1/customers/{customerId}' }, status: 503 }] }, 'rules.0.match'],
+    [{ rules: [{ match: { path: '/v1/auth/token' }, status: 503 }] }, 'rules.0.match'],
   ])('refuses %j with a 400 naming the field, and keeps the rules it had', async (body, path) => {
     const sb = createTestSandbox();
     const kept = (await faults(sb, 'PUT', { rules: [{ status: 502, times: 1 }] })).body;
@@ -54,6 +59,14 @@ describe('PUT, GET and DELETE /_sandbox/api/faults', () => {
     expect(res.body).toMatchObject({ code: 'invalid_request' });
     if (typeof body !== 'string') expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
     expect((await faults(sb, 'GET')).body).toEqual(kept);
+  });
+});
+
+describe('--api-faults', () => {
+  it('stops the start when a rule can meet no request, naming it', () => {
+    const parsed = parseApiFaultsJson('{"rules":[{"match":{"operationId":"createCustomers"},"status":503}]}');
+    if ('errors' in parsed) throw new Error('the rules are well formed');
+    expect(() => createTestSandbox({ apiFaults: parsed.faults })).toThrow(new ConfigError('--api-faults rules.0.match.operationId is not an operationId of /openapi.json'));
   });
 });
 

@@ -13,7 +13,8 @@ import { selectProgramme } from '../middleware/programme.js';
 import { controlProgrammeRoutes } from './control-programmes.js';
 import { requireAdminToken } from '../middleware/admin.js';
 import { readBody } from '../middleware/body.js';
-import type { DeclaredOperation } from '../../domain/api-faults.js';
+import type { ApiFaultRule, DeclaredOperation } from '../../domain/api-faults.js';
+import type { FieldError } from '../../domain/errors.js';
 import { controlApiFaultRoutes } from './control-api-faults.js';
 import { controlReportRoutes } from './control-report.js';
 import { controlEventRoutes } from './control-events.js';
@@ -45,9 +46,11 @@ export interface ControlOptions {
   webhooks: Hono<AppEnv>;
   /** Every /v1 operation, for the go-live report's coverage. */
   operations: readonly DeclaredOperation[];
+  /** Why each API fault rule that no request can meet is refused (README: The API fault lab). */
+  unmetApiFaults: (rules: readonly ApiFaultRule[]) => FieldError[];
 }
 
-export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, operations }: ControlOptions): Hono<AppEnv> {
+export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, operations, unmetApiFaults }: ControlOptions): Hono<AppEnv> {
   const { config, programmes } = deps;
   const control = new Hono<AppEnv>();
   // The inspector's files come before the admin token: the page asks for it (README: The inspector).
@@ -76,7 +79,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   control.route('/world', controlWorldRoutes());
 
   controlWebhookRoutes(control);
-  controlApiFaultRoutes(control);
+  controlApiFaultRoutes(control, unmetApiFaults);
   controlReportRoutes(control, config, operations);
   control.route('/', webhooks);
 
