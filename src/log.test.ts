@@ -5,6 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { createIo } from './cli/io.js';
 import { jsonLog } from './log.js';
 
 const line = (path: string) => ({ method: 'GET', path, status: 200, ms: 1, requestId: 'r', warnings: [], replayed: false });
@@ -29,5 +31,36 @@ describe('the request log', () => {
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(child.status).toBe(0);
     expect(JSON.parse(child.stdout).path).toBe('/v1/last');
+  });
+});
+
+describe('a request the API fault lab faulted', () => {
+  const reset = { ...line('/v1/customers'), status: 0, fault: { reset: true as const, effect: 'before' as const, source: 2 } };
+  const injected = { ...line('/v1/customers'), status: 503, fault: { status: 503 as const, effect: 'after' as const, source: 'header' as const } };
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('is logged as JSON with its fault, at info: a fault asked for is no error of the sandbox', async () => {
+    const writes: string[] = [];
+    const log = jsonLog((text) => writes.push(text));
+    log.request(injected);
+    log.request({ ...line('/v1/customers'), status: 503 });
+    await turn();
+    const [faulted, failed] = writes[0]!.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect([faulted.level, faulted.status, faulted.fault]).toEqual(['info', 503, { status: 503, effect: 'after', source: 'header' }]);
+    expect(failed.level).toBe('error');
+  });
+
+  it('reads "no answer" for a closed connection, and names the fault, in the readable log', async () => {
+    const stdout = new PassThrough();
+    let text = '';
+    stdout.on('data', (chunk) => (text += chunk));
+    const log = createIo(stdout, new PassThrough(), { NO_COLOR: '1' }).log();
+    log.request(reset);
+    log.request(injected);
+    await turn();
+    expect(text.trimEnd().split('\n').map((l) => l.slice(13))).toEqual([
+      'GET    /v1/customers no answer 1ms fault reset effect=before (rule 2)',
+      'GET    /v1/customers 503 1ms fault status=503 effect=after (header)',
+    ]);
   });
 });

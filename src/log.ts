@@ -3,6 +3,8 @@
  * line (`--json`); the CLI supplies a readable, coloured one (cli/io.ts). Secrets are never
  * passed to it.
  */
+import type { JournalFault } from './journal.js';
+
 export interface RequestLine {
   method: string;
   path: string;
@@ -11,6 +13,8 @@ export interface RequestLine {
   requestId: string;
   warnings: string[];
   replayed: boolean;
+  /** The fault the API fault lab put on it; `status` is then 0 for a connection closed without an answer. */
+  fault?: JournalFault | undefined;
 }
 
 export interface Log {
@@ -55,7 +59,8 @@ export function jsonLog(write: (text: string) => void = (text) => process.stdout
     info: (m, f) => write(`${line('info', m, f)}\n`),
     warn: (m, f) => write(`${line('warn', m, f)}\n`),
     error: (m, f) => write(`${line('error', m, f)}\n`),
-    request: (l) => requestLine(line(l.status >= 500 ? 'error' : 'info', 'request', { ...l })),
+    // A fault asked for is no error of the sandbox's.
+    request: (l) => requestLine(line(l.status >= 500 && !l.fault ? 'error' : 'info', 'request', { ...l })),
   };
 }
 

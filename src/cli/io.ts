@@ -4,6 +4,7 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { Chalk, type ChalkInstance } from 'chalk';
+import { faultNote } from '../domain/api-faults-view.js';
 import { batchedLines, type Log, type RequestLine } from '../log.js';
 
 export interface Io {
@@ -36,7 +37,7 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
     if (level === 0) return text;
     if (/^(ok|active|delivered|captured|processed|released|2\d\d)$/.test(text)) return color.green(text);
     if (/^(pending|initiating|screening|verifying|issuing|capturing|releasing|processing|inactive|3\d\d)$/.test(text)) return color.yellow(text);
-    if (/^(rejected|failed|issue_failed|terminated|closed|discarded|4\d\d|5\d\d|error)$/.test(text)) return color.red(text);
+    if (/^(rejected|failed|issue_failed|terminated|closed|discarded|4\d\d|5\d\d|error|no answer)$/.test(text)) return color.red(text);
     return text;
   };
 
@@ -56,8 +57,8 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
         warn: (m, f) => err(`${time()} ${color.yellow('warn')} ${m}${fields(f)}`),
         error: (m, f) => err(`${time()} ${color.red('error')} ${m}${fields(f)}`),
         request: (l: RequestLine) => {
-          const extra = [l.replayed ? color.cyan('replayed') : '', ...l.warnings.map((w) => color.yellow(`⚠ ${w}`))].filter(Boolean).join(' ');
-          requestLine(`${time()} ${l.method.padEnd(6)} ${l.path} ${statusColour(String(l.status))} ${color.dim(`${l.ms}ms`)}${extra ? ` ${extra}` : ''}`);
+          const extra = [l.replayed ? color.cyan('replayed') : '', ...l.warnings.map((w) => color.yellow(`⚠ ${w}`)), l.fault ? color.magenta(faultNote(l.fault)) : ''].filter(Boolean).join(' ');
+          requestLine(`${time()} ${l.method.padEnd(6)} ${l.path} ${statusColour(l.status === 0 ? 'no answer' : String(l.status))} ${color.dim(`${l.ms}ms`)}${extra ? ` ${extra}` : ''}`);
         },
       };
     },

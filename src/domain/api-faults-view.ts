@@ -34,3 +34,6 @@ export interface ApiFaultsView {
 export function faultText({ latency, status, retryAfter, reset, expireToken, effect }: ApiFaultView): string {
   return [latency && `latency=${latency}`, status && `status=${status}`, retryAfter !== undefined && `retry-after=${retryAfter}`, reset && 'reset', expireToken && 'expire-token', `effect=${effect}`].filter(Boolean).join(' ');
 }
+
+/** A fault as put on a request, in one line: `fault status=503 effect=before (rule 1)`, or `(header)`. */
+export const faultNote = (fault: ApiFaultView & { source: number | 'header' }): string => `fault ${faultText(fault)} (${fault.source === 'header' ? 'header' : `rule ${fault.source}`})`;

@@ -11,10 +11,11 @@ import { memoryLog } from '../log.js';
 import { startServer, type RunningSandbox } from '../server.js';
 import { testWallet } from '../testing/world.js';
 
+const log = memoryLog();
 let running: RunningSandbox;
 let token: string;
 beforeAll(async () => {
-  running = await startServer(buildDeps(defaultConfig({ port: 0, verify: 'off' }), { log: memoryLog() }));
+  running = await startServer(buildDeps(defaultConfig({ port: 0, verify: 'off' }), { log }));
   const auth = await fetch(`${running.url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }) });
   ({ token } = (await auth.json()) as { token: string });
 });
@@ -45,6 +46,8 @@ test('reset closes the connection without an answer; after it committed, a retry
     [0, { reset: true, effect: 'after', source: 2 }],
     [0, { reset: true, effect: 'before', source: 1 }],
   ]);
+  // The server's log says the same: no answer, not the 204 nobody received.
+  expect(log.lines.filter((l) => (l.fields?.fault as { reset?: true } | undefined)?.reset).map((l) => l.fields!.status)).toEqual([0, 0]);
   await fetch(`${running.url}/_sandbox/api/faults`, { method: 'DELETE' });
 });
 

@@ -1,11 +1,11 @@
 /** `requests`: the journal of recent API requests, newest first, with what each was refused or warned for. */
-import { faultText } from '../../domain/api-faults-view.js';
+import { faultNote } from '../../domain/api-faults-view.js';
 import type { JournalEntry } from '../../journal.js';
 import type { CommandContext } from '../client.js';
 
 /** Replayed, each warning, the problem's code when it is not one of them, and the fault put on it (README: The API fault lab). */
 const notes = (e: JournalEntry) =>
-  [...new Set([e.replayed ? 'replayed' : '', ...e.warnings, e.problem?.code ?? '', e.fault ? `fault ${faultText(e.fault)} (${e.fault.source === 'header' ? 'header' : `rule ${e.fault.source}`})` : ''])].filter(Boolean).join('; ');
+  [...new Set([e.replayed ? 'replayed' : '', ...e.warnings, e.problem?.code ?? '', e.fault ? faultNote(e.fault) : ''])].filter(Boolean).join('; ');
 
 export async function listRequests({ client, io, json }: CommandContext): Promise<void> {
   const entries = (await client.request<JournalEntry[]>('GET', '/requests'))!;

@@ -33,14 +33,17 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     if (outgoing) outgoing.setHeader('Request-Id', requestId);
     else c.res.headers.set('Request-Id', requestId);
     const path = targetOf(c);
+    const fault = c.get('fault');
     const line = {
       method: c.req.method,
       path,
-      status: c.res.status,
+      // A connection the API fault lab closed got no answer at all.
+      status: fault?.reset ? 0 : c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
       requestId,
       warnings: c.get('warnings'),
       replayed: c.get('replayed'),
+      fault,
     };
     deps.log.request(line);
     if (path.startsWith('/v1/')) {
@@ -48,10 +51,9 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
       const { journal, core } = c.get('programme');
       const problem = c.get('problem');
       const verification = c.get('verification');
-      const fault = c.get('fault');
       const idempotencyKey = c.req.header('Idempotency-Key');
       journal.add({
-        requestId, time: iso(core.clock.now()), method: line.method, path: line.path, status: fault?.reset ? 0 : line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed,
+        requestId, time: iso(core.clock.now()), method: line.method, path: line.path, status: line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed,
         ...(problem && { problem }),
         ...(verification && { verification }),
         ...(fault && { fault }),
