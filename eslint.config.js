@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/client/api.generated.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/client/api.generated.ts', 'src/client/control.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

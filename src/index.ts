@@ -10,5 +10,11 @@ export { WaitTimeoutError, type EventPredicate, type WaitOptions } from './compa
 export { createWallet, type Wallet, type WalletOptions } from './companion/wallet.js';
 export * from './client/index.js';
 export type { Config } from './config.js';
-export type { Check, CheckStatus, Report } from './domain/report.js';
-export type { ApiFaultMatch, ApiFaultRuleInput, ApiFaultRuleView, ApiFaultsInput, ApiFaultsView } from './domain/api-faults.js';
+export { UnreachableError } from './client/control.js';
+import type { Report } from './client/control.generated.js';
+
+export type { ApiFaultRuleView, ApiFaultsView, Report } from './client/control.generated.js';
+export type { ApiFaultMatch, ApiFaultRuleInput, ApiFaultsInput } from './domain/api-faults.js';
+/** One check of the go-live report. */
+export type Check = Report['checks'][number];
+export type CheckStatus = Check['status'];

@@ -6,55 +6,9 @@
  * signature base the sandbox computed. Listeners (the requests stream) hear of each entry and of a
  * reset.
  */
-import type { ApiFaultView } from './domain/api-faults-view.js';
-import type { ErrorCode } from './domain/errors.js';
+import type { JournalEntry, JournalFault, JournalProblem, Verification, VerificationFailure } from './wire/control.js';
 
-/** The problem+json a request was answered with. */
-export interface JournalProblem {
-  code: ErrorCode;
-  detail: string;
-}
-
-/** One failed check of request verification (README: Request verification). */
-export interface VerificationFailure {
-  code: ErrorCode;
-  detail: string;
-}
-
-/** What request verification found when at least one check failed. */
-export interface Verification {
-  /** `refused` in --verify strict (the first failure is the answer), `warned` in warn. */
-  outcome: 'refused' | 'warned';
-  /** Every failed check, in the order they run: digest, signature, idempotency key. */
-  failures: VerificationFailure[];
-  /** The headers the checks read, as received (never Authorization). */
-  headers: Record<string, string>;
-  /** The RFC 9421 signature base the sandbox computed from the request and its Signature-Input, when it could. */
-  signatureBase?: string;
-}
-
-/** A fault the API fault lab put on the request (README: The API fault lab). */
-export interface JournalFault extends ApiFaultView {
-  /** Which rule of PUT /_sandbox/api/faults (from 1), or the request's own Sandbox-Fault header. */
-  source: number | 'header';
-}
-
-export interface JournalEntry {
-  requestId: string;
-  time: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  warnings: string[];
-  replayed: boolean;
-  problem?: JournalProblem;
-  verification?: Verification;
-  /** When the API fault lab faulted it; `status` is then 0 for a connection closed without an answer. */
-  fault?: JournalFault;
-  /** The Idempotency-Key it carried, if any: the go-live report follows retries by it. */
-  idempotencyKey?: string;
-}
+export type { JournalEntry, JournalFault, JournalProblem, Verification, VerificationFailure };
 
 /** Told of every entry as it is added, and when a reset clears the journal. */
 export interface JournalListener {

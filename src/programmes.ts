@@ -23,6 +23,7 @@ import { generateP384, isP384, keyFingerprintId, pkcs8Pem, readP384PrivateKey } 
 import { credentials, deliveries, events, jobs, programmes, webhooks } from './store/schema.js';
 import type { Store } from './store/store.js';
 import type { WebhookSigner } from './webhooks/send.js';
+import type { CreatedProgramme, NewProgramme, ProgrammeSummary } from './wire/control.js';
 
 type ProgrammeRow = typeof programmes.$inferSelect;
 
@@ -39,27 +40,7 @@ export interface Programme {
   requestIds: { api: Ids; control: Ids };
 }
 
-/** A programme as the control plane shows it. */
-export interface ProgrammeSummary {
-  id: string;
-  name: string;
-  apiKeys: string[];
-  clock: { now: string; frozen: boolean };
-  createdAt: string;
-}
-
-export interface NewProgramme {
-  name?: string | undefined;
-  /** Start the clock frozen at this instant (`now` or an ISO 8601 date-time); running otherwise. */
-  clock?: string | undefined;
-  /** Draw its ids and randomness from this seed, so the same requests give the same answers. */
-  randomSeed?: number | undefined;
-}
-
-export interface CreatedProgramme extends ProgrammeSummary {
-  apiKey: string;
-  apiSecret: string;
-}
+export type { CreatedProgramme, NewProgramme, ProgrammeSummary };
 
 /** The default programme's clock, ids and randomness when the caller (a test) gives them. */
 export interface DefaultOverrides {

@@ -7,7 +7,7 @@
 import { useState } from 'preact/hooks';
 import { CARD_MACHINE } from '../src/domain/card.js';
 import { CUSTOMER_MACHINE } from '../src/domain/customer.js';
-import { call } from './api.js';
+import { control } from './api.js';
 import type { Authorisation, AuthorisationRequest } from './api-types.js';
 import { Action, Failure } from './components.js';
 import { health } from './live.js';
@@ -21,13 +21,13 @@ export const canIssue = (status: string) => status in CARD_MACHINE.actions.issue
 export const canSettle = (status: string) => status === 'pending';
 
 export const simulate = {
-  verify: (id: string) => call('PATCH', `/simulator/customers/${id}/verify`),
-  reject: (id: string) => call('PATCH', `/simulator/customers/${id}/reject`),
-  issue: (id: string) => call('PATCH', `/simulator/cards/${id}/issue`),
-  fail: (id: string) => call('PATCH', `/simulator/cards/${id}/fail`),
-  capture: (id: string) => call('PATCH', `/simulator/authorisations/${id}/capture`),
-  release: (id: string) => call('PATCH', `/simulator/authorisations/${id}/release`),
-  authorise: (cardId: string, request: AuthorisationRequest) => call<Authorisation>('POST', `/simulator/cards/${cardId}/authorisation`, request),
+  verify: (id: string) => control.simulateVerifyCustomer(id),
+  reject: (id: string) => control.simulateRejectCustomer(id),
+  issue: (id: string) => control.simulateIssueCard(id),
+  fail: (id: string) => control.simulateCardFail(id),
+  capture: (id: string) => control.simulateCardAuthorisationCapture(id),
+  release: (id: string) => control.simulateCardAuthorisationRelease(id),
+  authorise: (cardId: string, request: AuthorisationRequest): Promise<Authorisation> => control.simulateCardAuthorisation(cardId, request),
 };
 
 /** What each action says once the sandbox has taken it: one text for the World view's buttons and the Simulator's. */

@@ -1,33 +1,20 @@
 /**
- * The control plane's answers as the inspector reads them: the server's own definitions, imported
- * as types only (nothing of the server is bundled) (README: The inspector).
+ * The control plane's answers as the inspector names them: the types generated from
+ * GET /_sandbox/openapi.json (README: The inspector), types only.
  */
-import type { AttemptView, DeliverySummary, EventDetail, EventSummary } from '../src/services/sandbox-events.js';
+import type { AttemptView, ClockState, DeliverySummary, EventDetail, EventSummary, JournalEntry, Operations, StreamedAttempt, StreamedEvent } from '../src/client/control.generated.js';
 
-export type { JournalEntry, Verification } from '../src/journal.js';
-export type { ProgrammeSummary } from '../src/programmes.js';
-export type { World, WorldAccount, WorldCard, WorldCounts, WorldCustomer } from '../src/services/world.js';
-export type { Problem } from '../src/wire/problem.js';
-export type { Webhook } from '../src/wire/webhook.js';
-export type { Authorisation, Transaction } from '../src/wire/payment.js';
-export type { AuthorisationRequest } from '../src/services/authorisations.js';
+export type { Authorisation, Health, JournalEntry, ProgrammeSummary, Problem, Report, Transaction, Webhook, World, WorldAccount, WorldCard, WorldCounts, WorldCustomer } from '../src/client/control.generated.js';
 
-/** GET /_sandbox/health. */
-export type { Health } from '../src/http/routes/control.js';
-
-/** GET /_sandbox/clock. */
-export interface Clock {
-  now: string;
-  frozen: boolean;
-}
-
+export type Clock = ClockState;
 export type Attempt = AttemptView;
 export type Delivery = DeliverySummary;
 export type Event = EventSummary;
 export type EventWithAttempts = EventDetail;
-
+export type Verification = NonNullable<JournalEntry['verification']>;
+/** The body of POST /_sandbox/simulator/cards/{cardId}/authorisation. */
+export type AuthorisationRequest = Operations['simulateCardAuthorisation']['args'][1];
 /** `event: event` on GET /_sandbox/events/stream. */
-export type { StreamedEvent as EventMessage } from '../src/http/routes/control-events.js';
-
+export type EventMessage = StreamedEvent;
 /** `event: attempt` on GET /_sandbox/events/stream. */
-export type { StreamedAttempt as AttemptMessage } from '../src/http/routes/control-events.js';
+export type AttemptMessage = StreamedAttempt;

@@ -1,7 +1,7 @@
 /** Small pieces every view uses: state badges, deliveries at a glance, JSON, copy buttons, problems and panels. */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { ProblemError } from './api.js';
+import { problemOf } from './api.js';
 import type { Event } from './api-types.js';
 import { eventState } from './deliveries.js';
 import { pretty, toneOf, type Tone } from './format.js';
@@ -64,7 +64,7 @@ export function CodeBlock({ label, text, preClass, missing }: { label: string; t
 /** What the control plane refused with, or another failure, said plainly. */
 export function Failure({ error }: { error: unknown }) {
   if (error === undefined) return null;
-  const problem = error instanceof ProblemError ? error.problem : { title: 'Something went wrong', detail: String(error) };
+  const problem = problemOf(error);
   return (
     <div class="problem" role="alert">
       <strong>{problem.title}</strong>

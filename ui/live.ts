@@ -6,7 +6,7 @@
  * at a time. After a drop it reconnects and reloads what it missed; after a reset, everything.
  */
 import type { SseMessage } from '../src/sse.js';
-import { adminToken, call, follow, ProblemError } from './api.js';
+import { adminToken, control, unauthorised } from './api.js';
 import type { AttemptMessage, Clock, Event, EventMessage, Health, JournalEntry, ProgrammeSummary } from './api-types.js';
 import { withAttempts } from './deliveries.js';
 import { signal } from './state.js';
@@ -48,13 +48,13 @@ export function connect(programme: string): void {
 
 /** Asks for the health and the clock now (after an action), and every few seconds anyway. */
 export async function refreshStatus(programme: string): Promise<void> {
-  const [h, c] = await Promise.all([call<Health>('GET', '/health', undefined, programme), call<Clock>('GET', '/clock', undefined, programme)]);
+  const [h, c] = await Promise.all([control.getHealth({ programme }), control.getClock({ programme })]);
   health.set(h);
   clock.set(c);
 }
 
 export async function refreshProgrammes(): Promise<void> {
-  programmes.set(await call<ProgrammeSummary[]>('GET', '/programmes'));
+  programmes.set(await control.listProgrammes());
 }
 
 async function poll(programme: string, stop: AbortSignal): Promise<void> {
@@ -100,15 +100,15 @@ async function follow2(programme: string, stop: AbortSignal): Promise<void> {
         () => attempt.abort(),
       );
     };
-    const one = (path: string) => follow(path, programme, updates.receive, attempt.signal, onOpen);
+    const following = { programme, onMessage: updates.receive, signal: attempt.signal, onOpen };
     let refused: unknown;
-    await Promise.race([one('/events/stream'), one('/requests/stream')]).catch((error: unknown) => (refused = error));
+    await Promise.race([control.follow('streamEvents', undefined, following), control.follow('streamRequests', following)]).catch((error: unknown) => (refused = error));
     attempt.abort();
     stop.removeEventListener('abort', hangUp);
     if (stop.aborted) return;
     if (cleared) continue;
     link.set('down');
-    if (refused instanceof ProblemError && refused.status === 401) await tokenGiven(stop);
+    if (unauthorised(refused)) await tokenGiven(stop);
     else await sleep(delay, stop);
     delay = Math.min(delay * 2, 5_000);
   }
@@ -159,7 +159,7 @@ function createUpdates(programme: string, onCleared: () => void) {
       while (unsynced > 0) {
         const limit = Math.min(unsynced, EVENTS_PAGE);
         unsynced = 0;
-        const newest = await call<Event[]>('GET', `/events?limit=${limit}`, undefined, programme);
+        const newest = await control.listEvents({ limit }, { programme });
         const byId = new Map(newest.map((e) => [e.id, e]));
         events.update((list) => list.map((e) => byId.get(e.id) ?? e));
       }
@@ -179,7 +179,7 @@ function createUpdates(programme: string, onCleared: () => void) {
 
     /** The first page of events and the journal; what the streams sent meanwhile is either in them or newer. */
     async load() {
-      const [page, entries] = await Promise.all([call<Event[]>('GET', `/events?limit=${EVENTS_PAGE}`, undefined, programme), call<JournalEntry[]>('GET', '/requests', undefined, programme)]);
+      const [page, entries] = await Promise.all([control.listEvents({ limit: EVENTS_PAGE }, { programme }), control.listRequests({ programme })]);
       events.set(page);
       olderEvents.set(page.length === EVENTS_PAGE);
       journal.set(entries);
@@ -194,7 +194,7 @@ function createUpdates(programme: string, onCleared: () => void) {
 export async function loadOlderEvents(programme: string): Promise<void> {
   const last = events.value.at(-1);
   if (!last) return;
-  const page = await call<Event[]>('GET', `/events?limit=${EVENTS_PAGE}&before=${last.id}`, undefined, programme);
+  const page = await control.listEvents({ limit: EVENTS_PAGE, before: last.id }, { programme });
   const known = new Set(events.value.map((e) => e.id));
   events.update((list) => [...list, ...page.filter((e) => !known.has(e.id))]);
   olderEvents.set(page.length === EVENTS_PAGE);

@@ -1,34 +1,25 @@
 /**
- * The CLI's HTTP client to a running sandbox's control plane (/_sandbox). It knows where the
- * sandbox is (`--url`, `CARD_SANDBOX_URL`, the port, default http://127.0.0.1:4242), sends the optional
- * admin token, turns refusals into `RefusedError` (the RFC 9457 problem) and a missing sandbox into
- * `UnreachableError`, and follows the Server-Sent Events stream (WHATWG HTML §9.2.6).
+ * Where the CLI finds a running sandbox (`--url`, `CARD_SANDBOX_URL`, the port, the one running on
+ * this machine, default http://127.0.0.1:4242), and what its commands share: the control client
+ * (client/control.ts) with the admin token and the programme, and how a refusal is told.
  */
-import { sseParser, type SseMessage } from '../sse.js';
+import { createControlClient, type ControlClient, type ControlClientOptions } from '../client/control.js';
+import type { ApiError } from '../client/operations.js';
 import type { Problem as SandboxProblem } from '../wire/problem.js';
 import type { Io } from './io.js';
 import { runningSandboxes, type RunFile } from './run-files.js';
-
-export type { SseMessage };
 
 export const DEFAULT_URL = 'http://127.0.0.1:4242';
 
 /** What the sandbox refused with, or, from something that is not a sandbox, its status described the same way. */
 export type Problem = Pick<SandboxProblem, 'title' | 'status'> & Partial<SandboxProblem>;
 
-/** The sandbox answered with an error. */
-export class RefusedError extends Error {
-  constructor(readonly problem: Problem) {
-    super(problem.detail ? `${problem.title}: ${problem.detail}` : problem.title);
-  }
+export function refusalOf(error: ApiError): Problem {
+  return error.problem ?? { title: `HTTP ${error.status}`, status: error.status, detail: error.body.slice(0, 200) || 'the server answered without a problem body; is this a card-sandbox URL?' };
 }
 
-/** Nothing answered at the URL. */
-export class UnreachableError extends Error {
-  constructor(readonly url: string, reason: string) {
-    super(`no sandbox reachable at ${url} (${reason}) — start one with \`card-sandbox start\``);
-  }
-}
+/** The command ran and its outcome is a failure (exit 1): an unhealthy sandbox, a failed report. */
+export class CommandFailed extends Error {}
 
 /** A bad --url. */
 export class ClientUsageError extends Error {}
@@ -47,8 +38,6 @@ export interface ResolvedClientOptions {
   adminToken?: string;
   programme?: string;
 }
-
-type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
 
@@ -95,77 +84,11 @@ export function resolveClientOptions(options: ClientOptions, env: Record<string,
   return { url, ...(adminToken && { adminToken }), ...(programme && { programme }) };
 }
 
-const reasonOf = (error: unknown) => {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
-};
+/** The control client for the sandbox the options name; `fetchImpl` for a test that serves it in-process. */
+export const createClient = (options: ResolvedClientOptions, fetchImpl?: ControlClientOptions['fetch']): ControlClient =>
+  createControlClient({ baseUrl: options.url, adminToken: options.adminToken, programme: options.programme, ...(fetchImpl && { fetch: fetchImpl }) });
 
-async function problemOf(res: Response): Promise<Problem> {
-  const text = await res.text();
-  try {
-    const body = JSON.parse(text) as Problem;
-    if (typeof body.title === 'string') return body;
-  } catch {
-    // Not a sandbox answer: describe it by its status below.
-  }
-  return { title: `HTTP ${res.status} ${res.statusText}`.trim(), status: res.status, detail: text.slice(0, 200) || 'the server answered without a problem body; is this a card-sandbox URL?' };
-}
-
-export function createClient(options: ResolvedClientOptions, fetchImpl: Fetch = fetch) {
-  const { url } = options;
-
-  const send = async (method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> => {
-    const headers: Record<string, string> = {};
-    if (options.adminToken) headers.Authorization = `Bearer ${options.adminToken}`;
-    if (options.programme) headers['Sandbox-Programme'] = options.programme;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    let res: Response;
-    try {
-      res = await fetchImpl(`${url}/_sandbox${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new UnreachableError(url, reasonOf(error));
-    }
-    if (!res.ok) throw new RefusedError(await problemOf(res));
-    return res;
-  };
-
-  return {
-    url,
-
-    /** Sends one request; resolves to the parsed JSON answer, or undefined when there is no body. */
-    async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T | undefined> {
-      const res = await send(method, path, body);
-      const text = await res.text();
-      return text ? (JSON.parse(text) as T) : undefined;
-    },
-
-    /**
-     * Follows an SSE stream, calling `onMessage` for each message, until the server ends or drops
-     * it or `signal` aborts; `onOpen` runs once the sandbox has accepted the stream.
-     */
-    async stream(path: string, onMessage: (message: SseMessage) => void, signal?: AbortSignal, onOpen?: () => void): Promise<void> {
-      const res = await send('GET', path, undefined, signal);
-      onOpen?.();
-      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-      // Hanging up cancels the read in flight, whatever the fetch implementation does with `signal`.
-      signal?.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
-      const feed = sseParser(onMessage);
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          feed(value);
-        }
-      } catch {
-        // Aborted by the caller, or the connection dropped because the sandbox stopped: either way the stream is over.
-        return;
-      }
-    },
-  };
-}
-
-export type Client = ReturnType<typeof createClient>;
+export type Client = ControlClient;
 
 /** What every client command receives. */
 export interface CommandContext {

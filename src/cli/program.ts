@@ -7,7 +7,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, OPTIONS, resolveConfig, type Config } from '../config.js';
 import { parseDuration } from '../domain/duration.js';
 import { version } from '../version.js';
-import { ClientUsageError, createClient, DEFAULT_URL, RefusedError, resolveClientOptions, UnreachableError, type CommandContext } from './client.js';
+import { UnreachableError } from '../client/control.js';
+import { ApiError } from '../client/operations.js';
+import { ClientUsageError, CommandFailed, createClient, DEFAULT_URL, refusalOf, resolveClientOptions, type CommandContext } from './client.js';
 import { clearApiFaults, setApiFaults, showApiFaults } from './commands/api-faults.js';
 import { authorise } from './commands/authorise.js';
 import { advanceClock, showClock } from './commands/clock.js';
@@ -17,7 +19,7 @@ import { listen } from './commands/listen.js';
 import { LISTINGS, listResources, type ListingName } from './commands/lists.js';
 import { createProgramme, deleteProgramme, listProgrammes } from './commands/programmes.js';
 import { listRequests } from './commands/requests.js';
-import { report, ReportFailed } from './commands/report.js';
+import { report } from './commands/report.js';
 import { reset } from './commands/reset.js';
 import { seed } from './commands/seed.js';
 import { simulate, type Simulation } from './commands/simulate.js';
@@ -137,8 +139,8 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       await fn({ client: createClient(resolveClientOptions(flags, env)), io, json });
     } catch (error) {
       if (error instanceof ClientUsageError) throw new UsageError(error.message);
-      if (error instanceof RefusedError) {
-        const { problem } = error;
+      if (error instanceof ApiError) {
+        const problem = refusalOf(error);
         if (json) io.json(problem);
         io.err(`${io.color.red(problem.title)}${problem.detail ? `: ${problem.detail}` : ''}`);
         for (const e of problem.errors ?? []) io.err(`  ${io.color.bold(e.path)} ${e.message}`);
@@ -146,7 +148,7 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       } else if (error instanceof UnreachableError) {
         io.err(`${io.color.red('error')} ${error.message}`);
         process.exitCode = EXIT_UNREACHABLE;
-      } else if (error instanceof ReportFailed) {
+      } else if (error instanceof CommandFailed) {
         io.err(`${io.color.red('error')} ${error.message}`);
         process.exitCode = EXIT_REFUSED;
       } else throw error;

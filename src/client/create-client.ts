@@ -10,6 +10,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { MUTATIONS } from '../domain/idempotency.js';
 import { OPERATIONS, type Operations, type Problem } from './api.generated.js';
+import { ApiError, place, problemOf } from './operations.js';
 import { signRequest } from './sign.js';
 
 export type OperationName = keyof Operations;
@@ -18,6 +19,7 @@ export type ArgsOf<K extends OperationName> = Operations[K]['args'];
 /** What an operation resolves to (`void` for 202 and 204 answers). */
 export type ResultOf<K extends OperationName> = Operations[K]['result'];
 export type ProblemCode = Problem['code'];
+export { ApiError, problemOf };
 
 export interface CallOptions {
   /** The Idempotency-Key of a mutation; a fresh UUID by default. */
@@ -54,57 +56,6 @@ export type ApiClient = {
   token(): Promise<string>;
 };
 
-/** A refusal: the status and the RFC 9457 problem body the API answered with. */
-export class ApiError extends Error {
-  override name = 'ApiError';
-  constructor(
-    readonly operation: string,
-    readonly method: string,
-    readonly path: string,
-    readonly status: number,
-    /** The problem body; undefined when the answer was not `application/problem+json`. */
-    readonly problem: Problem | undefined,
-    /** The raw answer text. */
-    readonly body: string,
-  ) {
-    super(`${operation}: ${method} ${path} answered ${status}${problem ? ` ${problem.code}: ${problem.detail}` : body ? `: ${body.slice(0, 300)}` : ''}`);
-  }
-
-  get code(): ProblemCode | undefined {
-    return this.problem?.code;
-  }
-
-  get requestId(): string | undefined {
-    return this.problem?.requestId;
-  }
-}
-
-type Operation = (typeof OPERATIONS)[OperationName];
-
-/** Splits a call's arguments into path parameters, body, query and options, as the operation table says. */
-function place(op: Operation, args: unknown[]) {
-  const params = op.params as readonly string[];
-  let path = op.path as string;
-  params.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(String(args[i])))));
-  let next = params.length;
-  const body = op.body ? args[next++] : undefined;
-  const query = op.query ? (args[next++] as Record<string, unknown> | undefined) : undefined;
-  const options = (args[next] ?? {}) as CallOptions;
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
-  return { path: search.size > 0 ? `${path}?${search}` : path, body, options };
-}
-
-/** The RFC 9457 problem in an answer's text, or undefined when it is not one (the raw text stays on the error). */
-export function problemOf(text: string): Problem | undefined {
-  try {
-    const parsed = JSON.parse(text) as Partial<Problem>;
-    return typeof parsed?.code === 'string' ? (parsed as Problem) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export function createClient(options: ClientOptions): ApiClient {
   const base = String(options.baseUrl).replace(/\/+$/, '').replace(/\/v1$/, '');
   const send = options.fetch ?? globalThis.fetch;
@@ -118,7 +69,8 @@ export function createClient(options: ClientOptions): ApiClient {
   /** Sends one request; resolves with the answer's status and text. */
   const request = async (name: OperationName, args: unknown[], auth: string | undefined) => {
     const op = OPERATIONS[name];
-    const { path, body, options: call } = place(op, args);
+    const { path, body, options } = place(op, args);
+    const call = options as CallOptions;
     const url = `${base}${path}`;
     const headers: Record<string, string> = { ...call.headers };
     if (auth !== undefined) headers.Authorization = `Bearer ${auth}`;

@@ -155,6 +155,6 @@ describe('createSandbox({ url }): a programme in a running sandbox', () => {
   });
 
   test('an address where no sandbox answers fails at once', async () => {
-    await expect(createSandbox({ url: 'http://127.0.0.1:9' })).rejects.toThrow(/fetch failed/);
+    await expect(createSandbox({ url: 'http://127.0.0.1:9' })).rejects.toThrow(/^no sandbox reachable at http:\/\/127\.0\.0\.1:9 \(/);
   });
 });

@@ -7,13 +7,13 @@
  * stops what it started or deletes the programme it created.
  */
 import { createClient, type ApiClient } from '../client/create-client.js';
-import type { ApiFaultRuleInput, ApiFaultsInput, ApiFaultsView } from '../domain/api-faults.js';
-import type { Report } from '../domain/report.js';
+import type { ApiFaultsView, Report } from '../client/control.generated.js';
+import type { ApiFaultRuleInput, ApiFaultsInput } from '../domain/api-faults.js';
 import { defaultConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
 import { quietLog } from '../log.js';
 import { startServer } from '../server.js';
-import { controlPlane } from './control.js';
+import { createControlClient, type ControlClient } from '../client/control.js';
 import { sandboxEvents, type SandboxEvents } from './events.js';
 import { startReceiver, type ReceiverOptions, type WebhookReceiver } from './receiver.js';
 import { createWallet, seededWalletKey, type Wallet, type WalletOptions } from './wallet.js';
@@ -73,12 +73,6 @@ export interface Sandbox {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-interface CreatedProgramme {
-  id: string;
-  apiKey: string;
-  apiSecret: string;
-}
-
 /** In-process, the log keeps to what needs attention: warnings and errors, on stderr. */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   let stopServer: (() => Promise<void>) | undefined;
@@ -92,29 +86,29 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     stopServer = () => running.close();
   }
 
-  let created: CreatedProgramme;
+  let created: Awaited<ReturnType<ControlClient['createProgramme']>>;
   try {
     const clock = options.clock instanceof Date ? options.clock.toISOString() : options.clock;
-    created = await controlPlane(url, undefined, options.adminToken)<CreatedProgramme>('POST', '/programmes', { name: options.name, clock, randomSeed: options.randomSeed });
+    created = await createControlClient({ baseUrl: url, adminToken: options.adminToken }).createProgramme({ name: options.name, clock, randomSeed: options.randomSeed });
   } catch (error) {
     await stopServer?.();
     throw error;
   }
   const { id: programme, apiKey, apiSecret } = created;
-  const control = controlPlane(url, programme, options.adminToken);
+  const control = createControlClient({ baseUrl: url, programme, adminToken: options.adminToken });
   const client = createClient({ baseUrl: url, apiKey, apiSecret });
   const receivers = new Set<WebhookReceiver>();
   let wallets = 0;
   let closing: Promise<void> | undefined;
 
-  const moved = async (body: { by?: string; to?: string }) => new Date((await control<{ now: string }>('POST', '/clock/advance', body)).now);
+  const moved = async (body: { by?: string; to?: string }) => new Date((await control.advanceClock(body)).now);
 
   const close = () =>
     (closing ??= (async () => {
       // The programme's deletion takes its subscriptions with it.
       await Promise.all([...receivers].map((r) => r.close({ unsubscribe: false })));
       if (stopServer) await stopServer();
-      else await controlPlane(url, undefined, options.adminToken)('DELETE', `/programmes/${programme}`);
+      else await control.deleteProgramme(programme);
     })());
 
   return {
@@ -124,7 +118,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     apiSecret,
     client,
     clock: {
-      now: async () => new Date((await control<{ now: string }>('GET', '/clock')).now),
+      now: async () => new Date((await control.getClock()).now),
       advance: (by) => moved({ by }),
       advanceTo: (instant) => moved({ to: instant instanceof Date ? instant.toISOString() : instant }),
     },
@@ -138,21 +132,21 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     faults: {
       api: {
-        set: (rules) => control<ApiFaultsView>('PUT', '/api/faults', Array.isArray(rules) ? { rules } : rules),
-        get: () => control<ApiFaultsView>('GET', '/api/faults'),
+        set: (rules) => control.setApiFaults(Array.isArray(rules) ? { rules } : rules),
+        get: () => control.getApiFaults(),
         clear: async () => {
-          await control('DELETE', '/api/faults');
+          await control.clearApiFaults();
         },
       },
     },
-    report: () => control<Report>('GET', '/report'),
+    report: () => control.getReport(),
     wallet(walletOptions = {}) {
       const n = wallets++;
       const privateKey = walletOptions.privateKey ?? (options.randomSeed !== undefined ? seededWalletKey(options.randomSeed, n) : undefined);
       return createWallet({ ...walletOptions, privateKey });
     },
     async reset() {
-      await control('POST', '/reset');
+      await control.reset();
       await Promise.all([...receivers].map((r) => r.resubscribe()));
     },
     close,

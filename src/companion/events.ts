@@ -4,9 +4,9 @@
  * event committed in between is not missed, and checks the oldest first.
  */
 import type { WebhookEvent, WebhookEventType } from '../client/webhook-event.js';
-import type { DeliverySummary } from '../services/sandbox-events.js';
+import type { ControlClient } from '../client/control.js';
+import type { DeliverySummary } from '../client/control.generated.js';
 import { sseParser, type SseMessage } from '../sse.js';
-import type { ControlPlane } from './control.js';
 import { arrived, awaited, DEFAULT_TIMEOUT_MS, WaitTimeoutError, type EventPredicate, type WaitOptions } from './waiting.js';
 
 /** An event as the sandbox keeps it; `body` is the webhook body exactly as sent. */
@@ -57,10 +57,9 @@ async function* batches(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMes
   }
 }
 
-export function sandboxEvents(control: ControlPlane): SandboxEvents {
+export function sandboxEvents(control: ControlClient): SandboxEvents {
   const list = <T extends WebhookEventType>(filter: EventFilter<T> = {}, signal?: AbortSignal) => {
-    const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
-    return control<ListedEvent<T>[]>('GET', `/events${query.size > 0 ? `?${query}` : ''}`, undefined, signal);
+    return control.listEvents(filter, { signal }) as Promise<ListedEvent<T>[]>;
   };
 
   return {
@@ -72,7 +71,7 @@ export function sandboxEvents(control: ControlPlane): SandboxEvents {
       const abort = new AbortController();
       const timer = setTimeout(() => abort.abort(), timeout);
       try {
-        const stream = batches((await control.open(`/events/stream?type=${encodeURIComponent(type)}`, abort.signal)).body!);
+        const stream = batches((await control.open('streamEvents', { type }, { signal: abort.signal })).body!);
         // The stream's first chunk says it is open: from here on no event can be missed.
         const first = await stream.next();
         for (const { deliveries: _, ...event } of (await list({ type, limit: 1000 }, abort.signal)).reverse()) {
@@ -94,7 +93,7 @@ export function sandboxEvents(control: ControlPlane): SandboxEvents {
         throw new Error('the sandbox closed the event stream');
       } catch (error) {
         if (!abort.signal.aborted) throw error;
-        const clock = await control<{ frozen: boolean }>('GET', '/clock').catch(() => undefined);
+        const clock = await control.getClock().catch(() => undefined);
         const hint = clock?.frozen ? '; the sandbox clock is frozen, so what falls due later needs clock.advance()' : '';
         throw new WaitTimeoutError(`timed out after ${timeout} ms waiting for ${awaited(type, predicate)}: ${arrived(type, seen)}${hint}`);
       } finally {

@@ -3,32 +3,9 @@
  * line a fault is written as — apart from the rules' schemas (api-faults.ts), so that the inspector
  * reads them without bundling zod.
  */
-import type { ApiFaultEffect, ApiFaultMatch, ApiFaultStatus } from './api-faults.js';
+import type { ApiFaultRuleView, ApiFaultsView, ApiFaultView } from './api-faults.js';
 
-/** A fault on the wire, as the body takes it. */
-export interface ApiFaultView {
-  latency?: string;
-  status?: ApiFaultStatus;
-  retryAfter?: number;
-  reset?: true;
-  expireToken?: true;
-  effect: ApiFaultEffect;
-}
-
-export interface ApiFaultRuleView extends ApiFaultView {
-  match: ApiFaultMatch;
-  rate: number;
-  times?: number;
-  /** What is left of `times`. */
-  remaining?: number;
-  /** How many requests it has faulted. */
-  hits: number;
-}
-
-export interface ApiFaultsView {
-  rules: ApiFaultRuleView[];
-  seed?: number;
-}
+export type { ApiFaultRuleView, ApiFaultsView, ApiFaultView };
 
 /** One line for a fault as shown: `latency=2s status=429 retry-after=3 effect=before`. */
 export function faultText({ latency, status, retryAfter, reset, expireToken, effect }: ApiFaultView): string {

@@ -14,3 +14,6 @@ export const DateTime = z.iso.datetime({ precision: 3 });
 
 /** A decimal number as a JSON string, without trailing zeros. */
 export const Decimal = z.string().meta({ format: 'decimal', description: 'A decimal number as a string, without trailing zeros' });
+
+/** A count of things: an integer from 0. */
+export const Count = z.number().int().min(0);

@@ -4,28 +4,19 @@
  * journal and the delivery attempts — with evidence for each check and one line on how to fix a
  * failure. Pure: the records come in, the report goes out.
  */
+import { z } from 'zod';
 import type { JournalEntry } from '../journal.js';
 import { ACCOUNT_STATUSES } from './account.js';
 import { operationFinder, type DeclaredOperation } from './api-faults.js';
 import { AUTHORISATION_STATUSES } from './authorisation.js';
 import { CARD_STATUSES } from './card.js';
 import { CUSTOMER_STATUSES } from './customer.js';
-import type { WebhookType } from './events.js';
+import { Count } from './formats.js';
+import { WEBHOOK_TYPES, type WebhookType } from './events.js';
 import { MUTATIONS } from './idempotency.js';
 import { TRANSACTION_STATUSES } from './transaction.js';
 import type { AttemptFault } from './webhook-faults.js';
 
-export type CheckStatus = 'pass' | 'fail' | 'not exercised';
-
-export interface Check {
-  id: string;
-  title: string;
-  status: CheckStatus;
-  /** What was seen: counts, and the ids of the requests or deliveries at fault (the first ten). */
-  evidence: Record<string, unknown>;
-  /** How to fix a failure, or how to exercise it. */
-  hint?: string;
-}
 
 export interface ReportAttempt {
   deliveryId: string;
@@ -51,16 +42,36 @@ export interface ReportInput {
 const STATES = { customer: CUSTOMER_STATUSES, account: ACCOUNT_STATUSES, card: CARD_STATUSES, authorisation: AUTHORISATION_STATUSES, transaction: TRANSACTION_STATUSES } as const;
 export type ResourceType = keyof typeof STATES;
 
-export interface Report {
-  summary: Record<CheckStatus, number>;
-  checks: Check[];
-  coverage: {
-    operations: { operationId: string; method: string; path: string; calls: number; statuses: Record<string, number> }[];
-    neverCalled: string[];
-    states: { resource: ResourceType; reached: string[]; never: string[] }[];
-    webhooks: { type: WebhookType; attempts: number; answers: Record<string, number> }[];
-  };
-}
+const CheckStatus = z.enum(['pass', 'fail', 'not exercised']);
+export type CheckStatus = z.infer<typeof CheckStatus>;
+const Tally = z.record(z.string(), Count);
+
+/** GET /_sandbox/report: the go-live report's checks, with evidence, and coverage. */
+export const Report = z
+  .object({
+    summary: z.object({ pass: Count, fail: Count, 'not exercised': Count }),
+    checks: z.array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        status: CheckStatus,
+        /** What was seen: counts, and the ids of the requests or deliveries at fault (the first ten). */
+        evidence: z.record(z.string(), z.unknown()),
+        /** How to fix a failure, or how to exercise it. */
+        hint: z.string().optional(),
+      }),
+    ),
+    coverage: z.object({
+      operations: z.array(z.object({ operationId: z.string(), method: z.string(), path: z.string(), calls: Count, statuses: Tally })),
+      neverCalled: z.array(z.string()),
+      states: z.array(z.object({ resource: z.enum(Object.keys(STATES) as [ResourceType, ...ResourceType[]]), reached: z.array(z.string()), never: z.array(z.string()) })),
+      webhooks: z.array(z.object({ type: z.enum(WEBHOOK_TYPES), attempts: Count, answers: Tally })),
+    }),
+  })
+  .meta({ id: 'Report' });
+export type Report = z.infer<typeof Report>;
+export type Check = Report['checks'][number];
+
 
 /** How many of the newest requests the shape check reads. */
 export const SHAPE_WINDOW = 100;

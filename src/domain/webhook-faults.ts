@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { formatDuration, parseDuration } from './duration.js';
 import type { FieldError } from './errors.js';
+import { Count } from './formats.js';
 
 /** What an attempt records when a fault touched it. */
 export const ATTEMPT_FAULTS = ['duplicate', 'reordered', 'delayed', 'injected-status', 'injected-timeout', 'forged'] as const;
@@ -101,15 +102,21 @@ export function hasFaults(faults: Faults | undefined): boolean {
 }
 
 /** The faults on the wire: as the body takes them, with what is left of `fail.times`. */
-export interface FaultsView {
-  duplicate?: number;
-  reorder?: number;
-  delay?: string;
-  fail?: FailFault;
-  timeout?: number;
-  forge?: number;
-  seed?: number;
-}
+const FailFault = z.union([z.object({ status: z.number().int(), times: Count, remaining: Count }), z.object({ status: z.number().int(), rate: z.number() })]);
+
+export const FaultsView = z
+  .object({
+    duplicate: z.number().optional(),
+    reorder: z.number().optional(),
+    delay: z.string().optional(),
+    fail: FailFault.optional(),
+    timeout: z.number().optional(),
+    forge: z.number().optional(),
+    seed: z.number().int().optional(),
+  })
+  .meta({ id: 'FaultsView' });
+export type FaultsView = z.infer<typeof FaultsView>;
+
 
 /** In the order the body lists them. */
 export function faultsView({ duplicate, reorder, delay, fail, timeout, forge, seed }: Faults): FaultsView {

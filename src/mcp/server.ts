@@ -12,7 +12,8 @@ import { Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import type { createClient, CommandContext, RefusedError } from '../cli/client.js';
+import type { ApiError } from '../client/operations.js';
+import type { createClient, CommandContext } from '../cli/client.js';
 import { clearApiFaults, setApiFaults, showApiFaults } from '../cli/commands/api-faults.js';
 import { authorise } from '../cli/commands/authorise.js';
 import { advanceClock, showClock } from '../cli/commands/clock.js';
@@ -113,7 +114,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'webhooks_subscribe',
     description: 'Subscribe a URL to webhooks (PUT /v1/webhooks, through the control plane): every event of the types given is delivered to it, signed.',
     input: { callbackUrl: z.string().describe('http(s) URL of your receiver'), types: z.array(z.enum(WEBHOOK_TYPES)).optional().describe('all five by default') },
-    run: async ({ client }, { callbackUrl, types }) => (await client.request('PUT', '/webhooks', { callbackUrl, types: types ?? [...WEBHOOK_TYPES] }))!,
+    run: async ({ client }, { callbackUrl, types }) => await client.saveWebhook({ callbackUrl, types: types ?? [...WEBHOOK_TYPES] }),
   }),
   tool({
     name: 'webhooks_faults_set',
@@ -146,13 +147,13 @@ export const TOOLS: ToolSpec[] = [
     name: 'explain_request',
     description: 'Why the sandbox refused (or warned about) a request: the problem, each failed check with how to fix it, the headers it read and the signature base it computed.',
     input: { requestId: z.string().describe('the Request-Id header of the answer, or requestId of the problem') },
-    run: async ({ client }, { requestId }) => explainRequest((await client.request<JournalEntry[]>('GET', '/requests'))!, requestId),
+    run: async ({ client }, { requestId }) => explainRequest(await client.listRequests(), requestId),
   }),
   tool({
     name: 'report',
     description: 'The go-live report: each check (signatures, idempotency keys, retries, token renewal, the receiver\'s answers, forged deliveries, duplicates, request shapes) as pass, fail or not exercised with evidence and a hint, and the coverage of operations, states and webhooks.',
     input: {},
-    run: async ({ client }) => (await client.request('GET', '/report'))!,
+    run: async ({ client }) => await client.getReport(),
   }),
   tool({
     name: 'journey',
@@ -193,9 +194,7 @@ async function captured(ctx: CommandContext, command: (ctx: CommandContext) => P
 async function journey(client: Client, externalId = `agent-${randomBytes(4).toString('hex')}`, currency = 'EUR') {
   const walletKey = `0x${randomBytes(32).toString('hex')}`;
   const wallet = createWallet({ privateKey: walletKey });
-  const seeded = (await client.request<{ customers: { id: string; accounts: { id: string; cards: { id: string }[] }[] }[] }>('POST', '/seed', {
-    customers: [{ externalId, chainId: wallet.chainId, accounts: [{ currencies: [currency], cards: [{}] }] }],
-  }))!;
+  const seeded = await client.seedWorld({ customers: [{ externalId, chainId: wallet.chainId, accounts: [{ currencies: [currency], cards: [{}] }] }] });
   const customer = seeded.customers[0]!;
   return { customerId: customer.id, accountId: customer.accounts[0]!.id, cardId: customer.accounts[0]!.cards[0]!.id, externalId, wallet: { address: wallet.address, chainId: wallet.chainId, privateKey: walletKey } };
 }
@@ -211,7 +210,7 @@ const answer = (value: unknown) => {
  * refusal is known by the problem it carries rather than by its class.
  */
 function failure(error: Error) {
-  const { problem } = error as Partial<RefusedError>;
+  const { problem } = error as Partial<ApiError>;
   const text = problem
     ? `${problem.title ?? 'Refused'} (${problem.status ?? ''} ${problem.code ?? ''}): ${problem.detail ?? ''}${problem.errors?.length ? `\n${problem.errors.map((e) => `  ${e.path} ${e.message}`).join('\n')}` : ''}`
     : error.message;

@@ -10,30 +10,14 @@
 import { and, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
-import { faultsView, hasFaults, type Faults, type FaultsView } from '../domain/webhook-faults.js';
+import { faultsView, hasFaults, type Faults } from '../domain/webhook-faults.js';
 import { deliveries, programmes, webhooks } from '../store/schema.js';
 import type { FaultSource } from '../webhooks/faults.js';
 import { released } from '../webhooks/delivery-rows.js';
-import { deliverySummary, type DeliverySummary } from './sandbox-events.js';
+import { deliverySummary } from './sandbox-events.js';
+import type { DeliveryAnswer, FaultsAnswer, LabScope, PauseAnswer } from '../wire/control.js';
 
-export type LabScope = 'programme' | 'webhook';
-
-export interface FaultsAnswer {
-  /** Where the faults in force come from: the subscription's own, or the programme's. */
-  scope: LabScope;
-  faults: FaultsView;
-}
-
-export interface PauseAnswer {
-  scope: LabScope;
-  webhookId?: string;
-  /** Whether its deliveries are held now (a subscription resumed stays held while the programme is paused). */
-  paused: boolean;
-  /** How many pending deliveries this held back (pause) or let go (resume). */
-  deliveries: number;
-}
-
-export type DeliveryAnswer = DeliverySummary & { eventId: string };
+export type { DeliveryAnswer, FaultsAnswer, LabScope, PauseAnswer };
 
 export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
   const { store, clock, programme } = core;

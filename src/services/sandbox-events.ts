@@ -7,47 +7,11 @@ import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
 import { iso } from '../clock.js';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
-import type { DeliveryStatus, WebhookType } from '../domain/events.js';
-import type { AttemptFault } from '../domain/webhook-faults.js';
+import type { WebhookType } from '../domain/events.js';
 import { attempts, deliveries, events } from '../store/schema.js';
-import type { AttemptResponse } from '../webhooks/send.js';
+import type { AttemptView, DeliverySummary, EventDetail, EventSummary } from '../wire/control.js';
 
-export interface DeliverySummary {
-  id: string;
-  webhookId: string;
-  callbackUrl: string;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAttemptAt?: string;
-  /** Pending, and held until its subscription (or the programme) is resumed (README: Webhooks → The delivery lab). */
-  paused?: true;
-}
-
-export interface AttemptView {
-  attempt: number;
-  at: string;
-  statusCode?: number;
-  error?: string;
-  durationMs: number;
-  /** The fault the delivery lab made of this attempt, if any. */
-  fault?: AttemptFault;
-  /** What the receiver answered: its Content-Type and the first 4 KiB of the body. */
-  response?: AttemptResponse;
-}
-
-export interface EventSummary {
-  id: string;
-  type: string;
-  entityId: string;
-  createdAt: string;
-  /** The webhook body, exactly as sent. */
-  body: unknown;
-  deliveries: DeliverySummary[];
-}
-
-export interface EventDetail extends Omit<EventSummary, 'deliveries'> {
-  deliveries: (DeliverySummary & { history: AttemptView[] })[];
-}
+export type { AttemptView, DeliverySummary, EventDetail, EventSummary };
 
 export interface EventFilter {
   type?: WebhookType | undefined;

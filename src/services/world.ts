@@ -9,45 +9,14 @@ import { asc, count, eq, sql, type AnyColumn } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { DELIVERY_STATUSES } from '../domain/events.js';
 import { accounts, authorisations, cards, customers, deliveries, events, transactions, webhooks } from '../store/schema.js';
-import { toAccount, type Account } from '../wire/account.js';
-import { toCard, type Card } from '../wire/card.js';
-import { toCustomer, type Customer } from '../wire/customer.js';
-import { toAuthorisation, toTransaction, type Authorisation, type Transaction } from '../wire/payment.js';
-import { toWebhook, type Webhook } from '../wire/webhook.js';
+import { toAccount } from '../wire/account.js';
+import { toCard } from '../wire/card.js';
+import { toCustomer } from '../wire/customer.js';
+import { toAuthorisation, toTransaction } from '../wire/payment.js';
+import { toWebhook } from '../wire/webhook.js';
+import type { World, WorldAccount, WorldCard, WorldCounts, WorldCustomer } from '../wire/control.js';
 
-export interface WorldCard extends Card {
-  authorisations: Authorisation[];
-  transactions: Transaction[];
-}
-
-export interface WorldAccount extends Account {
-  cards: WorldCard[];
-  /** Transactions that name no card (the API makes none today); omitted when there are none. */
-  transactions?: Transaction[];
-}
-
-export interface WorldCustomer extends Customer {
-  accounts: WorldAccount[];
-}
-
-/** GET /_sandbox/world: oldest first at every level. */
-export interface World {
-  webhooks: Webhook[];
-  customers: WorldCustomer[];
-}
-
-/** GET /_sandbox/world/counts. */
-export interface WorldCounts {
-  customers: number;
-  accounts: number;
-  cards: number;
-  authorisations: number;
-  transactions: number;
-  webhooks: number;
-  events: number;
-  /** Deliveries by state (`pending`, `delivered`, `discarded`), each present even at 0. */
-  deliveries: Record<string, number>;
-}
+export type { World, WorldAccount, WorldCard, WorldCounts, WorldCustomer };
 
 
 export function createWorld({ store, programme }: Core) {
@@ -94,7 +63,7 @@ export function createWorld({ store, programme }: Core) {
     },
 
     counts(): WorldCounts {
-      const byState: Record<string, number> = Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0]));
+      const byState = Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0])) as WorldCounts['deliveries'];
       const states = db.select({ status: deliveries.status, n: count() }).from(deliveries).where(mine(deliveries.programmeId)).groupBy(deliveries.status).all();
       for (const { status, n } of states) byState[status] = n;
       return {

@@ -21,10 +21,14 @@ export async function openStream(sb: TestSandbox, query = '') {
   const finished = new Promise<void>((resolve) => (done = resolve));
   let opened: () => void = () => {};
   const open = new Promise<void>((resolve) => (opened = resolve));
-  const following = client.stream(`/events/stream${query}`, (m) => {
-    messages.push({ event: m.event, id: m.id, data: JSON.parse(m.data) });
-    if (messages.length >= wanted) done();
-  }, abort.signal, opened);
+  const following = client.follow('streamEvents', Object.fromEntries(new URLSearchParams(query)), {
+    signal: abort.signal,
+    onMessage: (m) => {
+      messages.push({ event: m.event, id: m.id, data: JSON.parse(m.data) });
+      if (messages.length >= wanted) done();
+    },
+    onOpen: opened,
+  });
   // The stream has subscribed once the sandbox accepted it: nothing that happens after is missed.
   await open;
   return {

@@ -7,7 +7,7 @@
 import { and, eq, gt, lt, min, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { idsOf } from '../ids.js';
-import type { DeliveryStatus } from '../domain/events.js';
+import type { DeliveryStatus, WebhookType } from '../domain/events.js';
 import type { AttemptFault, DeliveryHold } from '../domain/webhook-faults.js';
 import { once, rowInserter, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
@@ -18,7 +18,7 @@ import type { AttemptOutcome, AttemptResponse } from './send.js';
 export interface AttemptReport {
   eventId: string;
   /** The event's type and entity, so that a listener needs no look-up. */
-  type: string;
+  type: WebhookType;
   entityId: string;
   deliveryId: string;
   webhookId: string;
@@ -204,7 +204,7 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
               fault: fault ?? null, responseType: response?.contentType ?? null, responseBody: response?.body ?? null,
             });
             reports.push({
-              eventId: due.eventId, type: due.type, entityId: due.entityId, deliveryId: due.id, webhookId: due.webhookId, callbackUrl: due.callbackUrl, attempt: first + i, at,
+              eventId: due.eventId, type: due.type as WebhookType, entityId: due.entityId, deliveryId: due.id, webhookId: due.webhookId, callbackUrl: due.callbackUrl, attempt: first + i, at,
               ...outcome, status,
               ...(next !== undefined ? { nextAttemptAt: next } : {}),
               ...(pausedDueAt !== undefined ? { paused: true as const } : {}),

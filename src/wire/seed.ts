@@ -42,7 +42,7 @@ const SeedWebhook = z.strictObject({
   types: z.array(oneOf(WEBHOOK_TYPES), { error: 'must be an array of webhook types' }).min(1, 'must name at least one webhook type'),
 });
 
-const SeedDocument = z
+export const SeedDocument = z
   .strictObject({
     description: z.string().optional(),
     webhooks: list(SeedWebhook),
@@ -57,11 +57,7 @@ export type SeedCustomer = SeedDocument['customers'][number];
 export type SeedAccount = SeedCustomer['accounts'][number];
 export type SeedCard = SeedAccount['cards'][number];
 
-/** What was created, in document order, with the states things ended in. */
-export interface SeedResult {
-  webhooks: { id: string; callbackUrl: string }[];
-  customers: { id: string; externalId: string; status: string; accounts: { id: string; status: string; cards: { id: string; status: string }[] }[] }[];
-}
+export type { SeedResult } from './control.js';
 
 /** The document checked whole; a 400 naming every bad place, or the typed document. */
 export function parseSeedDocument(value: unknown): SeedDocument {

@@ -5,8 +5,8 @@
  * for it arrive. Anchored on Svix's attempt detail.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { call } from '../api.js';
-import type { Attempt, Delivery, EventWithAttempts } from '../api-types.js';
+import { control } from '../api.js';
+import type { Attempt, Delivery } from '../api-types.js';
 import { OutcomeLine, type Outcome } from '../actions.js';
 import { Action, Badge, Empty, Facts, Failure, Json, Panel } from '../components.js';
 import { deliveryState } from '../deliveries.js';
@@ -91,10 +91,10 @@ export function EventDetail({ id, programme }: { id: string; programme: string }
   const mine = useSettled(arrivals, 100);
   const [outcome, setOutcome] = useState<Outcome>();
   const [resent, setResent] = useState(0);
-  const event = useLoad(() => call<EventWithAttempts>('GET', `/events/${id}`, undefined, programme), [id, programme, mine, resent]);
+  const event = useLoad(() => control.getEvent(id, { programme }), [id, programme, mine, resent]);
 
   const resend = async () => {
-    const { deliveries } = await call<{ deliveries: Delivery[] }>('POST', `/events/${id}/resend`, undefined, programme);
+    const { deliveries } = await control.resendEvent(id, { programme });
     setOutcome({ done: deliveries.length ? `Queued again for ${deliveries.map((d) => d.callbackUrl).join(', ')}.` : 'No webhook is subscribed to this type now: nothing to resend.' });
     setResent((n) => n + 1);
   };

@@ -4,8 +4,7 @@
  * the last refused request and the last delivery that failed.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { call } from '../api.js';
-import type { WorldCounts } from '../api-types.js';
+import { control } from '../api.js';
 import { Badge, Empty, Facts, Failure, Panel } from '../components.js';
 import { eventState, failing } from '../deliveries.js';
 import { instantFrom, plural, shortId, when, withoutBase } from '../format.js';
@@ -52,7 +51,7 @@ function ClockPanel({ programme }: { programme: string }) {
     setError(undefined);
     setOutcome(undefined);
     try {
-      const { now, ran } = await call<{ now: string; ran: number }>('POST', '/clock/advance', body, programme);
+      const { now, ran } = await control.advanceClock(body, { programme });
       setOutcome(`Now ${when(now)} UTC; ${plural(ran, 'job')} ran on the way.`);
       await refreshStatus(programme);
     } catch (e) {
@@ -99,7 +98,7 @@ function ClockPanel({ programme }: { programme: string }) {
 function Counts({ programme }: { programme: string }) {
   const changed = useSettled(useSignal(worldChanged), 250);
   const requests = useSignal(journal);
-  const counts = useLoad(() => call<WorldCounts>('GET', '/world/counts', undefined, programme), [programme, changed]);
+  const counts = useLoad(() => control.getWorldCounts({ programme }), [programme, changed]);
   const n = counts.data;
   const refused = requests.filter((r) => r.status >= 400).length;
   const cell = (label: string, value: number | undefined, link: string) => (

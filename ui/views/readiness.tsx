@@ -3,8 +3,7 @@
  * with its verdict, its evidence and how to fix it, then the operations never called, the states
  * never reached and what the receiver answered — read again as requests and deliveries come in.
  */
-import { call } from '../api.js';
-import type { Report } from '../../src/domain/report.js';
+import { control } from '../api.js';
 import { Badge, Empty, Facts, Panel } from '../components.js';
 import { journal, worldChanged } from '../live.js';
 import { useLoad, useSettled } from '../load.js';
@@ -15,7 +14,7 @@ const TONE = { pass: 'ok', fail: 'bad', 'not exercised': 'off' } as const;
 export function Readiness({ programme }: { programme: string }) {
   const requests = useSettled(useSignal(journal), 500);
   const changed = useSettled(useSignal(worldChanged), 500);
-  const report = useLoad(() => call<Report>('GET', '/report', undefined, programme), [programme, requests, changed]);
+  const report = useLoad(() => control.getReport({ programme }), [programme, requests, changed]);
   const r = report.data;
   if (!r) return <Empty>{report.error ? `The report could not be read: ${String(report.error)}` : 'Reading the report…'}</Empty>;
   const { operations, neverCalled, states, webhooks } = r.coverage;

@@ -5,8 +5,7 @@
  * resources in a state it applies to, and takes any id pasted in.
  */
 import { useMemo, useState } from 'preact/hooks';
-import { call } from '../api.js';
-import type { World } from '../api-types.js';
+import { control } from '../api.js';
 import { canIssue, canSettle, canVerify, DONE, OutcomeLine, simulate, type Outcome } from '../actions.js';
 import { Empty, Failure, Panel } from '../components.js';
 import { health, worldChanged } from '../live.js';
@@ -131,7 +130,7 @@ export function Simulator({ programme }: { programme: string }) {
   const h = useSignal(health);
   const query = useSignal(route).query;
   const changed = useSettled(useSignal(worldChanged), 250);
-  const world = useLoad(() => call<World>('GET', '/world', undefined, programme), [programme, changed]);
+  const world = useLoad(() => control.getWorld({ programme }), [programme, changed]);
   const rows = useMemo(() => (world.data ? treeRows(world.data) : []), [world.data]);
   const of = (kind: Kind, allowed: (status: string) => boolean) => rows.filter((r) => r.kind === kind && allowed(r.status ?? ''));
 

@@ -5,8 +5,7 @@
  * state. ↑/↓ move through the tree; `/` filters it.
  */
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { call } from '../api.js';
-import type { Event, World as WorldData } from '../api-types.js';
+import { control } from '../api.js';
 import { ResourceActions } from '../actions.js';
 import { Badge, Copy, DeliveriesBadge, Empty, Facts, Failure, Json, Panel } from '../components.js';
 import { shortId, statusIn, when } from '../format.js';
@@ -20,7 +19,7 @@ const KIND_LABEL: Record<TreeRow['kind'], string> = { webhook: 'Webhook', custom
 
 function EntityEvents({ id, programme }: { id: string; programme: string }) {
   const changed = useSettled(useSignal(worldChanged), 250);
-  const list = useLoad(() => call<Event[]>('GET', `/events?entityId=${id}&limit=100`, undefined, programme), [id, programme, changed]);
+  const list = useLoad(() => control.listEvents({ entityId: id, limit: 100 }, { programme }), [id, programme, changed]);
   if (list.error) return <Failure error={list.error} />;
   if (!list.data) return null;
   if (list.data.length === 0) return <Empty>No events.</Empty>;
@@ -62,7 +61,7 @@ function Resource({ row, programme }: { row: TreeRow; programme: string }) {
 
 export function World({ programme, selected }: { programme: string; selected: string | undefined }) {
   const changed = useSettled(useSignal(worldChanged), 150);
-  const world = useLoad(() => call<WorldData>('GET', '/world', undefined, programme), [programme, changed]);
+  const world = useLoad(() => control.getWorld({ programme }), [programme, changed]);
   const [filter, setFilter] = useState('');
   const all = useMemo(() => (world.data ? treeRows(world.data) : []), [world.data]);
   const rows = useMemo(() => filterRows(all, filter), [all, filter]);

@@ -2,7 +2,8 @@
 import { expect, it } from 'vitest';
 import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox } from '../../testing/harness.js';
-import { ClientUsageError, RefusedError } from '../client.js';
+import { ClientUsageError } from '../client.js';
+import { ApiError } from '../../client/operations.js';
 import { clearApiFaults, setApiFaults, showApiFaults } from './api-faults.js';
 
 it('sets the rules (a body or a list), shows them as a table, and clears them', async () => {
@@ -33,6 +34,6 @@ it('sets the rules (a body or a list), shows them as a table, and clears them', 
 it('refuses text that is not JSON before asking the sandbox, and passes on what the sandbox refuses', async () => {
   const sb = createTestSandbox();
   await expect(setApiFaults(cliContext(sb), 'status=503')).rejects.toThrow(ClientUsageError);
-  await expect(setApiFaults(cliContext(sb), '[{"status":404}]')).rejects.toThrow(RefusedError);
+  await expect(setApiFaults(cliContext(sb), '[{"status":404}]')).rejects.toThrow(ApiError);
   expect(sb.deps.services.apiFaults.view()).toEqual({ rules: [] });
 });

@@ -3,11 +3,10 @@
  * `set` takes the body of PUT /_sandbox/api/faults as JSON (or just its list of rules); the sandbox
  * checks the values.
  */
-import { faultText, type ApiFaultRuleView, type ApiFaultsView } from '../../domain/api-faults.js';
+import type { ApiFaultRuleView, ApiFaultsView } from '../../client/control.generated.js';
+import { faultText } from '../../domain/api-faults-view.js';
 import { ClientUsageError, type CommandContext } from '../client.js';
 import type { Io } from '../io.js';
-
-const PATH = '/api/faults';
 
 const matchText = ({ match }: ApiFaultRuleView) =>
   [match.method, match.path, match.operationId && `(${match.operationId})`].filter(Boolean).join(' ') || 'every request';
@@ -28,19 +27,19 @@ export async function setApiFaults({ client, io, json }: CommandContext, text: s
   } catch (error) {
     throw new ClientUsageError(`api faults must be JSON, such as '{"rules":[{"status":503,"times":2}]}': ${(error as Error).message}`);
   }
-  const answer = (await client.request<ApiFaultsView>('PUT', PATH, Array.isArray(body) ? { rules: body } : body))!;
+  const answer = await client.setApiFaults((Array.isArray(body) ? { rules: body } : body) as Parameters<typeof client.setApiFaults>[0]);
   if (json) return io.json(answer);
   printRules(io, answer);
 }
 
 export async function showApiFaults({ client, io, json }: CommandContext): Promise<void> {
-  const answer = (await client.request<ApiFaultsView>('GET', PATH))!;
+  const answer = await client.getApiFaults();
   if (json) return io.json(answer);
   printRules(io, answer);
 }
 
 export async function clearApiFaults({ client, io, json }: CommandContext): Promise<void> {
-  await client.request('DELETE', PATH);
+  await client.clearApiFaults();
   if (json) return io.json({ cleared: true });
   io.out(`${io.color.green('✓')} no API faults`);
 }

@@ -2,7 +2,7 @@
  * How a delivery attempt reads in the terminal, for `events show`, `events tail` and `listen`: its
  * outcome, the fault the delivery lab made of it, and what the receiver answered (README: Webhooks).
  */
-import type { AttemptView } from '../../services/sandbox-events.js';
+import type { AttemptView } from '../../client/control.generated.js';
 import type { Io } from '../io.js';
 
 /** The status code, or the error. */

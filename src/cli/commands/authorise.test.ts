@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox } from '../../testing/harness.js';
-import { RefusedError } from '../client.js';
+import { ApiError } from '../../client/operations.js';
 import { authorise } from './authorise.js';
 
 async function activeCard() {
@@ -33,9 +33,9 @@ describe('authorise', () => {
 
   it('surfaces a refused amount', async () => {
     const { sb, cardId } = await activeCard();
-    const error = (await authorise(cliContext(sb), cardId, { amount: '1.234', currency: 'EUR', capture: true }).catch((e: unknown) => e)) as RefusedError;
-    expect(error).toBeInstanceOf(RefusedError);
-    expect(error.problem.status).toBe(400);
-    expect(error.problem.errors?.map((e) => e.path)).toContain('amount');
+    const error = (await authorise(cliContext(sb), cardId, { amount: '1.234', currency: 'EUR', capture: true }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.problem!.status).toBe(400);
+    expect(error.problem!.errors?.map((e) => e.path)).toContain('amount');
   });
 });

@@ -1,6 +1,5 @@
 /** `authorise <cardId> --amount --currency [--no-capture] [--merchant-…]`: a simulated card authorisation. */
 import type { Merchant } from '../../domain/authorisation.js';
-import type { Authorisation } from '../../wire/payment.js';
 import type { CommandContext } from '../client.js';
 
 export interface AuthoriseOptions {
@@ -19,7 +18,7 @@ export async function authorise({ client, io, json }: CommandContext, cardId: st
     capture: options.capture,
     ...(given.length ? { merchant: Object.fromEntries(given) } : {}),
   };
-  const auth = (await client.request<Authorisation>('POST', `/simulator/cards/${encodeURIComponent(cardId)}/authorisation`, body))!;
+  const auth = await client.simulateCardAuthorisation(cardId, body);
   if (json) return io.json(auth);
 
   const c = io.color;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox } from '../../testing/harness.js';
-import { RefusedError } from '../client.js';
+import { ApiError } from '../../client/operations.js';
 import { advanceClock, showClock } from './clock.js';
 import { listRequests } from './requests.js';
 import { reset } from './reset.js';
@@ -26,8 +26,8 @@ describe('clock', () => {
     const ctx = cliContext(sb, { json: true });
     await advanceClock(ctx, { by: 'PT1H' });
     expect(JSON.parse(ctx.stdout())).toEqual({ now: '2026-03-01T10:00:00.000Z', ran: 0 });
-    const error = (await advanceClock(ctx, { by: '-5m' }).catch((e: unknown) => e)) as RefusedError;
-    expect(error.problem.errors).toEqual([{ path: 'by', message: expect.any(String) }]);
+    const error = (await advanceClock(ctx, { by: '-5m' }).catch((e: unknown) => e)) as ApiError;
+    expect(error.problem!.errors).toEqual([{ path: 'by', message: expect.any(String) }]);
   });
 });
 

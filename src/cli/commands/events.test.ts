@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cliContext } from '../../testing/cli.js';
 import { until } from '../../testing/wait.js';
 import { createTestSandbox } from '../../testing/harness.js';
-import { RefusedError } from '../client.js';
+import { ApiError } from '../../client/operations.js';
 import { listEvents, resendEvent, showEvent, tailEvents } from './events.js';
 
 /** A customer whose events go to a webhook nobody listens on, so every attempt fails. */
@@ -41,8 +41,8 @@ describe('events list', () => {
 
   it('surfaces a bad filter', async () => {
     const { sb } = await world();
-    const error = (await listEvents(cliContext(sb), { type: 'card.created' }).catch((e: unknown) => e)) as RefusedError;
-    expect(error.problem.errors?.[0]?.path).toBe('type');
+    const error = (await listEvents(cliContext(sb), { type: 'card.created' }).catch((e: unknown) => e)) as ApiError;
+    expect(error.problem!.errors?.[0]?.path).toBe('type');
   });
 });
 
@@ -65,7 +65,7 @@ describe('events show and resend', () => {
 
   it('surfaces an unknown event', async () => {
     const { sb } = await world();
-    const error = (await showEvent(cliContext(sb), '7c9e6679-7425-40de-944b-e07fc1f90ae7').catch((e: unknown) => e)) as RefusedError;
+    const error = (await showEvent(cliContext(sb), '7c9e6679-7425-40de-944b-e07fc1f90ae7').catch((e: unknown) => e)) as ApiError;
     expect(error.problem).toMatchObject({ status: 404, title: 'Event not found' });
   });
 });

@@ -3,22 +3,16 @@
  * where, each delivery attempt's outcome (its fault, and what the receiver answered) as it
  * happens, and sending one event or a window of them again.
  */
+import type { WebhookType } from '../../domain/events.js';
 import type { CommandContext } from '../client.js';
 import type { Io } from '../io.js';
-import type { DeliverySummary as Delivery, EventDetail, EventSummary } from '../../services/sandbox-events.js';
-import type { Webhooks } from '../../services/webhooks.js';
 import { answerLine, answerLines, faultTag, outcome } from './attempts.js';
-import type { StreamedAttempt } from '../../http/routes/control-events.js';
+import type { DeliverySummary as Delivery, StreamedAttempt } from '../../client/control.generated.js';
 
 export interface EventFilterOptions {
   type?: string | undefined;
   entity?: string | undefined;
 }
-
-const query = (params: Record<string, string | number | undefined>) => {
-  const search = new URLSearchParams(Object.entries(params).filter((e): e is [string, string | number] => e[1] !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
-  return search.size ? `?${search}` : '';
-};
 
 const deliveriesText = (io: Io, deliveries: Delivery[]) => {
   if (deliveries.length === 0) return io.color.dim('none');
@@ -34,7 +28,7 @@ const bodyStatus = (body: unknown) => {
 };
 
 export async function listEvents({ client, io, json }: CommandContext, options: EventFilterOptions & { limit?: number | undefined; before?: string | undefined }): Promise<void> {
-  const events = (await client.request<EventSummary[]>('GET', `/events${query({ type: options.type, entityId: options.entity, limit: options.limit, before: options.before })}`))!;
+  const events = await client.listEvents({ type: options.type as WebhookType | undefined, entityId: options.entity, limit: options.limit, before: options.before });
   if (json) return io.json(events);
   if (events.length === 0) return io.out(io.color.dim('no events yet'));
   io.table(
@@ -44,7 +38,7 @@ export async function listEvents({ client, io, json }: CommandContext, options: 
 }
 
 export async function showEvent({ client, io, json }: CommandContext, eventId: string): Promise<void> {
-  const event = (await client.request<EventDetail>('GET', `/events/${encodeURIComponent(eventId)}`))!;
+  const event = await client.getEvent(eventId);
   if (json) return io.json(event);
   const c = io.color;
   io.out(`${c.bold(event.type)} ${event.entityId} ${c.dim(`event ${event.id} at ${event.createdAt}`)}`);
@@ -70,7 +64,7 @@ export interface ResendWindowOptions {
 /** Every event (still kept) of a window of sandbox time and/or of a type, sent again oldest first. */
 export async function resendWindow({ client, io, json }: CommandContext, options: ResendWindowOptions): Promise<void> {
   const body = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  const result = (await client.request<ReturnType<Webhooks['resendWindow']>>('POST', '/events/resend', body))!;
+  const result = await client.resendEvents(body);
   if (json) return io.json(result);
   if (result.events === 0) return io.out(`${io.color.yellow('!')} no event matches: nothing to resend`);
   const queued = result.deliveries.length;
@@ -78,7 +72,7 @@ export async function resendWindow({ client, io, json }: CommandContext, options
 }
 
 export async function resendEvent({ client, io, json }: CommandContext, eventId: string): Promise<void> {
-  const result = (await client.request<{ eventId: string; deliveries: ReturnType<Webhooks['resend']> }>('POST', `/events/${encodeURIComponent(eventId)}/resend`))!;
+  const result = await client.resendEvent(eventId);
   if (json) return io.json(result);
   if (result.deliveries.length === 0) return io.out(`${io.color.yellow('!')} no webhook is subscribed to this event's type now: nothing to resend`);
   io.out(`${io.color.green('✓')} event ${io.color.bold(eventId)} queued again for ${result.deliveries.map((d) => d.callbackUrl).join(', ')}`);
@@ -91,9 +85,9 @@ export async function resendEvent({ client, io, json }: CommandContext, eventId:
  */
 export async function tailEvents({ client, io, json }: CommandContext, options: EventFilterOptions, signal?: AbortSignal, onOpen?: () => void): Promise<void> {
   const c = io.color;
-  await client.stream(
-    `/events/stream${query({ type: options.type, entityId: options.entity })}`,
-    (message) => {
+  await client.follow('streamEvents', { type: options.type as WebhookType | undefined, entityId: options.entity }, {
+    signal,
+    onMessage: (message) => {
       const data = JSON.parse(message.data) as Record<string, unknown>;
       if (json) return io.json(data, true);
       if (message.event === 'event') {
@@ -108,12 +102,11 @@ export async function tailEvents({ client, io, json }: CommandContext, options: 
         if (answer) io.out(`${' '.repeat(a.at.length)}     ${c.dim(`answered ${answer}`)}`);
       }
     },
-    signal,
     // On stderr, so that --json output stays clean; once connected, so that it also says "ready".
-    () => {
+    onOpen: () => {
       io.err(c.dim(`following events at ${client.url} (Ctrl-C to stop)`));
       onOpen?.();
     },
-  );
+  });
   if (!signal?.aborted) io.err(c.dim('the sandbox closed the stream (it stopped)'));
 }

@@ -3,8 +3,9 @@
  * otherwise, 3 when nothing answers (see program.ts). With a wait it keeps asking until the sandbox
  * is healthy or the wait is over, for scripts and container HEALTHCHECKs that start it first.
  */
-import type { Health } from '../../http/routes/control.js';
-import { RefusedError, UnreachableError, type CommandContext } from '../client.js';
+import { UnreachableError } from '../../client/control.js';
+import { ApiError } from '../../client/operations.js';
+import { CommandFailed, type CommandContext } from '../client.js';
 
 const POLL_MS = 200;
 
@@ -12,13 +13,13 @@ export async function health({ client, io, json }: CommandContext, waitMs = 0): 
   const deadline = performance.now() + waitMs;
   for (;;) {
     try {
-      const state = (await client.request<Health>('GET', '/health'))!;
-      if (state.status !== 'ok') throw new RefusedError({ title: 'Not healthy', status: 200, detail: `the sandbox at ${client.url} reports status "${state.status}"` });
+      const state = await client.getHealth();
+      if (state.status !== 'ok') throw new CommandFailed(`not healthy: the sandbox at ${client.url} reports status "${state.status}"`);
       if (json) return io.json(state);
       io.out(`${io.color.green('✓')} healthy ${client.url} ${io.color.dim(`(v${state.version}, env ${state.env}, verify ${state.verify}, clock ${state.clock})`)}`);
       return;
     } catch (error) {
-      const retry = (error instanceof RefusedError || error instanceof UnreachableError) && performance.now() + POLL_MS < deadline;
+      const retry = (error instanceof ApiError || error instanceof UnreachableError || error instanceof CommandFailed) && performance.now() + POLL_MS < deadline;
       if (!retry) throw error;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }

@@ -6,11 +6,11 @@
  * deletes every subscription: listen hears of it on the request journal's stream (`cleared`) and
  * subscribes again with the same URL and types.
  */
-import { WEBHOOK_TYPES } from '../../domain/events.js';
-import type { Webhook } from '../../wire/webhook.js';
-import { RefusedError, type CommandContext } from '../client.js';
+import { WEBHOOK_TYPES, type WebhookType } from '../../domain/events.js';
+import { ApiError } from '../../client/operations.js';
+import type { StreamedAttempt, Webhook } from '../../client/control.generated.js';
+import type { CommandContext } from '../client.js';
 import { answerLine, faultTag, outcome } from './attempts.js';
-import type { StreamedAttempt } from '../../http/routes/control-events.js';
 
 export interface ListenOptions {
   forwardTo: string;
@@ -39,7 +39,7 @@ export async function listen({ client, io, json }: CommandContext, options: List
     if (answer && a.statusCode !== undefined && (a.statusCode < 200 || a.statusCode >= 300)) io.out(`    ${c.dim(`answered ${answer}`)}`);
   };
 
-  const put = async () => (hook = (await client.request<Webhook>('PUT', '/webhooks', { callbackUrl: options.forwardTo, types: options.types ?? [...WEBHOOK_TYPES] }))!);
+  const put = async () => (hook = await client.saveWebhook({ callbackUrl: options.forwardTo, types: (options.types ?? [...WEBHOOK_TYPES]) as WebhookType[] }));
   const resubscribe = async () => {
     try {
       const gone = hook!.id;
@@ -56,12 +56,16 @@ export async function listen({ client, io, json }: CommandContext, options: List
       // A reset deletes the subscription: the journal's stream says when.
       await new Promise<void>((opened, failed) => {
         client
-          .stream('/requests/stream', (message) => {
-            if (message.event === 'cleared') void resubscribe();
-          }, following.signal, opened)
+          .follow('streamRequests', {
+            signal: following.signal,
+            onMessage: (message) => {
+              if (message.event === 'cleared') void resubscribe();
+            },
+            onOpen: opened,
+          })
           .catch(failed);
       });
-      const { keyId } = (await client.request<{ keyId: string }>('GET', '/webhooks/verification-key'))!;
+      const { keyId } = await client.getWebhookVerificationKey();
       io.err(`${c.green('Ready!')} Forwarding ${created.types.join(', ')} to ${c.bold(created.callbackUrl)} (webhook ${created.id})`);
       io.err(`Verify signatures with the key ${c.bold(keyId)} (GET /v1/webhooks/verification-key). Ctrl-C to stop.`);
       for (const a of early.splice(0)) print(a);
@@ -73,18 +77,17 @@ export async function listen({ client, io, json }: CommandContext, options: List
   };
 
   let subscribing: Promise<void> | undefined;
-  await client.stream(
-    '/events/stream',
-    (message) => {
+  await client.follow('streamEvents', undefined, {
+    signal: following.signal,
+    onMessage: (message) => {
       if (message.event !== 'attempt') return;
       const attempt = JSON.parse(message.data) as StreamedAttempt;
       if (hook) print(attempt);
       else early.push(attempt);
     },
-    following.signal,
     // Following first, then subscribing: no attempt to the new subscription can be missed.
-    () => void (subscribing = subscribe()),
-  );
+    onOpen: () => void (subscribing = subscribe()),
+  });
   await subscribing;
   signal.removeEventListener('abort', stop);
   if (failure) throw failure;
@@ -94,10 +97,10 @@ export async function listen({ client, io, json }: CommandContext, options: List
   }
   if (!hook) return;
   try {
-    await client.request('DELETE', `/webhooks/${hook.id}`);
+    await client.deleteWebhook(hook.id);
     io.err(c.dim(`deleted webhook ${hook.id}`));
   } catch (error) {
     // Someone deleted it already (or reset the sandbox): nothing is left to clean up.
-    if (!(error instanceof RefusedError && error.problem.code === 'webhook_not_found')) throw error;
+    if (!(error instanceof ApiError && error.code === 'webhook_not_found')) throw error;
   }
 }

@@ -7,11 +7,7 @@ import { ACCOUNT_STATUSES } from '../../domain/account.js';
 import { AUTHORISATION_STATUSES } from '../../domain/authorisation.js';
 import { CARD_STATUSES } from '../../domain/card.js';
 import { CUSTOMER_STATUSES } from '../../domain/customer.js';
-import type { World } from '../../services/world.js';
-import type { Account } from '../../wire/account.js';
-import type { Card } from '../../wire/card.js';
-import type { Customer } from '../../wire/customer.js';
-import type { Authorisation } from '../../wire/payment.js';
+import type { Account, Authorisation, Card, Customer, World } from '../../client/control.generated.js';
 import { ClientUsageError, type CommandContext } from '../client.js';
 
 interface Listing<T extends { id: string; status: string }> {
@@ -52,7 +48,7 @@ export type ListingName = keyof typeof LISTINGS;
 export async function listResources({ client, io, json }: CommandContext, name: ListingName, status?: string): Promise<void> {
   const listing = LISTINGS[name] as Listing<{ id: string; status: string }>;
   if (status !== undefined && !listing.statuses.includes(status)) throw new ClientUsageError(`--status must be one of ${listing.statuses.join(', ')} for ${name}, got "${status}"`);
-  const world = (await client.request<World>('GET', '/world'))!;
+  const world = await client.getWorld();
   const items = listing.of(world).filter((item) => status === undefined || item.status === status);
   if (json) return io.json(items);
   if (items.length === 0) return io.out(io.color.dim(`no ${name}${status === undefined ? '' : ` with status ${status}`}`));

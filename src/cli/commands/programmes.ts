@@ -2,11 +2,11 @@
  * `programmes create|list|delete`: isolated sandboxes within the running one, each with its own
  * credentials, world and clock (README: Parallel test suites).
  */
-import type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../../programmes.js';
+import type { NewProgramme } from '../../wire/control.js';
 import type { CommandContext } from '../client.js';
 
 export async function createProgramme({ client, io, json }: CommandContext, input: NewProgramme): Promise<void> {
-  const created = (await client.request<CreatedProgramme>('POST', '/programmes', input))!;
+  const created = await client.createProgramme(input);
   if (json) return io.json(created);
   const c = io.color;
   const row = (label: string, value: string) => io.out(`  ${c.dim(label.padEnd(11))} ${value}`);
@@ -19,7 +19,7 @@ export async function createProgramme({ client, io, json }: CommandContext, inpu
 }
 
 export async function listProgrammes({ client, io, json }: CommandContext): Promise<void> {
-  const programmes = (await client.request<ProgrammeSummary[]>('GET', '/programmes'))!;
+  const programmes = await client.listProgrammes();
   if (json) return io.json(programmes);
   io.table(
     ['ID', 'NAME', 'CLOCK', 'API KEYS', 'CREATED'],
@@ -28,7 +28,7 @@ export async function listProgrammes({ client, io, json }: CommandContext): Prom
 }
 
 export async function deleteProgramme({ client, io, json }: CommandContext, id: string): Promise<void> {
-  await client.request('DELETE', `/programmes/${encodeURIComponent(id)}`);
+  await client.deleteProgramme(id);
   if (json) return io.json({ deleted: id });
   io.out(`${io.color.green('✓')} programme ${io.color.bold(id)} deleted with everything it held`);
 }

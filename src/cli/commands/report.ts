@@ -4,11 +4,10 @@
  * one test case per check and per operation never called (skipped). Exits 1 when a check fails.
  */
 import { writeFileSync } from 'node:fs';
-import type { Report } from '../../domain/report.js';
-import type { CommandContext } from '../client.js';
+import type { Report } from '../../client/control.generated.js';
+import { CommandFailed, type CommandContext } from '../client.js';
 
 /** A check failed: the command has printed the report, and exits 1. */
-export class ReportFailed extends Error {}
 
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -31,7 +30,7 @@ export function junitXml(report: Report): string {
 }
 
 export async function report({ client, io, json }: CommandContext, junit?: string): Promise<void> {
-  const answer = (await client.request<Report>('GET', '/report'))!;
+  const answer = await client.getReport();
   if (junit !== undefined) writeFileSync(junit, junitXml(answer));
   if (json) io.json(answer);
   else {
@@ -49,5 +48,5 @@ export async function report({ client, io, json }: CommandContext, junit?: strin
     for (const w of webhooks) io.out(`Webhooks ${w.type}: ${w.attempts} attempts, answered ${Object.entries(w.answers).map(([k, v]) => `${k}×${v}`).join(', ')}`);
     io.out(`\nChecks: ${answer.summary.pass} pass, ${answer.summary.fail} fail, ${answer.summary['not exercised']} not exercised`);
   }
-  if (answer.summary.fail > 0) throw new ReportFailed(`${answer.summary.fail} check${answer.summary.fail === 1 ? '' : 's'} failed`);
+  if (answer.summary.fail > 0) throw new CommandFailed(`${answer.summary.fail} check${answer.summary.fail === 1 ? '' : 's'} failed`);
 }

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../paths.js';
 import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox } from '../../testing/harness.js';
-import { ClientUsageError, RefusedError } from '../client.js';
+import { ClientUsageError } from '../client.js';
+import { ApiError } from '../../client/operations.js';
 import { seed, seedAtStart } from './seed.js';
 
 const DEMO = packagePath('fixtures', 'demo.json');
@@ -34,8 +35,8 @@ describe('seed <file>', () => {
 
   it('surfaces the refusal naming the place, and nothing is loaded', async () => {
     const sb = createTestSandbox();
-    const error = (await seed(cliContext(sb), file('bad.json', '{"customers":[{"externalId":"a","accounts":[{"currencies":["EUR","XXX"]}]}]}')).catch((e: unknown) => e)) as RefusedError;
-    expect(error.problem.errors).toEqual([{ path: 'customers[0].accounts[0].currencies[1]', message: expect.stringContaining('XXX') }]);
+    const error = (await seed(cliContext(sb), file('bad.json', '{"customers":[{"externalId":"a","accounts":[{"currencies":["EUR","XXX"]}]}]}')).catch((e: unknown) => e)) as ApiError;
+    expect(error.problem!.errors).toEqual([{ path: 'customers[0].accounts[0].currencies[1]', message: expect.stringContaining('XXX') }]);
     expect(sb.deps.services.customers.list()).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Deps } from '../../deps.js';
 import { SandboxError } from '../../domain/errors.js';
-import { parseSeedDocument, type SeedResult } from '../../wire/seed.js';
+import { parseSeedDocument } from '../../wire/seed.js';
 import { ClientUsageError, type CommandContext } from '../client.js';
 
 /** Reads and parses a seed file; an unreadable or non-JSON file is the caller's mistake. */
@@ -21,7 +21,7 @@ export async function readSeedFile(file: string): Promise<unknown> {
 }
 
 export async function seed({ client, io, json }: CommandContext, file: string): Promise<void> {
-  const result = (await client.request<SeedResult>('POST', '/seed', await readSeedFile(file)))!;
+  const result = await client.seedWorld((await readSeedFile(file)) as Parameters<typeof client.seedWorld>[0]);
   if (json) return io.json(result);
   const c = io.color;
   const accounts = result.customers.reduce((n, customer) => n + customer.accounts.length, 0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox } from '../../testing/harness.js';
-import { RefusedError } from '../client.js';
+import { ApiError } from '../../client/operations.js';
 import { simulate } from './simulate.js';
 
 async function world() {
@@ -33,17 +33,17 @@ describe('verify, reject, issue, fail', () => {
     const { sb, customerId } = await world();
     const ctx = cliContext(sb);
     await simulate(ctx, 'verify', customerId);
-    const error = (await simulate(ctx, 'verify', customerId).catch((e: unknown) => e)) as RefusedError;
-    expect(error).toBeInstanceOf(RefusedError);
+    const error = (await simulate(ctx, 'verify', customerId).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
     expect(error.problem).toMatchObject({ status: 400, code: 'customer_not_pending' });
-    const unknown = (await simulate(ctx, 'issue', '7c9e6679-7425-40de-944b-e07fc1f90ae7').catch((e: unknown) => e)) as RefusedError;
+    const unknown = (await simulate(ctx, 'issue', '7c9e6679-7425-40de-944b-e07fc1f90ae7').catch((e: unknown) => e)) as ApiError;
     expect(unknown.problem).toMatchObject({ status: 404, title: 'Card not found' });
   });
 
   it('keep an id from escaping its path segment', async () => {
     const { sb } = await world();
-    const error = (await simulate(cliContext(sb), 'issue', '../../reset').catch((e: unknown) => e)) as RefusedError;
-    expect(error.problem.status).toBe(400);
+    const error = (await simulate(cliContext(sb), 'issue', '../../reset').catch((e: unknown) => e)) as ApiError;
+    expect(error.problem!.status).toBe(400);
     expect(sb.deps.services.customers.list()).toHaveLength(2);
   });
 });

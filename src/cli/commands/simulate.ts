@@ -5,19 +5,19 @@
 import type { CommandContext } from '../client.js';
 
 const SIMULATIONS = {
-  verify: { noun: 'customer', path: 'customers/:id/verify', done: 'verified' },
-  reject: { noun: 'customer', path: 'customers/:id/reject', done: 'rejected' },
-  issue: { noun: 'card', path: 'cards/:id/issue', done: 'issued' },
-  fail: { noun: 'card', path: 'cards/:id/fail', done: 'failed to issue' },
-  capture: { noun: 'authorisation', path: 'authorisations/:id/capture', done: 'is being captured' },
-  release: { noun: 'authorisation', path: 'authorisations/:id/release', done: 'is being released' },
+  verify: { noun: 'customer', operation: 'simulateVerifyCustomer', done: 'verified' },
+  reject: { noun: 'customer', operation: 'simulateRejectCustomer', done: 'rejected' },
+  issue: { noun: 'card', operation: 'simulateIssueCard', done: 'issued' },
+  fail: { noun: 'card', operation: 'simulateCardFail', done: 'failed to issue' },
+  capture: { noun: 'authorisation', operation: 'simulateCardAuthorisationCapture', done: 'is being captured' },
+  release: { noun: 'authorisation', operation: 'simulateCardAuthorisationRelease', done: 'is being released' },
 } as const;
 
 export type Simulation = keyof typeof SIMULATIONS;
 
 export async function simulate({ client, io, json }: CommandContext, action: Simulation, id: string): Promise<void> {
-  const { noun, path, done } = SIMULATIONS[action];
-  const body = await client.request('PATCH', `/simulator/${path.replace(':id', encodeURIComponent(id))}`);
+  const { noun, operation, done } = SIMULATIONS[action];
+  const body: unknown = await client[operation](id);
   if (json) {
     // The simulator answers 202 with no body; scripts rely on the exit code.
     if (body !== undefined) io.json(body);

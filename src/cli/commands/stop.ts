@@ -5,7 +5,8 @@
  * stopped by its engine (`docker stop`).
  */
 import { runningSandboxes, type RunFile } from '../run-files.js';
-import { UnreachableError, type CommandContext } from '../client.js';
+import { UnreachableError } from '../../client/control.js';
+import type { CommandContext } from '../client.js';
 
 const WAIT_MS = 10_000;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);

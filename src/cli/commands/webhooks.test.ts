@@ -8,7 +8,8 @@ import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox, T0, type TestSandbox } from '../../testing/harness.js';
 import { startReceiver, type Receiver } from '../../testing/receiver.js';
 import { until } from '../../testing/wait.js';
-import { ClientUsageError, RefusedError } from '../client.js';
+import { ClientUsageError } from '../client.js';
+import { ApiError } from '../../client/operations.js';
 import { resendWindow, showEvent, tailEvents } from './events.js';
 import { listen } from './listen.js';
 import { clearFaults, deliveryAction, listWebhooks, pauseOrResume, setFaults, showFaults } from './webhooks.js';
@@ -53,11 +54,11 @@ describe('webhooks faults', () => {
 
   it('refuses a malformed spec before asking the sandbox, and surfaces the values the sandbox refuses', async () => {
     await expect(setFaults(cliContext(sb), 'dupes=1')).rejects.toThrow(ClientUsageError);
-    const refused = (await setFaults(cliContext(sb), 'duplicate=3,delay=later').catch((e: unknown) => e)) as RefusedError;
-    expect(refused).toBeInstanceOf(RefusedError);
-    expect(refused.problem.errors?.map((e) => e.path)).toEqual(['duplicate', 'delay']);
-    const unknown = (await showFaults(cliContext(sb), CARD).catch((e: unknown) => e)) as RefusedError;
-    expect(unknown.problem.code).toBe('webhook_not_found');
+    const refused = (await setFaults(cliContext(sb), 'duplicate=3,delay=later').catch((e: unknown) => e)) as ApiError;
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused.problem!.errors?.map((e) => e.path)).toEqual(['duplicate', 'delay']);
+    const unknown = (await showFaults(cliContext(sb), CARD).catch((e: unknown) => e)) as ApiError;
+    expect(unknown.problem!.code).toBe('webhook_not_found');
   });
 });
 
@@ -183,8 +184,8 @@ describe('listen', () => {
   });
 
   it('stops with the refusal when the URL is refused, subscribing nothing', async () => {
-    const error = (await listen(cliContext(sb), { forwardTo: 'ftp://nope' }, new AbortController().signal).catch((e: unknown) => e)) as RefusedError;
-    expect(error.problem.errors?.[0]?.path).toBe('callbackUrl');
+    const error = (await listen(cliContext(sb), { forwardTo: 'ftp://nope' }, new AbortController().signal).catch((e: unknown) => e)) as ApiError;
+    expect(error.problem!.errors?.[0]?.path).toBe('callbackUrl');
     expect((await sb.json('GET', '/_sandbox/webhooks', { token: false })).body).toEqual([]);
   });
 });

@@ -3,13 +3,11 @@
  * retry|exhaust`: the delivery lab from the terminal (README: Webhooks → The delivery lab). The
  * faults take the `--webhook-faults` syntax; the sandbox checks the values.
  */
-import { faultsSpecBody, type FaultsView } from '../../domain/webhook-faults.js';
-import type { DeliveryAnswer, FaultsAnswer, PauseAnswer } from '../../services/delivery-lab.js';
-import type { Webhook } from '../../wire/webhook.js';
+import type { FaultsAnswer, FaultsView } from '../../client/control.generated.js';
+import { faultsSpecBody } from '../../domain/webhook-faults.js';
 import { ClientUsageError, type CommandContext } from '../client.js';
 import type { Io } from '../io.js';
 
-const faultsPath = (webhookId?: string) => (webhookId === undefined ? '/webhooks/faults' : `/webhooks/${encodeURIComponent(webhookId)}/faults`);
 const whose = (webhookId?: string) => (webhookId === undefined ? 'all webhooks' : `webhook ${webhookId}`);
 
 /** `duplicate=0.2, delay=2s-30s, fail=503×3 (1 left)`: the faults in one line. */
@@ -27,7 +25,7 @@ const printFaults = (io: Io, answer: FaultsAnswer, webhookId?: string) => {
 };
 
 export async function listWebhooks({ client, io, json }: CommandContext): Promise<void> {
-  const hooks = (await client.request<Webhook[]>('GET', '/webhooks'))!;
+  const hooks = await client.getWebhooks();
   if (json) return io.json(hooks);
   if (hooks.length === 0) return io.out(io.color.dim('no webhooks'));
   io.table(['ID', 'CALLBACK URL', 'TYPES'], hooks.map((h) => [h.id, h.callbackUrl, h.types.join(',')]));
@@ -36,26 +34,25 @@ export async function listWebhooks({ client, io, json }: CommandContext): Promis
 export async function setFaults({ client, io, json }: CommandContext, spec: string, webhookId?: string): Promise<void> {
   const { body, errors } = faultsSpecBody(spec);
   if (errors.length) throw new ClientUsageError(`faults: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
-  const answer = (await client.request<FaultsAnswer>('PUT', faultsPath(webhookId), body))!;
+  const answer = await (webhookId === undefined ? client.setWebhookFaults(body) : client.setSubscriptionFaults(webhookId, body));
   if (json) return io.json(answer);
   printFaults(io, answer, webhookId);
 }
 
 export async function showFaults({ client, io, json }: CommandContext, webhookId?: string): Promise<void> {
-  const answer = (await client.request<FaultsAnswer>('GET', faultsPath(webhookId)))!;
+  const answer = await (webhookId === undefined ? client.getWebhookFaults() : client.getSubscriptionFaults(webhookId));
   if (json) return io.json(answer);
   printFaults(io, answer, webhookId);
 }
 
 export async function clearFaults({ client, io, json }: CommandContext, webhookId?: string): Promise<void> {
-  await client.request('DELETE', faultsPath(webhookId));
+  await (webhookId === undefined ? client.clearWebhookFaults() : client.clearSubscriptionFaults(webhookId));
   if (json) return io.json({ cleared: true });
   io.out(`${io.color.green('✓')} no faults for ${whose(webhookId)}${webhookId === undefined ? '' : ' of its own: it follows the programme\'s'}`);
 }
 
 export async function pauseOrResume({ client, io, json }: CommandContext, action: 'pause' | 'resume', webhookId?: string): Promise<void> {
-  const path = webhookId === undefined ? `/webhooks/${action}` : `/webhooks/${encodeURIComponent(webhookId)}/${action}`;
-  const answer = (await client.request<PauseAnswer>('POST', path))!;
+  const answer = await (webhookId === undefined ? client[`${action}Webhooks`]() : client[`${action}Subscription`](webhookId));
   if (json) return io.json(answer);
   const n = `${answer.deliveries} pending deliver${answer.deliveries === 1 ? 'y' : 'ies'}`;
   if (action === 'pause') return io.out(`${io.color.yellow('❚❚')} deliveries to ${whose(webhookId)} paused (${n} held); events queue until you resume`);
@@ -64,7 +61,7 @@ export async function pauseOrResume({ client, io, json }: CommandContext, action
 }
 
 export async function deliveryAction({ client, io, json }: CommandContext, action: 'retry' | 'exhaust', deliveryId: string): Promise<void> {
-  const answer = (await client.request<DeliveryAnswer>('POST', `/deliveries/${encodeURIComponent(deliveryId)}/${action}`))!;
+  const answer = await client[`${action}Delivery`](deliveryId);
   if (json) return io.json(answer);
   if (action === 'retry') return io.out(`${io.color.green('✓')} delivery ${io.color.bold(deliveryId)} of event ${answer.eventId}: next attempt now (${answer.callbackUrl})`);
   io.out(`${io.color.green('✓')} delivery ${io.color.bold(deliveryId)} of event ${answer.eventId} ${io.status('discarded')} after ${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'}`);

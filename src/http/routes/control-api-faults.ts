@@ -3,24 +3,37 @@
  * the request names — set them (every rule checked, against the schema and against the operations
  * it could meet, before any is kept), show them with what each has left, clear them.
  */
-import type { Context, Hono } from 'hono';
 import { ApiFaultsBody, type ApiFaultRule } from '../../domain/api-faults.js';
 import type { FieldError } from '../../domain/errors.js';
+import { ApiFaultsView } from '../../wire/control.js';
+import { controlRoute, noContent } from '../control-route.js';
+import { servicesOf, type Api } from '../env.js';
 import { invalidFields } from '../errors.js';
-import { servicesOf, type AppEnv } from '../env.js';
-import { jsonOf, parse } from './control-input.js';
+import { jsonResponse } from '../schemas.js';
 
-export function controlApiFaultRoutes(control: Hono<AppEnv>, unmetRules: (rules: readonly ApiFaultRule[]) => FieldError[]): void {
-  const lab = (c: Context<AppEnv>) => servicesOf(c).apiFaults;
-  control.get('/api/faults', (c) => c.json(lab(c).view()));
-  control.put('/api/faults', (c) => {
-    const faults = parse(ApiFaultsBody, jsonOf(c), 'body');
-    const unmet = unmetRules(faults.rules);
-    if (unmet.length) throw invalidFields(unmet, 'body');
-    return c.json(lab(c).set(faults));
-  });
-  control.delete('/api/faults', (c) => {
-    lab(c).clear();
-    return c.body(null, 204);
-  });
+const tags: [string] = ['API fault lab'];
+
+export function controlApiFaultRoutes(control: Api, unmetRules: (rules: readonly ApiFaultRule[]) => FieldError[]): void {
+  controlRoute(
+    control,
+    { method: 'get', path: '/api/faults', operationId: 'getApiFaults', summary: 'The rules, with what each has left', tags, responses: { 200: jsonResponse(ApiFaultsView) } },
+    (c) => c.json(servicesOf(c).apiFaults.view()),
+  );
+  controlRoute(
+    control,
+    { method: 'put', path: '/api/faults', operationId: 'setApiFaults', summary: 'Replace the rules (all checked before any is kept)', tags, body: ApiFaultsBody, responses: { 200: jsonResponse(ApiFaultsView) } },
+    (c, { body }) => {
+      const unmet = unmetRules(body.rules);
+      if (unmet.length) throw invalidFields(unmet, 'body');
+      return c.json(servicesOf(c).apiFaults.set(body));
+    },
+  );
+  controlRoute(
+    control,
+    { method: 'delete', path: '/api/faults', operationId: 'clearApiFaults', summary: 'Clear the rules', tags, responses: noContent },
+    (c) => {
+      servicesOf(c).apiFaults.clear();
+      return c.body(null, 204);
+    },
+  );
 }

@@ -4,15 +4,16 @@
  * of a window, and a live Server-Sent Events stream (WHATWG HTML §9.2) of committed events and
  * delivery attempt outcomes.
  */
-import { Hono } from 'hono';
 import { z } from 'zod';
 import { iso, parseClockOption } from '../../clock.js';
 import { WEBHOOK_TYPES } from '../../domain/events.js';
+import { Uuid } from '../../domain/formats.js';
 import type { EventRecord } from '../../services/events.js';
 import type { AttemptReport } from '../../webhooks/dispatcher.js';
-import { servicesOf, type AppEnv } from '../env.js';
-import { Uuid } from '../../domain/formats.js';
-import { jsonOf, parse } from './control-input.js';
+import { EventDetail, EventResent, EventSummary, StreamedAttempt, StreamedEvent, WindowResent } from '../../wire/control.js';
+import { controlRoute } from '../control-route.js';
+import { servicesOf, type Api } from '../env.js';
+import { jsonResponse, problem } from '../schemas.js';
 import { sseStream } from './sse.js';
 
 const MAX_EVENTS_PAGE = 1000;
@@ -22,6 +23,7 @@ const Filter = z.object({
   entityId: Uuid.optional(),
 });
 const ListQuery = Filter.extend({
+  /** Only events older than this one (the last id of the previous page). */
   before: Uuid.optional(),
   limit: z.coerce
     .number(`must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
@@ -48,11 +50,8 @@ const ResendWindow = z
     if (window.since !== undefined && window.until !== undefined && window.until <= window.since) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be later than since' });
   });
 
-/** What the stream sends for a committed event. */
-export type StreamedEvent = ReturnType<typeof streamedEvent>;
-
-const streamedEvent = (e: EventRecord) => ({
-  kind: 'event' as const,
+const streamedEvent = (e: EventRecord): StreamedEvent => ({
+  kind: 'event',
   id: e.id,
   type: e.type,
   entityId: e.entityId,
@@ -60,48 +59,64 @@ const streamedEvent = (e: EventRecord) => ({
   body: JSON.parse(e.body) as unknown,
 });
 
-/** What the stream sends for a delivery attempt's outcome. */
-export type StreamedAttempt = ReturnType<typeof streamedAttempt>;
-
-const streamedAttempt = ({ at, nextAttemptAt, ...report }: AttemptReport) => ({
-  kind: 'attempt' as const,
+const streamedAttempt = ({ at, nextAttemptAt, ...report }: AttemptReport): StreamedAttempt => ({
+  kind: 'attempt',
   ...report,
   at: iso(at),
   ...(nextAttemptAt !== undefined ? { nextAttemptAt: iso(nextAttemptAt) } : {}),
 });
 
-export function controlEventRoutes(): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>();
+const tags: [string] = ['Events'];
+const notFound = { 404: problem('No such event') };
 
-  routes.get('/', (c) => c.json(servicesOf(c).sandboxEvents.list(parse(ListQuery, c.req.query(), 'query parameters'))));
+export function controlEventRoutes(control: Api): void {
+  controlRoute(
+    control,
+    { method: 'get', path: '/events', operationId: 'listEvents', summary: 'Events newest first, with their deliveries', tags, query: ListQuery, responses: { 200: jsonResponse(z.array(EventSummary)) } },
+    (c, { query }) => c.json(servicesOf(c).sandboxEvents.list(query)),
+  );
 
-  // Declared before /:eventId, which would otherwise refuse "stream" as not a UUID.
-  routes.get('/stream', (c) => {
-    const filter = parse(Filter, c.req.query(), 'query parameters');
-    const wanted = (type: string, entityId: string) => (!filter.type || filter.type === type) && (!filter.entityId || filter.entityId === entityId);
-    const services = servicesOf(c);
-    return sseStream(c, (send) => {
-      const unsubscribeEvents = services.events.subscribe((e) => {
-        if (wanted(e.type, e.entityId)) send('event', e.id, streamedEvent(e));
+  // Declared before /events/{eventId}, which would otherwise refuse "stream" as not a UUID.
+  controlRoute(
+    control,
+    {
+      method: 'get', path: '/events/stream', operationId: 'streamEvents', tags, query: Filter,
+      summary: 'Server-Sent Events: `event` for each committed event, `attempt` for each delivery attempt',
+      responses: { 200: { description: 'A stream of `event` and `attempt` messages', content: { 'text/event-stream': { schema: z.union([StreamedEvent, StreamedAttempt]) } } } },
+    },
+    (c, { query: filter }) => {
+      const wanted = (type: string, entityId: string) => (!filter.type || filter.type === type) && (!filter.entityId || filter.entityId === entityId);
+      const services = servicesOf(c);
+      return sseStream(c, (send) => {
+        const unsubscribeEvents = services.events.subscribe((e) => {
+          if (wanted(e.type, e.entityId)) send('event', e.id, streamedEvent(e));
+        });
+        const unsubscribeAttempts = services.webhooks.onAttempt((report) => {
+          if (wanted(report.type, report.entityId)) send('attempt', `${report.deliveryId}/${report.attempt}`, streamedAttempt(report));
+        });
+        return () => {
+          unsubscribeEvents();
+          unsubscribeAttempts();
+        };
       });
-      const unsubscribeAttempts = services.webhooks.onAttempt((report) => {
-        if (wanted(report.type, report.entityId)) send('attempt', `${report.deliveryId}/${report.attempt}`, streamedAttempt(report));
-      });
-      return () => {
-        unsubscribeEvents();
-        unsubscribeAttempts();
-      };
-    });
-  });
+    },
+  );
 
-  routes.post('/resend', (c) => c.json(servicesOf(c).webhooks.resendWindow(parse(ResendWindow, jsonOf(c), 'body')), 202));
+  controlRoute(
+    control,
+    { method: 'post', path: '/events/resend', operationId: 'resendEvents', summary: 'Send again every event of a window of sandbox time and/or of a type, oldest first', tags, body: ResendWindow, responses: { 202: jsonResponse(WindowResent) } },
+    (c, { body }) => c.json(servicesOf(c).webhooks.resendWindow(body), 202),
+  );
 
-  routes.get('/:eventId', (c) => c.json(servicesOf(c).sandboxEvents.get(parse(EventParam, c.req.param(), 'path parameters').eventId)));
+  controlRoute(
+    control,
+    { method: 'get', path: '/events/{eventId}', operationId: 'getEvent', summary: 'One event with its body and every attempt of each delivery', tags, params: EventParam, responses: { 200: jsonResponse(EventDetail), ...notFound } },
+    (c, { params }) => c.json(servicesOf(c).sandboxEvents.get(params.eventId)),
+  );
 
-  routes.post('/:eventId/resend', (c) => {
-    const { eventId } = parse(EventParam, c.req.param(), 'path parameters');
-    return c.json({ eventId, deliveries: servicesOf(c).webhooks.resend(eventId) }, 202);
-  });
-
-  return routes;
+  controlRoute(
+    control,
+    { method: 'post', path: '/events/{eventId}/resend', operationId: 'resendEvent', summary: 'Send one event again to every subscription of its type', tags, params: EventParam, responses: { 202: jsonResponse(EventResent), ...notFound } },
+    (c, { params: { eventId } }) => c.json({ eventId, deliveries: servicesOf(c).webhooks.resend(eventId) }, 202),
+  );
 }

@@ -2,30 +2,41 @@
  * /_sandbox/programmes (README: Parallel test suites): create a programme (its credentials are
  * answered once), list them, read one, delete one with everything it owns.
  */
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { PROGRAMME_ID } from '../../domain/programme.js';
-import type { AppEnv } from '../env.js';
-import { jsonOf, parse } from './control-input.js';
+import { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../../wire/control.js';
+import { controlRoute, noContent } from '../control-route.js';
+import type { Api } from '../env.js';
+import { jsonResponse, problem } from '../schemas.js';
 
-const NewProgramme = z.strictObject(
-  {
-    name: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
-    clock: z.string({ error: 'must be "now" or an ISO 8601 date-time' }).optional(),
-    randomSeed: z.number({ error: 'must be an integer' }).int('must be an integer').min(0).max(2 ** 32 - 1).optional(),
-  },
-  { error: 'must be a JSON object' },
-);
 
 const ProgrammeParam = z.object({ id: z.string().regex(PROGRAMME_ID, 'must be "default" or a programme id (a UUID)') });
+const tags: [string] = ['Programmes'];
+const notFound = { 404: problem('No such programme') };
 
-export function controlProgrammeRoutes(control: Hono<AppEnv>, { programmes }: Deps): void {
-  control.post('/programmes', (c) => c.json(programmes.create(parse(NewProgramme, jsonOf(c), 'body')), 201));
-  control.get('/programmes', (c) => c.json(programmes.list()));
-  control.get('/programmes/:id', (c) => c.json(programmes.describe(parse(ProgrammeParam, c.req.param(), 'path parameters').id.toLowerCase())));
-  control.delete('/programmes/:id', (c) => {
-    programmes.remove(parse(ProgrammeParam, c.req.param(), 'path parameters').id.toLowerCase());
-    return c.body(null, 204);
-  });
+export function controlProgrammeRoutes(control: Api, { programmes }: Deps): void {
+  controlRoute(
+    control,
+    { method: 'post', path: '/programmes', operationId: 'createProgramme', summary: 'Create a programme; its credentials are answered once', tags, programme: false, body: NewProgramme, responses: { 201: jsonResponse(CreatedProgramme), 429: problem('Too many programmes') } },
+    (c, { body }) => c.json(programmes.create(body), 201),
+  );
+  controlRoute(
+    control,
+    { method: 'get', path: '/programmes', operationId: 'listProgrammes', summary: 'Every programme', tags, programme: false, responses: { 200: jsonResponse(z.array(ProgrammeSummary)) } },
+    (c) => c.json(programmes.list()),
+  );
+  controlRoute(
+    control,
+    { method: 'get', path: '/programmes/{id}', operationId: 'getProgramme', summary: 'One programme', tags, programme: false, params: ProgrammeParam, responses: { 200: jsonResponse(ProgrammeSummary), ...notFound } },
+    (c, { params }) => c.json(programmes.describe(params.id.toLowerCase())),
+  );
+  controlRoute(
+    control,
+    { method: 'delete', path: '/programmes/{id}', operationId: 'deleteProgramme', summary: 'Delete a programme and everything it owns', tags, programme: false, params: ProgrammeParam, responses: { ...noContent, ...notFound, 409: problem('The default programme cannot be deleted') } },
+    (c, { params }) => {
+      programmes.remove(params.id.toLowerCase());
+      return c.body(null, 204);
+    },
+  );
 }

@@ -2,15 +2,21 @@
  * GET /_sandbox/report (README: Before you go live): the go-live report of the programme the
  * request names — checks with evidence, and coverage — from its journal and its deliveries.
  */
-import type { Hono } from 'hono';
 import type { Config } from '../../config.js';
 import type { DeclaredOperation } from '../../domain/api-faults.js';
 import { goLiveReport } from '../../domain/report.js';
-import type { AppEnv } from '../env.js';
+import { Report } from '../../wire/control.js';
+import { controlRoute } from '../control-route.js';
+import type { Api } from '../env.js';
+import { jsonResponse } from '../schemas.js';
 
-export function controlReportRoutes(control: Hono<AppEnv>, config: Config, operations: readonly DeclaredOperation[]): void {
-  control.get('/report', (c) => {
-    const { journal, services } = c.get('programme');
-    return c.json(goLiveReport({ verify: config.verify, operations, requests: journal.list(), ...services.readiness.records() }));
-  });
+export function controlReportRoutes(control: Api, config: Config, operations: readonly DeclaredOperation[]): void {
+  controlRoute(
+    control,
+    { method: 'get', path: '/report', operationId: 'getReport', summary: 'The go-live report: checks with evidence, and coverage', tags: ['Report'], responses: { 200: jsonResponse(Report) } },
+    (c) => {
+      const { journal, services } = c.get('programme');
+      return c.json(goLiveReport({ verify: config.verify, operations, requests: journal.list(), ...services.readiness.records() }));
+    },
+  );
 }

@@ -86,13 +86,13 @@ describe('the journal of a refused or warned request', () => {
 });
 
 /** Follows GET /_sandbox/requests/stream in-process until `count` messages have come. */
-async function follow(sb: TestSandbox, query = '') {
+async function follow(sb: TestSandbox, programme?: string) {
   const client = createClient({ url: 'http://127.0.0.1:4242' }, (input, init) => Promise.resolve(sb.app.request(input, init)));
   const abort = new AbortController();
   const messages: { event: string; id: string | undefined; data: any }[] = [];
   let opened!: () => void;
   const open = new Promise<void>((resolve) => (opened = resolve));
-  const following = client.stream(`/requests/stream${query}`, (m) => messages.push({ event: m.event, id: m.id, data: JSON.parse(m.data) }), abort.signal, opened);
+  const following = client.follow('streamRequests', { programme, signal: abort.signal, onMessage: (m) => messages.push({ event: m.event, id: m.id, data: JSON.parse(m.data) }), onOpen: opened });
   await open;
   return {
     messages,
@@ -108,7 +108,7 @@ describe('GET /_sandbox/requests/stream', () => {
     const sb = createTestSandbox();
     const other = await sb.json('POST', '/_sandbox/programmes', { token: false, body: {} });
     const stream = await follow(sb);
-    const elsewhere = await follow(sb, `?programme=${other.body.id}`);
+    const elsewhere = await follow(sb, other.body.id);
     await sb.json('GET', '/v1/chains');
     await sb.json('GET', '/v1/nowhere');
     await until(() => stream.messages.length === 2, 'two requests on the stream');

@@ -3,22 +3,37 @@
  * newest first, and a Server-Sent Events stream of each API request as it is answered, and of a
  * reset that clears it.
  */
-import { Hono } from 'hono';
-import type { AppEnv } from '../env.js';
+import { z } from 'zod';
+import { JournalEntry } from '../../wire/control.js';
+import { controlRoute } from '../control-route.js';
+import type { Api } from '../env.js';
+import { jsonResponse } from '../schemas.js';
 import { sseStream } from './sse.js';
 
-export function controlRequestRoutes(): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>();
-  routes.get('/', (c) => c.json(c.get('programme').journal.list()));
-  routes.get('/stream', (c) => {
-    const { journal } = c.get('programme');
-    return sseStream(c, (send) =>
-      journal.subscribe({
-        added: (entry) => send('request', entry.requestId, entry),
-        // A reset wiped the journal and the world: a client reads them again.
-        cleared: () => send('cleared', 'cleared', {}),
-      }),
-    );
-  });
-  return routes;
+const tags: [string] = ['Requests'];
+
+export function controlRequestRoutes(control: Api): void {
+  controlRoute(
+    control,
+    { method: 'get', path: '/requests', operationId: 'listRequests', summary: 'The request journal, newest first', tags, responses: { 200: jsonResponse(z.array(JournalEntry)) } },
+    (c) => c.json(c.get('programme').journal.list()),
+  );
+  controlRoute(
+    control,
+    {
+      method: 'get', path: '/requests/stream', operationId: 'streamRequests', tags,
+      summary: 'Server-Sent Events: `request` for each API request as it is answered, `cleared` when a reset wipes the journal',
+      responses: { 200: { description: 'A stream of `request` and `cleared` messages', content: { 'text/event-stream': { schema: JournalEntry } } } },
+    },
+    (c) => {
+      const { journal } = c.get('programme');
+      return sseStream(c, (send) =>
+        journal.subscribe({
+          added: (entry) => send('request', entry.requestId, entry),
+          // A reset wiped the journal and the world: a client reads them again.
+          cleared: () => send('cleared', 'cleared', {}),
+        }),
+      );
+    },
+  );
 }

@@ -1,9 +1,14 @@
 /** POST /_sandbox/seed: loads a seed world document (wire/seed.ts) through the services (README: Seed worlds). */
-import type { Hono } from 'hono';
-import { parseSeedDocument } from '../../wire/seed.js';
-import { servicesOf, type AppEnv } from '../env.js';
-import { jsonOf } from './control-input.js';
+import { SeedResult } from '../../wire/control.js';
+import { parseSeedDocument, SeedDocument } from '../../wire/seed.js';
+import { controlRoute } from '../control-route.js';
+import { servicesOf, type Api } from '../env.js';
+import { jsonResponse } from '../schemas.js';
 
-export function controlSeedRoutes(control: Hono<AppEnv>): void {
-  control.post('/seed', (c) => c.json(servicesOf(c).sandbox.seed(parseSeedDocument(jsonOf(c))), 201));
+export function controlSeedRoutes(control: Api): void {
+  controlRoute(
+    control,
+    { method: 'post', path: '/seed', operationId: 'seedWorld', summary: 'Create the customers, accounts, cards and subscriptions a seed document describes', tags: ['World'], body: SeedDocument, readBody: parseSeedDocument, responses: { 201: jsonResponse(SeedResult) } },
+    (c, { body }) => c.json(servicesOf(c).sandbox.seed(body), 201),
+  );
 }

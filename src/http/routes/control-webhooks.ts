@@ -4,46 +4,63 @@
  * exhausting one delivery. Added before the /_sandbox/webhooks mirror of /v1/webhooks, whose
  * `/webhooks/{webhookId}` would otherwise take `faults` for a webhook id.
  */
-import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { Uuid } from '../../domain/formats.js';
 import { FaultsBody } from '../../domain/webhook-faults.js';
-import { servicesOf, type AppEnv } from '../env.js';
-import { jsonOf, parse } from './control-input.js';
+import { DeliveryAnswer, FaultsAnswer, PauseAnswer } from '../../wire/control.js';
+import { controlRoute, noContent } from '../control-route.js';
+import { servicesOf, type Api } from '../env.js';
+import { jsonResponse, problem } from '../schemas.js';
 
 const WebhookParam = z.object({ webhookId: Uuid });
 const DeliveryParam = z.object({ deliveryId: Uuid });
+const tags: [string] = ['Delivery lab'];
+const noWebhook = { 404: problem('No such webhook subscription') };
 
-export function controlWebhookRoutes(control: Hono<AppEnv>): void {
-  const lab = (c: Context<AppEnv>) => servicesOf(c).lab;
-  const webhookId = (c: Context<AppEnv>) => parse(WebhookParam, c.req.param(), 'path parameters').webhookId;
-  const deliveryId = (c: Context<AppEnv>) => parse(DeliveryParam, c.req.param(), 'path parameters').deliveryId;
-  const faults = (c: Context<AppEnv>) => parse(FaultsBody, jsonOf(c), 'body');
-
-  // For all the programme's subscriptions (those without faults of their own).
-  control.get('/webhooks/faults', (c) => c.json(lab(c).faults()));
-  control.put('/webhooks/faults', (c) => c.json(lab(c).setFaults(undefined, faults(c))));
-  control.delete('/webhooks/faults', (c) => {
-    lab(c).clearFaults();
-    return c.body(null, 204);
-  });
-  control.post('/webhooks/pause', (c) => c.json(lab(c).pause()));
-  control.post('/webhooks/resume', (c) => c.json(lab(c).resume()));
-
-  // For one subscription.
-  control.get('/webhooks/:webhookId/faults', (c) => c.json(lab(c).faults(webhookId(c))));
-  control.put('/webhooks/:webhookId/faults', (c) => {
-    const id = webhookId(c);
-    return c.json(lab(c).setFaults(id, faults(c)));
-  });
-  control.delete('/webhooks/:webhookId/faults', (c) => {
-    lab(c).clearFaults(webhookId(c));
-    return c.body(null, 204);
-  });
-  control.post('/webhooks/:webhookId/pause', (c) => c.json(lab(c).pause(webhookId(c))));
-  control.post('/webhooks/:webhookId/resume', (c) => c.json(lab(c).resume(webhookId(c))));
+export function controlWebhookRoutes(control: Api): void {
+  // For all the programme's subscriptions (those without faults of their own), then for one.
+  for (const one of [false, true]) {
+    const base = one ? '/webhooks/{webhookId}' : '/webhooks';
+    const params = one ? WebhookParam : undefined;
+    const whose = one ? "one subscription's" : "the programme's";
+    const missing = one ? noWebhook : {};
+    const id = (p: { webhookId: string } | undefined) => p?.webhookId;
+    controlRoute(
+      control,
+      { method: 'get', path: `${base}/faults`, operationId: one ? 'getSubscriptionFaults' : 'getWebhookFaults', summary: `The delivery faults in force for ${whose} deliveries`, tags, params, responses: { 200: jsonResponse(FaultsAnswer), ...missing } },
+      (c, { params }) => c.json(servicesOf(c).lab.faults(id(params))),
+    );
+    controlRoute(
+      control,
+      { method: 'put', path: `${base}/faults`, operationId: one ? 'setSubscriptionFaults' : 'setWebhookFaults', summary: `Set the delivery faults of ${whose} deliveries`, tags, params, body: FaultsBody, responses: { 200: jsonResponse(FaultsAnswer), ...missing } },
+      (c, { params, body }) => c.json(servicesOf(c).lab.setFaults(id(params), body)),
+    );
+    controlRoute(
+      control,
+      { method: 'delete', path: `${base}/faults`, operationId: one ? 'clearSubscriptionFaults' : 'clearWebhookFaults', summary: `Clear the delivery faults of ${whose} deliveries`, tags, params, responses: { ...noContent, ...missing } },
+      (c, { params }) => {
+        servicesOf(c).lab.clearFaults(id(params));
+        return c.body(null, 204);
+      },
+    );
+    for (const action of ['pause', 'resume'] as const) {
+      controlRoute(
+        control,
+        { method: 'post', path: `${base}/${action}`, operationId: one ? `${action}Subscription` : `${action}Webhooks`, summary: `${action === 'pause' ? 'Hold' : 'Let go'} ${whose} pending deliveries`, tags, params, responses: { 200: jsonResponse(PauseAnswer), ...missing } },
+        (c, { params }) => c.json(servicesOf(c).lab[action](id(params))),
+      );
+    }
+  }
 
   // One delivery.
-  control.post('/deliveries/:deliveryId/retry', (c) => c.json(lab(c).retry(deliveryId(c)), 202));
-  control.post('/deliveries/:deliveryId/exhaust', (c) => c.json(lab(c).exhaust(deliveryId(c))));
+  controlRoute(
+    control,
+    { method: 'post', path: '/deliveries/{deliveryId}/retry', operationId: 'retryDelivery', summary: 'Attempt a delivery again now', tags, params: DeliveryParam, responses: { 202: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') } },
+    (c, { params }) => c.json(servicesOf(c).lab.retry(params.deliveryId), 202),
+  );
+  controlRoute(
+    control,
+    { method: 'post', path: '/deliveries/{deliveryId}/exhaust', operationId: 'exhaustDelivery', summary: 'Give up on a delivery as if every retry had failed', tags, params: DeliveryParam, responses: { 200: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') } },
+    (c, { params }) => c.json(servicesOf(c).lab.exhaust(params.deliveryId)),
+  );
 }

@@ -3,12 +3,22 @@
  * accounts, cards, authorisations and transactions as one tree, its webhook subscriptions, and how
  * many there are of each — what the inspector's World and Overview show.
  */
-import { Hono } from 'hono';
-import { servicesOf, type AppEnv } from '../env.js';
+import { World, WorldCounts } from '../../wire/control.js';
+import { controlRoute } from '../control-route.js';
+import { servicesOf, type Api } from '../env.js';
+import { jsonResponse } from '../schemas.js';
 
-export function controlWorldRoutes(): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>();
-  routes.get('/', (c) => c.json(servicesOf(c).world.tree()));
-  routes.get('/counts', (c) => c.json(servicesOf(c).world.counts()));
-  return routes;
+const tags: [string] = ['World'];
+
+export function controlWorldRoutes(control: Api): void {
+  controlRoute(
+    control,
+    { method: 'get', path: '/world', operationId: 'getWorld', summary: 'Every resource as one tree, and the webhook subscriptions', tags, responses: { 200: jsonResponse(World) } },
+    (c) => c.json(servicesOf(c).world.tree()),
+  );
+  controlRoute(
+    control,
+    { method: 'get', path: '/world/counts', operationId: 'getWorldCounts', summary: 'How many there are of each resource, and deliveries by state', tags, responses: { 200: jsonResponse(WorldCounts) } },
+    (c) => c.json(servicesOf(c).world.counts()),
+  );
 }

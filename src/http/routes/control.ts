@@ -1,58 +1,64 @@
 /**
  * The emulator's own control plane, /_sandbox/* (README: Time travel and the control plane). It lives apart from /v1: no
  * token, signature or idempotency key (only the optional --admin-token); it calls the same
- * services. The inspector's page is served here too, and is one more client of these routes.
+ * services. Every route is declared with its schemas (control-route.ts) and described by
+ * GET /_sandbox/openapi.json. The inspector's page is served here too, and is one more client of these routes.
  */
-import { Hono, type Context } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import { iso } from '../../clock.js';
+import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
-import { version } from '../../version.js';
-import { servicesOf, type AppEnv } from '../env.js';
-import { selectProgramme } from '../middleware/programme.js';
-import { controlProgrammeRoutes } from './control-programmes.js';
-import { requireAdminToken } from '../middleware/admin.js';
-import { readBody } from '../middleware/body.js';
 import type { ApiFaultRule, DeclaredOperation } from '../../domain/api-faults.js';
 import type { FieldError } from '../../domain/errors.js';
+import { version } from '../../version.js';
+import { Advanced, ClockState, Health, Wiped } from '../../wire/control.js';
+import { controlRoute } from '../control-route.js';
+import { servicesOf, type Api, type AppEnv } from '../env.js';
+import { requireAdminToken } from '../middleware/admin.js';
+import { readBody } from '../middleware/body.js';
+import { selectProgramme } from '../middleware/programme.js';
+import { jsonResponse } from '../schemas.js';
 import { controlApiFaultRoutes } from './control-api-faults.js';
-import { controlReportRoutes } from './control-report.js';
 import { controlEventRoutes } from './control-events.js';
+import { controlProgrammeRoutes } from './control-programmes.js';
+import { controlReportRoutes } from './control-report.js';
 import { controlRequestRoutes } from './control-requests.js';
-import { controlUiRoutes } from './control-ui.js';
-import { controlWorldRoutes } from './control-world.js';
-import { jsonOf, parse } from './control-input.js';
 import { controlSeedRoutes } from './control-seed.js';
+import { controlUiRoutes } from './control-ui.js';
 import { controlWebhookRoutes } from './control-webhooks.js';
+import { controlWorldRoutes } from './control-world.js';
 
-const Advance = z.object({ by: z.string().optional(), to: z.string().optional() });
-
-/** GET /_sandbox/health: what the CLI's `health` and the inspector read. */
-export interface Health {
-  status: string;
-  version: string;
-  env: Deps['config']['env'];
-  verify: Deps['config']['verify'];
-  /** The programme's sandbox time. */
-  clock: string;
-}
+const Advance = z.object({
+  by: z.string().optional().meta({ description: 'A duration to move forward: `90s`, `2h`, `30d`, `1mo`' }),
+  to: z.string().optional().meta({ description: 'An ISO 8601 instant to move to' }),
+});
 
 export interface ControlOptions {
   /** The body size limit, shared with the API. */
   maxBodyBytes: number;
   /** The simulator's routes, mounted as /_sandbox/simulator/* (empty in production). */
-  simulator: Hono<AppEnv>;
+  simulator: Api;
   /** The webhook routes of /v1, mounted as /_sandbox/webhooks/* (README: Webhooks → The delivery lab). */
-  webhooks: Hono<AppEnv>;
+  webhooks: Api;
   /** Every /v1 operation, for the go-live report's coverage. */
   operations: readonly DeclaredOperation[];
-  /** Why each API fault rule that no request can meet is refused (README: The API fault lab). */
+  /** Why API fault rules could meet no request (empty when every one can). */
   unmetApiFaults: (rules: readonly ApiFaultRule[]) => FieldError[];
 }
 
-export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, operations, unmetApiFaults }: ControlOptions): Hono<AppEnv> {
+/** The document of GET /_sandbox/openapi.json, but for its paths, which are below /_sandbox. */
+export const CONTROL_DOCUMENT = {
+  openapi: '3.1.0',
+  info: { title: 'card-sandbox control plane', version: version(), description: "The sandbox's own routes: clock, programmes, events, deliveries and their faults, the request journal, the world, seeds, API faults, the go-live report" },
+  security: [{}, { adminToken: [] as string[] }] as Record<string, string[]>[],
+};
+
+export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, operations, unmetApiFaults }: ControlOptions): Api {
   const { config, programmes } = deps;
-  const control = new Hono<AppEnv>();
+  const control = new OpenAPIHono<AppEnv>();
+  control.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', { type: 'http', scheme: 'bearer', description: 'The --admin-token the sandbox was started with, when it was' });
   // The inspector's files come before the admin token: the page asks for it (README: The inspector).
   controlUiRoutes(control);
   control.use('*', requireAdminToken(config.adminToken));
@@ -60,40 +66,50 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   controlProgrammeRoutes(control, deps);
   // Everything below acts on one programme (Hono runs middleware in the order it was added).
   control.use('*', selectProgramme(programmes));
-
-  const clockOf = (c: Context<AppEnv>) => c.get('programme').core.clock;
-
-  control.get('/health', (c) => c.json({ status: 'ok', version: version(), env: config.env, verify: config.verify, clock: iso(clockOf(c).now()) } satisfies Health));
-
-  control.get('/clock', (c) => c.json({ now: iso(clockOf(c).now()), frozen: clockOf(c).frozen }));
-
-  control.post('/clock/advance', async (c) => {
-    const { now, ran } = await servicesOf(c).sandbox.advance(parse(Advance, jsonOf(c), 'body'));
-    return c.json({ now: iso(now), ran });
-  });
-
-  control.route('/events', controlEventRoutes());
-
-  control.route('/requests', controlRequestRoutes());
-
-  control.route('/world', controlWorldRoutes());
-
+  clockRoutes(control, config);
+  controlEventRoutes(control);
+  controlRequestRoutes(control);
+  controlWorldRoutes(control);
   controlWebhookRoutes(control);
   controlApiFaultRoutes(control, unmetApiFaults);
   controlReportRoutes(control, config, operations);
   control.route('/', webhooks);
-
   controlSeedRoutes(control);
-
-  control.post('/reset', (c) => {
-    const { services, journal } = c.get('programme');
-    const wiped = services.sandbox.reset();
-    const requests = journal.list().length;
-    journal.clear();
-    return c.json({ wiped: { ...wiped, requests } });
-  });
-
   control.route('/', simulator);
-
   return control;
+}
+
+/** Health, the clock and reset: the programme as a whole. */
+function clockRoutes(control: Api, config: Config): void {
+  const tags: [string] = ['Clock'];
+  const clockOf = (c: Context<AppEnv>) => c.get('programme').core.clock;
+  controlRoute(
+    control,
+    { method: 'get', path: '/health', operationId: 'getHealth', summary: "The sandbox's version and settings, and the programme's time", tags, responses: { 200: jsonResponse(Health) } },
+    (c) => c.json({ status: 'ok', version: version(), env: config.env, verify: config.verify, clock: iso(clockOf(c).now()) } satisfies Health),
+  );
+  controlRoute(
+    control,
+    { method: 'get', path: '/clock', operationId: 'getClock', summary: "The programme's sandbox time, and whether it is frozen", tags, responses: { 200: jsonResponse(ClockState) } },
+    (c) => c.json({ now: iso(clockOf(c).now()), frozen: clockOf(c).frozen } satisfies ClockState),
+  );
+  controlRoute(
+    control,
+    { method: 'post', path: '/clock/advance', operationId: 'advanceClock', summary: 'Move the clock forward, running every job that falls due on the way', tags, body: Advance, responses: { 200: jsonResponse(Advanced) } },
+    async (c, { body }) => {
+      const { now, ran } = await servicesOf(c).sandbox.advance(body);
+      return c.json({ now: iso(now), ran });
+    },
+  );
+  controlRoute(
+    control,
+    { method: 'post', path: '/reset', operationId: 'reset', summary: "Wipe the programme's world, outbox, idempotency keys and request journal", tags, responses: { 200: jsonResponse(Wiped) } },
+    (c) => {
+      const { services, journal } = c.get('programme');
+      const wiped = services.sandbox.reset();
+      const requests = journal.list().length;
+      journal.clear();
+      return c.json({ wiped: { ...wiped, requests } });
+    },
+  );
 }

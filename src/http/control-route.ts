@@ -1,0 +1,89 @@
+/**
+ * How a control-plane route is declared (docs: GET /_sandbox/openapi.json): its path, parameters,
+ * body and answers in one place, which both document it and check its input — JSON bodies and query
+ * strings parsed by the same zod schemas, every failure a 400 problem naming the field (the same
+ * funnel as /v1). The body is read from the bytes the body middleware kept, whatever the
+ * Content-Type, so `curl -d` works without `-H`.
+ */
+import { createRoute, type RouteConfig } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import type { Api, AppEnv } from './env.js';
+import { readJson, validationError } from './errors.js';
+import { jsonBody, problem } from './schemas.js';
+
+/** The request body parsed as JSON (`{}` when there is none). */
+export function requestJson(c: Context<AppEnv>): unknown {
+  const raw = c.get('rawBody');
+  if (!raw || raw.length === 0) return {};
+  return readJson(Buffer.from(raw).toString('utf8'));
+}
+
+export function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, where);
+  return result.data;
+}
+
+/** `Sandbox-Programme` on every route that acts on one programme. */
+const ProgrammeHeader = z.object({
+  'Sandbox-Programme': z.string().optional().meta({ description: 'The programme the request acts on (or `?programme=`); the default one otherwise' }),
+});
+
+type Schema = z.ZodType;
+type Out<S> = S extends Schema ? z.output<S> : undefined;
+
+export interface ControlRouteConfig<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** The OpenAPI path template, below /_sandbox: `/events/{eventId}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: [string];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Reads the body when its refusals say more than the schema's (a seed document). */
+  readBody?: (value: unknown) => Out<B>;
+  responses: RouteConfig['responses'];
+  /** False for the routes that do not act on one programme. */
+  programme?: boolean;
+}
+
+export interface ControlInput<P, Q, B> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+/** Declares a control route in the document and adds its handler, which gets the checked input. */
+export function controlRoute<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
+  api: Api,
+  route: ControlRouteConfig<P, Q, B>,
+  handler: (c: Context<AppEnv>, input: ControlInput<P, Q, B>) => Response | Promise<Response>,
+): void {
+  const { method, path, params, query, body, readBody, responses, programme = true, ...described } = route;
+  api.openAPIRegistry.registerPath(
+    createRoute({
+      ...described,
+      method,
+      path,
+      request: {
+        ...(params && { params: params as never }),
+        ...(query && { query: query as never }),
+        ...(programme && { headers: ProgrammeHeader }),
+        ...(body && { body: jsonBody(body) }),
+      },
+      responses: { ...responses, 400: problem('Invalid request'), 401: problem('The admin token is missing or wrong') },
+    }),
+  );
+  api.on(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ':$1'), (c) =>
+    handler(c, {
+      params: (params && parse(params, c.req.param(), 'path parameters')) as Out<P>,
+      query: (query && parse(query, c.req.query(), 'query parameters')) as Out<Q>,
+      body: (body && (readBody ? readBody(requestJson(c)) : parse(body, requestJson(c), 'body'))) as Out<B>,
+    }),
+  );
+}
+
+export const noContent = { 204: { description: 'Done; no body' } } as const;

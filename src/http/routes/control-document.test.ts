@@ -1,0 +1,56 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { createTestSandbox } from '../../testing/harness.js';
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+async function documentOf(path: string) {
+  const sb = createTestSandbox();
+  const res = await sb.request('GET', path, { token: false });
+  expect(res.status).toBe(200);
+  return { sb, doc: (await res.json()) as { paths: Record<string, Record<string, any>>; components: any; security: unknown[] } };
+}
+
+describe('GET /_sandbox/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document, as /openapi.json is', async () => {
+    for (const path of ['/_sandbox/openapi.json', '/openapi.json']) {
+      const { doc } = await documentOf(path);
+      const result = await new Validator().validate(doc as never);
+      expect(result.errors, path).toBeUndefined();
+      expect(result.valid).toBe(true);
+    }
+  });
+
+  it('lists every control route the sandbox answers, and no /v1 operation', async () => {
+    const { sb, doc } = await documentOf('/_sandbox/openapi.json');
+    const served = sb.app.routes
+      .filter((r) => METHODS.has(r.method) && r.path.startsWith('/_sandbox/') && !/^\/_sandbox\/(ui|openapi\.json)/.test(r.path))
+      .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+    const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(new Set(served)).toEqual(new Set(documented));
+    expect(documented.length).toBeGreaterThanOrEqual(45);
+    expect(documented.filter((d) => d.includes(' /v1/'))).toEqual([]);
+  });
+
+  it('gives each operation an id, its answers, the admin token scheme, and Sandbox-Programme where a programme is acted on', async () => {
+    const { doc } = await documentOf('/_sandbox/openapi.json');
+    expect(doc.components.securitySchemes.adminToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{}, { adminToken: [] }]);
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+    expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
+    for (const { path, method, op } of operations) {
+      expect(Object.keys(op.responses).some((s) => /^2/.test(s)), `${method} ${path}`).toBe(true);
+      const header = (op.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Sandbox-Programme');
+      if (path.startsWith('/_sandbox/programmes')) expect(header, `${method} ${path}`).toBe(false);
+      else if (!path.startsWith('/_sandbox/simulator') && !/^\/_sandbox\/webhooks(\/\{webhookId\}|\/verification-key)?$/.test(path)) expect(header, `${method} ${path}`).toBe(true);
+    }
+    expect(doc.paths['/_sandbox/events/stream']!.get.responses['200'].content).toHaveProperty('text/event-stream');
+    expect(doc.paths['/_sandbox/clock/advance']!.post.requestBody.content['application/json'].schema.properties).toHaveProperty('by');
+  });
+
+  it('is served without the admin token, which the routes it describes require', async () => {
+    const sb = createTestSandbox({ adminToken: 'secret' });
+    expect((await sb.request('GET', '/_sandbox/openapi.json', { token: false })).status).toBe(200);
+    expect((await sb.request('GET', '/_sandbox/clock', { token: false })).status).toBe(401);
+  });
+});
