@@ -1,7 +1,7 @@
 /**
  * The request journal behind GET /_sandbox/requests and its stream: the last N API requests in
  * memory, newest first. Bounded by `--journal-size`; wiped by reset. An entry carries details only
- * when something went wrong (README: Time travel and the control plane): the problem it was
+ * when something went wrong (docs/control-plane.md: Time travel and the control plane): the problem it was
  * answered with, and what request verification found, with the headers the checks read and the
  * signature base the sandbox computed. Listeners (the requests stream) hear of each entry and of a
  * reset.
@@ -15,7 +15,7 @@ export interface JournalProblem {
   detail: string;
 }
 
-/** One failed check of request verification (README: Request verification). */
+/** One failed check of request verification (docs/signatures.md: Request verification). */
 export interface VerificationFailure {
   code: ErrorCode;
   detail: string;
@@ -33,7 +33,7 @@ export interface Verification {
   signatureBase?: string;
 }
 
-/** A fault the API fault lab put on the request (README: The API fault lab). */
+/** A fault the API fault lab put on the request (docs/api-faults.md: The API fault lab). */
 export interface JournalFault extends ApiFaultView {
   /** Which rule of PUT /_sandbox/api/faults (from 1), or the request's own Sandbox-Fault header. */
   source: number | 'header';

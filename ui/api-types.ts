@@ -1,6 +1,6 @@
 /**
  * The control plane's answers as the inspector reads them: the server's own definitions, imported
- * as types only (nothing of the server is bundled) (README: The inspector).
+ * as types only (nothing of the server is bundled) (docs/inspector.md: The inspector).
  */
 import type { AttemptView, DeliverySummary, EventDetail, EventSummary } from '../src/services/sandbox-events.js';
 

@@ -1,5 +1,5 @@
 /**
- * The page's client of the control plane (README: The inspector): every call goes to /_sandbox with
+ * The page's client of the control plane (docs/inspector.md: The inspector): every call goes to /_sandbox with
  * the admin token when one was given and the programme shown, like the CLI's. Streams are read with
  * fetch rather than EventSource, which cannot send the token. A 401 makes the page ask for the
  * token, which it keeps for this tab only.

@@ -86,7 +86,7 @@ test("the image's stages, replayed, build a runtime that serves with only what i
     const health = execFileSync(process.execPath, ['bin/card-sandbox.cjs', 'health', '--port', String(port), '--wait', '20s', '--json'], { cwd: runtime, encoding: 'utf8' });
     expect(JSON.parse(health)).toMatchObject({ status: 'ok' });
     expect(existsSync(join(dir, 'data', 'sandbox.db'))).toBe(true);
-    // The inspector (README: The inspector), page and script, from the image's files alone.
+    // The inspector (docs/inspector.md: The inspector), page and script, from the image's files alone.
     const page = await fetch(`http://127.0.0.1:${port}/_sandbox/ui/`);
     expect(page.status).toBe(200);
     const script = (await page.text()).match(/src="([^"]+\.js)"/)![1]!;

@@ -26,7 +26,7 @@ test('the packed tarball ships only what it needs and starts as the image starts
     new Set(['dist/card-sandbox.cjs', 'dist/card-sandbox.cjs.cache', 'dist/lib', 'dist/mcp.cjs', 'dist/migrated.sqlite', 'dist/prebuilds', 'dist/ui']),
   );
   expect(packed.files.filter((f) => f.path.startsWith('dist/prebuilds/')).map((f) => f.path.slice('dist/prebuilds/'.length).replace('.node', '')).sort()).toEqual([...PREBUILT_TARGETS].sort());
-  // The inspector's files (README: The inspector), and nothing of its sources.
+  // The inspector's files (docs/inspector.md: The inspector), and nothing of its sources.
   expect(packed.files.map((f) => f.path).filter((p) => p.startsWith('dist/ui/')).sort()).toEqual(['dist/ui/app.css', 'dist/ui/app.js', 'dist/ui/icon.svg', 'dist/ui/index.html']);
 
   execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);

@@ -1,5 +1,5 @@
 /**
- * The control plane as the test companion reaches it (README: Helpers for your tests): plain HTTP
+ * The control plane as the test companion reaches it (docs/companion.md: Helpers for your tests): plain HTTP
  * to /_sandbox/*, naming the programme in `Sandbox-Programme` and carrying the admin token when
  * the sandbox has one — nothing a user could not send, so it works against a container too.
  */

@@ -1,5 +1,5 @@
 /**
- * `card-sandbox mcp` as a coding agent meets it (README: Coding agents): the MCP SDK's own client
+ * `card-sandbox mcp` as a coding agent meets it (docs/agents.md: Coding agents): the MCP SDK's own client
  * over stdio, spawning the built CLI against a running sandbox, lists the tools and, through tools
  * alone, goes from nothing to an authorised payment with a delivered webhook, moves the clock, and
  * learns why a tampered request was refused.

@@ -1,5 +1,5 @@
 /**
- * `card-sandbox mcp` (README: Coding agents): a Model Context Protocol server over stdio for coding
+ * `card-sandbox mcp` (docs/agents.md: Coding agents): a Model Context Protocol server over stdio for coding
  * agents. Its tools are the CLI's client commands — the same functions, run in JSON mode, named by
  * the command with `_` for spaces — plus `explain_request` (why the sandbox refused a request, and
  * how to fix it) and `journey` (a verified customer with an active account and an issued card in

@@ -19,7 +19,7 @@ export interface DeliverySummary {
   status: DeliveryStatus;
   attempts: number;
   nextAttemptAt?: string;
-  /** Pending, and held until its subscription (or the programme) is resumed (README: Webhooks → The delivery lab). */
+  /** Pending, and held until its subscription (or the programme) is resumed (docs/webhooks.md: Webhooks → The delivery lab). */
   paused?: true;
 }
 

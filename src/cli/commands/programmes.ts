@@ -1,6 +1,6 @@
 /**
  * `programmes create|list|delete`: isolated sandboxes within the running one, each with its own
- * credentials, world and clock (README: Parallel test suites).
+ * credentials, world and clock (docs/programmes.md: Parallel test suites).
  */
 import type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../../programmes.js';
 import type { CommandContext } from '../client.js';

@@ -1,5 +1,5 @@
 /**
- * The emulator's own control plane, /_sandbox/* (README: Time travel and the control plane). It lives apart from /v1: no
+ * The emulator's own control plane, /_sandbox/* (docs/control-plane.md: Time travel and the control plane). It lives apart from /v1: no
  * token, signature or idempotency key (only the optional --admin-token); it calls the same
  * services. The inspector's page is served here too, and is one more client of these routes.
  */
@@ -42,18 +42,18 @@ export interface ControlOptions {
   maxBodyBytes: number;
   /** The simulator's routes, mounted as /_sandbox/simulator/* (empty in production). */
   simulator: Hono<AppEnv>;
-  /** The webhook routes of /v1, mounted as /_sandbox/webhooks/* (README: Webhooks → The delivery lab). */
+  /** The webhook routes of /v1, mounted as /_sandbox/webhooks/* (docs/webhooks.md: Webhooks → The delivery lab). */
   webhooks: Hono<AppEnv>;
   /** Every /v1 operation, for the go-live report's coverage. */
   operations: readonly DeclaredOperation[];
-  /** Why each API fault rule that no request can meet is refused (README: The API fault lab). */
+  /** Why each API fault rule that no request can meet is refused (docs/api-faults.md: The API fault lab). */
   unmetApiFaults: (rules: readonly ApiFaultRule[]) => FieldError[];
 }
 
 export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, operations, unmetApiFaults }: ControlOptions): Hono<AppEnv> {
   const { config, programmes } = deps;
   const control = new Hono<AppEnv>();
-  // The inspector's files come before the admin token: the page asks for it (README: The inspector).
+  // The inspector's files come before the admin token: the page asks for it (docs/inspector.md: The inspector).
   controlUiRoutes(control);
   control.use('*', requireAdminToken(config.adminToken));
   control.use('*', ...readBody(maxBodyBytes));
