@@ -1,7 +1,7 @@
 /**
  * Every option of `card-sandbox start`: its flag, environment variable, default and meaning.
- * Precedence: flag > `CARD_SANDBOX_*` environment variable > default. The README's configuration
- * table is this list. Nothing here reads the environment at import time.
+ * Precedence: flag > `CARD_SANDBOX_*` environment variable > default. The configuration table
+ * (docs/configuration.md: Configuration) is this list. Nothing here reads the environment at import time.
  */
 import { parseClockOption } from './clock.js';
 import { parseDuration } from './domain/duration.js';
@@ -55,7 +55,7 @@ export interface OptionSpec<K extends keyof Config = keyof Config> {
   doc: string;
   /** Reads the raw flag or environment value (switches given as flags arrive as `true`). */
   parse: Parser<Config[K]>;
-  /** How the default reads in help and the README. */
+  /** How the default reads in help and in the manual. */
   defaultText?: string;
 }
 
