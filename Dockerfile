@@ -1,8 +1,8 @@
 # card-sandbox image. A build stage installs everything and runs `npm run build`: the CLI bundle,
 # which holds every dependency, its V8 code cache, the inspector's static files and SQLite's
-# prebuilt Node-API addons. The runtime stage takes the bundle, its cache, the inspector and the one
-# addon this platform loads (no node_modules at all), and runs as the non-root `node` user
-# (uid 1000). Both stages run the same Node, so the code cache is used as built.
+# prebuilt Node-API addons. The runtime stage takes the bundle, its cache, the inspector, the one
+# addon this platform loads (no node_modules at all) and the manual that `card-sandbox mcp` serves
+# (README.md, docs/*.md), and runs as the non-root `node` user (uid 1000). Both stages run the same Node, so the code cache is used as built.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
@@ -24,6 +24,7 @@ COPY --from=build /app/runtime/prebuilds ./dist/prebuilds
 COPY --from=build /app/dist/card-sandbox.cjs /app/dist/card-sandbox.cjs.cache /app/dist/migrated.sqlite /app/dist/mcp.cjs ./dist/
 COPY --from=build /app/dist/ui ./dist/ui
 COPY package.json README.md SKILL.md LICENSE ./
+COPY docs/*.md ./docs/
 COPY bin ./bin
 COPY drizzle ./drizzle
 COPY fixtures ./fixtures

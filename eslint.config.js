@@ -15,7 +15,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
-  // The inspector runs in the browser (README: The inspector).
+  // The inspector runs in the browser (docs/inspector.md: The inspector).
   { files: ['ui/**'], languageOptions: { globals: globals.browser } },
   // The bin is CommonJS, which Node reaches sooner than an ES module.
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },

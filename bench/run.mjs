@@ -1,14 +1,15 @@
 /**
  * `npm run bench` (after `npm run build`): every phase against the compiled CLI in child
  * processes on loopback, back to back in one run, then the table — printed and written to
- * BENCHMARKS.md with the machine, Node version, date and load average.
+ * BENCHMARKS.md with the machine, Node version, date and load average. BENCHMARKS.md is the one
+ * place the figures are kept; its section from KEPT on is written by hand and kept as it is.
  *
  *   BENCH_SECONDS=10   seconds per load phase (shorter runs are noisier)
  *   BENCH_ONLY=a,b     run only these phases (cold, reads, strict, writes, journeys, deliveries,
  *                      advance); BENCHMARKS.md is only written by a full run
  *   BENCH_PROFILE=dir  start every sandbox with `node --cpu-prof --cpu-prof-dir dir`
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { coldStart, createCustomers, journeys, mainSandbox, prismWrites, READ_ROUNDS, strictReads, unsignedReads, WORLD_SIZE } from './phases/api.mjs';
@@ -22,6 +23,8 @@ const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', '
 // Ratios are to a reference measured in the same run: Prism, the node:http ceiling, one core's P-384 rate.
 const TARGETS = { coldMs: 300, coldOfPrism: 1 / 5, ceilingRatio: 0.35, strictOfVerify: 1.5, writesOfPrism: 3, deliveriesOfSign: 1.5, advanceSeconds: 10, rssMiB: 150, programmeMs: 5, programmeMiB: 2 };
 const OUTPUT = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
+// The hand-written reading of the figures, from this heading to the end: a full run keeps it.
+const KEPT = '\n## Reading the figures\n';
 
 if (!existsSync(fileURLToPath(new URL('../dist/card-sandbox.cjs', import.meta.url)))) {
   console.error('dist/card-sandbox.cjs is missing: run `npm run build` first (`npm run bench` does)');
@@ -196,9 +199,11 @@ if (only.length === PHASES.length) {
     '',
     ...notes.map((n) => `- ${n}`),
     `- Load average at the start of each phase: ${loads.join('; ')}.`,
-    ...(rows.some((r) => r.met === false) ? ['- Why the targets marked NO are missed on a machine like this one: README → Benchmarks.'] : []),
+    ...(rows.some((r) => r.met === false) ? ['- Why the targets marked NO are missed on a machine like this one: [Reading the figures](#reading-the-figures), below.'] : []),
     '',
   ].join('\n');
-  writeFileSync(OUTPUT, markdown);
+  const previous = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '';
+  const kept = previous.includes(KEPT) ? previous.slice(previous.indexOf(KEPT)) : '';
+  writeFileSync(OUTPUT, markdown + kept);
   console.log(`Written to ${OUTPUT}`);
 }

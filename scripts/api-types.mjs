@@ -1,5 +1,5 @@
 // Generates the clients' types and operation tables from the sandbox's own OpenAPI documents
-// (README: The API client): src/client/api.generated.ts from GET /openapi.json, and
+// (docs/companion.md: The API client): src/client/api.generated.ts from GET /openapi.json, and
 // src/client/control.generated.ts from GET /_sandbox/openapi.json. The sources are bundled with
 // esbuild, the app is built in memory and each document is rendered exactly as GET serves it, then
 // every operation and component schema becomes TypeScript. `npm run build` and `npm run typecheck`

@@ -1,4 +1,4 @@
-// Builds the inspector (ui/, README: The inspector) into dist/ui: its page, one minified script
+// Builds the inspector (ui/, docs/inspector.md: The inspector) into dist/ui: its page, one minified script
 // (Preact and the page's own code), one stylesheet and an icon, for Chrome 123, Firefox 120 and
 // Safari 17.5 or later (its colours use CSS light-dark()).
 // The sandbox reads them only when the page is first opened. Fails when the gzipped files exceed

@@ -1,4 +1,4 @@
-/** The sandbox clock (README: Time travel and the control plane): moving or frozen, advanced only forwards, and --clock parsing. */
+/** The sandbox clock (docs/control-plane.md: Time travel and the control plane): moving or frozen, advanced only forwards, and --clock parsing. */
 import { describe, expect, it } from 'vitest';
 import { createClock, iso, parseClockOption } from './clock.js';
 

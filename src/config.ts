@@ -1,7 +1,7 @@
 /**
  * Every option of `card-sandbox start`: its flag, environment variable, default and meaning.
- * Precedence: flag > `CARD_SANDBOX_*` environment variable > default. The README's configuration
- * table is this list. Nothing here reads the environment at import time.
+ * Precedence: flag > `CARD_SANDBOX_*` environment variable > default. The configuration table
+ * (docs/configuration.md: Configuration) is this list. Nothing here reads the environment at import time.
  */
 import { parseClockOption } from './clock.js';
 import { parseDuration } from './domain/duration.js';
@@ -55,7 +55,7 @@ export interface OptionSpec<K extends keyof Config = keyof Config> {
   doc: string;
   /** Reads the raw flag or environment value (switches given as flags arrive as `true`). */
   parse: Parser<Config[K]>;
-  /** How the default reads in help and the README. */
+  /** How the default reads in help and in the manual. */
   defaultText?: string;
 }
 
@@ -114,7 +114,7 @@ function spec<K extends keyof Config>(s: OptionSpec<K>): OptionSpec<K> {
 export const OPTIONS = [
   spec({ key: 'port', flag: '--port <port>', env: 'CARD_SANDBOX_PORT', default: 4242, parse: int(0, 65535), doc: 'TCP port to listen on (0 picks a free one)' }),
   spec({ key: 'host', flag: '--host <host>', env: 'CARD_SANDBOX_HOST', default: '127.0.0.1', parse: str, doc: 'Address to bind; the API and the control plane bind together' }),
-  spec({ key: 'allowedHosts', flag: '--allowed-hosts <hosts>', env: 'CARD_SANDBOX_ALLOWED_HOSTS', default: [] as AllowedHosts, parse: hosts, defaultText: 'none', doc: 'Host names to answer besides localhost, *.localhost and loopback addresses (and, bound to another address, IP addresses and single-label names): `ci.example.test,.svc.local`, or `all` (README: Reliability and security)' }),
+  spec({ key: 'allowedHosts', flag: '--allowed-hosts <hosts>', env: 'CARD_SANDBOX_ALLOWED_HOSTS', default: [] as AllowedHosts, parse: hosts, defaultText: 'none', doc: 'Host names to answer besides localhost, *.localhost and loopback addresses (and, bound to another address, IP addresses and single-label names): `ci.example.test,.svc.local`, or `all` (docs/reliability.md: Reliability and security)' }),
   spec({ key: 'db', flag: '--db <file>', env: 'CARD_SANDBOX_DB', default: ':memory:', parse: str, doc: 'SQLite database file; `:memory:` keeps nothing after exit' }),
   spec({ key: 'env', flag: '--env <env>', env: 'CARD_SANDBOX_ENV', default: 'sandbox' as Env, parse: oneOf(['sandbox', 'production'] as const), doc: '`sandbox` (testnets, simulator) or `production` (mainnets, no simulator)' }),
   spec({ key: 'verify', flag: '--verify <mode>', env: 'CARD_SANDBOX_VERIFY', default: 'warn' as Verify, parse: oneOf(['strict', 'warn', 'off'] as const), doc: 'Request signature, digest and idempotency-key checks: `strict` refuses, `warn` reports, `off` skips' }),
@@ -138,8 +138,8 @@ export const OPTIONS = [
   spec({ key: 'seed', flag: '--seed <file>', env: 'CARD_SANDBOX_SEED', default: undefined, parse: strOpt, defaultText: 'none', doc: 'Load a seed world (JSON) at start' }),
   spec({ key: 'maxProgrammes', flag: '--max-programmes <n>', env: 'CARD_SANDBOX_MAX_PROGRAMMES', default: 1000, parse: int(1, 1_000_000), doc: 'How many programmes the sandbox holds, the default one included' }),
   spec({ key: 'randomSeed', flag: '--random-seed <n>', env: 'CARD_SANDBOX_RANDOM_SEED', default: undefined, parse: int(0, 2 ** 32 - 1), defaultText: 'none', doc: "Draw the default programme's ids and randomness, and the ids and credentials of programmes made here, from this seed (with a frozen --clock, runs repeat byte for byte)" }),
-  spec({ key: 'webhookFaults', flag: '--webhook-faults <faults>', env: 'CARD_SANDBOX_WEBHOOK_FAULTS', default: undefined, parse: faults, defaultText: 'none', doc: "Faults for the default programme's webhook deliveries, set at every start: `duplicate=0.2,reorder=0.2,delay=2s-30s`, `fail.status=503,fail.times=3`… (README: Webhooks → The delivery lab)" }),
-  spec({ key: 'apiFaults', flag: '--api-faults <json>', env: 'CARD_SANDBOX_API_FAULTS', default: undefined, parse: apiFaults, defaultText: 'none', doc: 'Faults for the default programme\'s API requests, set at every start: `{"rules":[{"match":{"method":"POST"},"status":503,"times":2}]}` (README: The API fault lab)' }),
+  spec({ key: 'webhookFaults', flag: '--webhook-faults <faults>', env: 'CARD_SANDBOX_WEBHOOK_FAULTS', default: undefined, parse: faults, defaultText: 'none', doc: "Faults for the default programme's webhook deliveries, set at every start: `duplicate=0.2,reorder=0.2,delay=2s-30s`, `fail.status=503,fail.times=3`… (docs/webhooks.md: Webhooks → The delivery lab)" }),
+  spec({ key: 'apiFaults', flag: '--api-faults <json>', env: 'CARD_SANDBOX_API_FAULTS', default: undefined, parse: apiFaults, defaultText: 'none', doc: 'Faults for the default programme\'s API requests, set at every start: `{"rules":[{"match":{"method":"POST"},"status":503,"times":2}]}` (docs/api-faults.md: The API fault lab)' }),
   spec({ key: 'jsonLogs', flag: '--json', env: 'CARD_SANDBOX_JSON_LOGS', default: false, parse: bool, doc: 'Log one JSON object per line instead of readable lines, the ready line first' }),
 ] as const satisfies readonly OptionSpec[];
 

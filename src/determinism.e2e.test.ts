@@ -8,7 +8,7 @@ import { createWallet } from './companion/wallet.js';
 import { startReceiver, type Receiver } from './testing/receiver.js';
 import { assertBuilt, startSandbox, type RunningCli } from './testing/spawn.js';
 
-// README: Deterministic runs. The same seed, a frozen clock and the same requests give the same
+// docs/programmes.md: Deterministic runs. The same seed, a frozen clock and the same requests give the same
 // answers byte for byte (bodies and Request-Id), the same journal and the same webhook bodies,
 // run after run; another seed gives others.
 const WALLET_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
@@ -79,7 +79,7 @@ describe('deterministic runs', () => {
     expect(b.journal).toEqual(a.journal);
     expect(b.webhooks).toEqual(a.webhooks);
     expect(b.retries).toEqual(a.retries);
-    // A day of retries, drawn with jitter (README: Webhooks): the later waits are not whole seconds.
+    // A day of retries, drawn with jitter (docs/webhooks.md: Webhooks): the later waits are not whole seconds.
     expect(a.retries.flat(2).length).toBeGreaterThan(20);
     expect(a.retries.flat(2).some((at) => !at.endsWith('.000Z'))).toBe(true);
 

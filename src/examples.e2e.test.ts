@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { assertBuilt, startSandbox, type RunningCli } from './testing/spawn.js';
 
-// The README's examples — the walk-through (examples/first-five-minutes.ts) and the delivery lab
-// (examples/webhook-lab.ts) — run as written against the built CLI, so the manual cannot drift
+// The manual's examples — the README's walk-through (examples/first-five-minutes.ts) and the delivery
+// lab's handlers (examples/webhook-lab.ts, docs/webhooks.md: The delivery lab) — run as written against the built CLI, so the manual cannot drift
 // from what the sandbox does.
 let sandbox: RunningCli;
 let warn: RunningCli;

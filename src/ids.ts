@@ -1,6 +1,6 @@
 /**
  * Ids and randomness: the one source of both. Production uses node:crypto; a seed (tests,
- * `--random-seed`, a programme's `randomSeed`) gives a generator whose runs repeat (README:
+ * `--random-seed`, a programme's `randomSeed`) gives a generator whose runs repeat (docs/programmes.md:
  * Deterministic runs). What is drawn at moments the requests do not fix (a webhook attempt's
  * outcome, a request's id) comes from a stream of its own, `fork(label)`, so that it never shifts
  * what the requests draw.

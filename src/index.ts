@@ -1,5 +1,5 @@
 /**
- * The package's entry, `card-sandbox`: the test companion (README: Helpers for your tests) and the
+ * The package's entry, `card-sandbox`: the test companion (docs/companion.md: Helpers for your tests) and the
  * API client. `createSandbox()` is also the way to embed a sandbox in a process: its `config` takes
  * every option of `card-sandbox start`.
  */

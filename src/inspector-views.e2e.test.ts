@@ -1,5 +1,5 @@
 /**
- * The inspector at scale and behind a guard (README: The inspector), in Debian's Chromium against
+ * The inspector at scale and behind a guard (docs/inspector.md: The inspector), in Debian's Chromium against
  * the built CLI: a timeline of more than 1,000 events draws only the rows in view, is driven from
  * the keyboard, grows live and empties on a reset; a sandbox started with --admin-token asks for it; and the programme
  * switcher shows another programme's world.

@@ -1,5 +1,5 @@
 /**
- * The inspector in a real browser against the built CLI (README: The inspector), as a new user meets
+ * The inspector in a real browser against the built CLI (docs/inspector.md: The inspector), as a new user meets
  * it: a sandbox in --verify strict, an integration that signs its requests with card-sandbox/client
  * and receives webhooks on a real loopback receiver. The page verifies a customer the API created
  * and shows its status, its customer.updated event and the delivery attempt without a reload;

@@ -1,7 +1,7 @@
 /**
  * The request journal behind GET /_sandbox/requests and its stream: the last N API requests in
  * memory, newest first. Bounded by `--journal-size`; wiped by reset. An entry carries details only
- * when something went wrong (README: Time travel and the control plane): the problem it was
+ * when something went wrong (docs/control-plane.md: Time travel and the control plane): the problem it was
  * answered with, and what request verification found, with the headers the checks read and the
  * signature base the sandbox computed. Listeners (the requests stream) hear of each entry and of a
  * reset.

@@ -26,7 +26,7 @@ export interface Log {
 
 /**
  * Request lines written in one turn of the event loop go out together at its end: under load, one
- * write a turn instead of one a request (README: Benchmarks). What is pending when the process
+ * write a turn instead of one a request (docs/benchmarks.md: Benchmarks). What is pending when the process
  * exits is written then.
  */
 export function batchedLines(write: (text: string) => void): (line: string) => void {

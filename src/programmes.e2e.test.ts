@@ -1,5 +1,5 @@
 /**
- * Programmes in a running sandbox (README: Parallel test suites): eight driven at once over HTTP,
+ * Programmes in a running sandbox (docs/programmes.md: Parallel test suites): eight driven at once over HTTP,
  * each through a whole journey and each with its own clock, see nothing of one another; programmes
  * and their clocks survive a restart on a file database; the CLI makes, lists and deletes them and
  * acts on one with --programme.

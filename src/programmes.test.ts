@@ -1,5 +1,5 @@
 /**
- * Programmes (README: Parallel test suites): made, listed, read and deleted on the control plane;
+ * Programmes (docs/programmes.md: Parallel test suites): made, listed, read and deleted on the control plane;
  * each with its own credentials, world, clock, events and journal, which no other programme sees;
  * bounded by --max-programmes; every query a service makes names its programme.
  */
@@ -197,7 +197,7 @@ describe('isolation', () => {
     await a.control('POST', `/events/${someEvent}/resend`);
     await a.control('GET', '/world');
     await a.control('GET', '/world/counts');
-    // The delivery lab (README: Webhooks → The delivery lab): faults, holds, pauses and controls.
+    // The delivery lab (docs/webhooks.md: Webhooks → The delivery lab): faults, holds, pauses and controls.
     const hookId = (await a.control('GET', '/webhooks')).body[0].id;
     await a.control('PUT', '/webhooks/faults', { body: { duplicate: 1, reorder: 1, delay: '1s', fail: { status: 503, times: 1 }, seed: 1 } });
     await a.control('PUT', `/webhooks/${hookId}/faults`, { body: { reorder: 1, timeout: 0.5 } });

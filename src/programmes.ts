@@ -1,5 +1,5 @@
 /**
- * Programmes (README: Parallel test suites): many isolated sandboxes in one process and one
+ * Programmes (docs/programmes.md: Parallel test suites): many isolated sandboxes in one process and one
  * database. Each has its own row (token secret, clock, webhook key), its own credentials and world,
  * and, once used, its own services, clock, ids and request journal, built on demand and kept in
  * memory. They share the store, the configuration, the log and what services.ts names `Shared`.
@@ -35,7 +35,7 @@ export interface Programme {
   /**
    * Where its requests' ids come from: API requests and control-plane requests each from a stream
    * of their own, so that polling the control plane never changes the ids the API answers with
-   * (README: Deterministic runs).
+   * (docs/programmes.md: Deterministic runs).
    */
   requestIds: { api: Ids; control: Ids };
 }
@@ -107,7 +107,7 @@ export function createProgrammes({ store, config, log, shared, ids, random: secr
   /**
    * A seeded programme draws from its seed's stream from the start. A world kept in the database
    * (--db, after a restart) was drawn from that start already: it goes on from a stream of its own,
-   * named by what the world holds, so that no id is drawn twice (README: Deterministic runs).
+   * named by what the world holds, so that no id is drawn twice (docs/programmes.md: Deterministic runs).
    */
   const randomOf = (row: ProgrammeRow): Random => {
     if (row.id === DEFAULT_PROGRAMME && defaults.random) return defaults.random;
@@ -238,7 +238,7 @@ export function createProgrammes({ store, config, log, shared, ids, random: secr
       programme.services.auth.init(config.apiKey !== undefined && config.apiSecret !== undefined ? { apiKey: config.apiKey, apiSecret: config.apiSecret } : undefined);
       // A --webhook-key that cannot serve stops the start, rather than the first delivery.
       if (config.webhookKey !== undefined) programme.services.webhooks.verificationKey();
-      // --webhook-faults sets the default programme's faults at every start (README: Webhooks → The delivery lab).
+      // --webhook-faults sets the default programme's faults at every start (docs/webhooks.md: Webhooks → The delivery lab).
       if (config.webhookFaults !== undefined) programme.services.lab.setFaults(undefined, config.webhookFaults);
       if (config.apiFaults !== undefined) programme.services.apiFaults.set(config.apiFaults);
       return programme;

@@ -4,36 +4,37 @@ import { OPTIONS } from './config.js';
 import { PROBLEMS } from './http/errors.js';
 import { packagePath } from './paths.js';
 
-// The README is the manual: what the code can answer or accept must be written there.
-const readme = readFileSync(packagePath('README.md'), 'utf8');
+// The README and the pages of docs/ are the manual: what the code can answer or accept must be
+// written there, each on its page.
+const page = (file: string) => readFileSync(packagePath(file), 'utf8');
 
-describe('README', () => {
-  test.each(Object.keys(PROBLEMS))('documents the error code %s', (code) => {
-    expect(readme).toContain(`\`${code}\``);
+describe('the manual', () => {
+  test.each(Object.keys(PROBLEMS))('documents the error code %s (docs/api.md)', (code) => {
+    expect(page('docs/api.md')).toContain(`\`${code}\``);
   });
 
-  test.each(OPTIONS.map((o) => [o.flag, o.env]))('documents %s and %s in the configuration table', (flag, env) => {
-    expect(readme).toContain(`| \`${flag}\` | \`${env}\` |`);
+  test.each(OPTIONS.map((o) => [o.flag, o.env]))('documents %s and %s in the configuration table (docs/configuration.md)', (flag, env) => {
+    expect(page('docs/configuration.md')).toContain(`| \`${flag}\` | \`${env}\` |`);
   });
 
-  // The examples the suite runs are shown as they are (Helpers for your tests, Parallel test suites).
+  // The examples the suite runs are shown as they are, on the page that shows them.
   test.each([
-    'examples/first-five-minutes.ts',
-    'examples/journey.test.ts',
-    'examples/vitest/vitest.config.ts',
-    'examples/vitest/global-setup.ts',
-    'examples/vitest/cards.test.ts',
-    'examples/jest/jest.config.mjs',
-    'examples/jest/global-setup.mjs',
-    'examples/jest/global-teardown.mjs',
-    'examples/jest/webhooks.test.mjs',
-  ])('shows %s exactly as the suite runs it', (file) => {
-    expect(readme).toContain(`\n${readFileSync(packagePath(file), 'utf8').trimEnd()}\n\`\`\`\n`);
+    ['examples/first-five-minutes.ts', 'README.md'],
+    ['examples/journey.test.ts', 'docs/companion.md'],
+    ['examples/vitest/vitest.config.ts', 'docs/programmes.md'],
+    ['examples/vitest/global-setup.ts', 'docs/programmes.md'],
+    ['examples/vitest/cards.test.ts', 'docs/programmes.md'],
+    ['examples/jest/jest.config.mjs', 'docs/companion.md'],
+    ['examples/jest/global-setup.mjs', 'docs/companion.md'],
+    ['examples/jest/global-teardown.mjs', 'docs/companion.md'],
+    ['examples/jest/webhooks.test.mjs', 'docs/companion.md'],
+  ])('shows %s exactly as the suite runs it, in %s', (file, shownIn) => {
+    expect(page(shownIn)).toContain(`\n${readFileSync(packagePath(file), 'utf8').trimEnd()}\n\`\`\`\n`);
   });
 
   // The curl walk-through's wallet is its own: loading the demo world after it is not refused.
-  test("the walk-through's wallet is none of fixtures/demo.json's", () => {
-    const address = /^ADDR=(0x[0-9a-fA-F]{40})$/m.exec(readme)![1]!;
+  test("the curl walk-through's wallet (docs/api.md) is none of fixtures/demo.json's", () => {
+    const address = /^ADDR=(0x[0-9a-fA-F]{40})$/m.exec(page('docs/api.md'))![1]!;
     expect(readFileSync(packagePath('fixtures/demo.json'), 'utf8')).not.toContain(address);
   });
 });

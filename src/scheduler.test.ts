@@ -1,5 +1,5 @@
 /**
- * The scheduler and jobs (README: Time travel and the control plane): due work runs in due order at its own due
+ * The scheduler and jobs (docs/control-plane.md: Time travel and the control plane): due work runs in due order at its own due
  * time, work scheduled along the way is picked up, failures are contained, and the real-time tick
  * runs the same code.
  */

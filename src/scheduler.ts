@@ -5,7 +5,7 @@
  * it, then lands on `to`. One path serves both, so tests and the control plane exercise the same
  * code. The ticker is the one timer of a whole sandbox: it ticks each started scheduler when its
  * next item falls due on the wall clock, or at once when work is added, so an idle programme costs
- * nothing (README: Parallel test suites).
+ * nothing (docs/programmes.md: Parallel test suites).
  */
 import type { Clock } from './clock.js';
 import type { Log } from './log.js';

@@ -1,5 +1,5 @@
 /**
- * The simulator's actions (README: The inspector — Simulator): verify or reject a customer waiting
+ * The simulator's actions (docs/inspector.md: The inspector — Simulator): verify or reject a customer waiting
  * for KYC, issue or fail a card being issued, authorise on an active card, capture or release a
  * pending authorisation. Each calls the control plane's simulator mirror, the same code as
  * /v1/simulator/*. Which states allow which action comes from the server's own state tables.
@@ -17,7 +17,7 @@ import type { TreeRow } from './tree.js';
 
 export const canVerify = (status: string) => status in CUSTOMER_MACHINE.actions.verify.from;
 export const canIssue = (status: string) => status in CARD_MACHINE.actions.issue.from;
-/** Only a pending authorisation (created with `capture: false`) is captured or released by hand (README: Authorisations and transactions). */
+/** Only a pending authorisation (created with `capture: false`) is captured or released by hand (docs/api.md: Authorisations and transactions). */
 export const canSettle = (status: string) => status === 'pending';
 
 export const simulate = {
@@ -56,7 +56,7 @@ export function OutcomeLine({ outcome }: { outcome: Outcome }) {
 /** The buttons that apply to this resource in its current state, on the World view. */
 export function ResourceActions({ row }: { row: TreeRow }) {
   const [outcome, setOutcome] = useState<Outcome>();
-  // With --env production there is no simulator (README: API behaviour).
+  // With --env production there is no simulator (docs/api.md: API behaviour).
   const production = useSignal(health)?.env === 'production';
   const after = (done: string) => (error?: unknown) => setOutcome(error ? { error } : { done });
   const status = row.status ?? '';

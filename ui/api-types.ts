@@ -1,6 +1,6 @@
 /**
  * The control plane's answers as the inspector names them: the types generated from
- * GET /_sandbox/openapi.json (README: The inspector), types only.
+ * GET /_sandbox/openapi.json (docs/inspector.md: The inspector), types only.
  */
 import type { AttemptView, ClockState, DeliverySummary, EventDetail, EventSummary, JournalEntry, Operations, StreamedAttempt, StreamedEvent } from '../src/client/control.generated.js';
 

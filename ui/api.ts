@@ -1,5 +1,5 @@
 /**
- * The page's client of the control plane (README: The inspector): the control client
+ * The page's client of the control plane (docs/inspector.md: The inspector): the control client
  * (src/client/control.ts) on the page's own origin, with the admin token when one was given and
  * the programme shown. Streams are read with fetch rather than EventSource, which cannot send the
  * token. A 401 makes the page ask for the token, which it keeps for this tab only.

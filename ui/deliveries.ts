@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries at a glance (README: The inspector): each delivery's state as the page marks
+ * Webhook deliveries at a glance (docs/inspector.md: The inspector): each delivery's state as the page marks
  * it — delivered, pending (not tried yet), retrying (tried and failed, more attempts to come),
  * paused, or failed (given up: discarded) — an event's worst, and a delivery attempt applied to the
  * events on screen.

@@ -23,7 +23,7 @@ export const toneOf = (status: string): Tone => TONES[status] ?? 'info';
 /** An HTTP status's tone: 2xx fine, 4xx refused, 5xx broken, 0 (a connection closed without an answer) broken too. */
 export const statusTone = (status: number | undefined): Tone => (status === undefined || status === 0 ? 'bad' : status < 300 ? 'ok' : status < 400 ? 'info' : 'bad');
 
-/** A journal entry's status as shown: 0 is a connection closed without an answer (README: The API fault lab). */
+/** A journal entry's status as shown: 0 is a connection closed without an answer (docs/api-faults.md: The API fault lab). */
 export const statusText = (status: number): string => (status === 0 ? 'no answer' : String(status));
 
 /** The detail of a failed signature check without the signature base it ends with, which the page shows apart. */

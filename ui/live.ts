@@ -1,5 +1,5 @@
 /**
- * The page's live view of one programme (README: The inspector): its events, newest first, with
+ * The page's live view of one programme (docs/inspector.md: The inspector): its events, newest first, with
  * their deliveries' states; its request journal; its health and clock; and a counter that moves
  * whenever its world changes. The streams are opened first and the lists loaded once they are, so
  * that nothing in between is missed; then every stream message updates the lists in place, a burst

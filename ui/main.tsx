@@ -1,5 +1,5 @@
 /**
- * The inspector (README: The inspector): a page served by the sandbox at /_sandbox/ui/ that shows a
+ * The inspector (docs/inspector.md: The inspector): a page served by the sandbox at /_sandbox/ui/ that shows a
  * programme's world, its events and deliveries, its requests and its clock, live. It is a client of
  * the control plane and its streams, like the CLI, with no other way in. This file is the frame:
  * the programme switcher, the clock, the views and the keyboard shortcuts.

@@ -1,5 +1,5 @@
 /**
- * Which rows of a long list to draw (README: The inspector — a table of 1,000 events stays
+ * Which rows of a long list to draw (docs/inspector.md: The inspector — a table of 1,000 events stays
  * smooth): only those in view, plus a few either side, each at a fixed height.
  */
 export interface RowWindow {

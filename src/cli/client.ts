@@ -29,7 +29,7 @@ export interface ClientOptions {
   /** The port `start` was given: the sandbox on this machine at that port. */
   port?: string | undefined;
   adminToken?: string | undefined;
-  /** The programme the commands act on (README: Parallel test suites); the default one otherwise. */
+  /** The programme the commands act on (docs/programmes.md: Parallel test suites); the default one otherwise. */
   programme?: string | undefined;
 }
 

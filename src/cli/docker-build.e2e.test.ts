@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { manualResources } from '../testing/mcp.js';
 import { freePort, ROOT } from '../testing/spawn.js';
 
 // The image is built for real by scripts/image-check.sh where an engine runs. Here, without one,
@@ -19,6 +20,14 @@ interface Copy {
   stage?: string;
 }
 
+/** The files of the build context (this checkout) a source with a `*` in its last part matches. */
+function matching(source: string): string[] {
+  const name = new RegExp(`^${source.split('/').pop()!.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+  return readdirSync(join(ROOT, dirname(source)))
+    .filter((f) => name.test(f))
+    .map((f) => join(dirname(source), f));
+}
+
 /** One stage's COPY lines (`--from=<stage>` kept), RUN commands and the exec-form CMD. */
 function stage(dockerfile: string, name: string) {
   const text = dockerfile.split(/^FROM /m).find((s) => new RegExp(`^\\S+ AS ${name}\\s*$`, 'm').test(s.split('\n')[0] ?? ''));
@@ -31,8 +40,10 @@ function stage(dockerfile: string, name: string) {
       const args = l.split(/\s+/).slice(1);
       const from = args[0]!.startsWith('--from=') ? args.shift()!.slice('--from='.length) : undefined;
       const to = args.pop()!;
+      // A `*` in a source from the build context names every file it matches (docs/*.md).
+      const sources = args.flatMap((source) => (from || !source.includes('*') ? [source] : matching(source)));
       // Several sources go into a directory; one source is copied to the destination itself.
-      return args.map((source) => ({ from: source, to: args.length > 1 || to.endsWith('/') ? join(to, source.split('/').pop()!) : to, ...(from && { stage: from }) }));
+      return sources.map((source) => ({ from: source, to: sources.length > 1 || to.endsWith('/') ? join(to, source.split('/').pop()!) : to, ...(from && { stage: from }) }));
     });
   const runs = lines.filter((l) => l.startsWith('RUN ')).map((l) => l.slice(4));
   const cmd = lines.find((l) => l.startsWith('CMD '));
@@ -61,6 +72,9 @@ test("the image's stages, replayed, build a runtime that serves with only what i
   expect(existsSync(join(runtime, 'node_modules'))).toBe(false);
   expect(readdirSync(join(runtime, 'dist')).sort()).toEqual(['card-sandbox.cjs', 'card-sandbox.cjs.cache', 'mcp.cjs', 'migrated.sqlite', 'prebuilds', 'ui']);
   expect(readdirSync(join(runtime, 'dist', 'prebuilds'))).toEqual([`linux-${process.arch}.node`]);
+  // The manual's pages, which `card-sandbox mcp` serves, and none of its screenshots.
+  const pages = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort();
+  expect(readdirSync(join(runtime, 'docs')).sort()).toEqual(pages);
 
   // The image's command, with the database where /data would be and a free port.
   const port = await freePort();
@@ -72,11 +86,14 @@ test("the image's stages, replayed, build a runtime that serves with only what i
     const health = execFileSync(process.execPath, ['bin/card-sandbox.cjs', 'health', '--port', String(port), '--wait', '20s', '--json'], { cwd: runtime, encoding: 'utf8' });
     expect(JSON.parse(health)).toMatchObject({ status: 'ok' });
     expect(existsSync(join(dir, 'data', 'sandbox.db'))).toBe(true);
-    // The inspector (README: The inspector), page and script, from the image's files alone.
+    // The inspector (docs/inspector.md: The inspector), page and script, from the image's files alone.
     const page = await fetch(`http://127.0.0.1:${port}/_sandbox/ui/`);
     expect(page.status).toBe(200);
     const script = (await page.text()).match(/src="([^"]+\.js)"/)![1]!;
     expect((await fetch(`http://127.0.0.1:${port}${script}`)).status).toBe(200);
+    // `card-sandbox mcp` in the image serves the README and every page of the manual.
+    const manual = await manualResources(runtime, `http://127.0.0.1:${port}`);
+    expect([...manual.keys()]).toEqual(['README.md', ...pages.map((f) => `docs/${f}`)].map((f) => `card-sandbox://${f}`));
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));

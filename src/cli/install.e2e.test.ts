@@ -9,9 +9,9 @@ import { assertBuilt, ROOT } from '../testing/spawn.js';
 // devDependency beside vitest and TypeScript, its lockfile made where a C toolchain exists, then
 // installed as CI images without one install it — `npm ci` with npm 10.8, 10.9 and 11, and
 // `pnpm install --frozen-lockfile` — with no python3, make or C compiler on the PATH and nothing
-// in the project's package.json about install scripts. After each install the README's journey
-// runs under the project's vitest; a strict TypeScript project (skipLibCheck off) imports both
-// entries without an error. npm and pnpm come from the registry, as in users' images.
+// in the project's package.json about install scripts. After each install the manual's journey
+// (examples/journey.test.ts, docs/companion.md: Helpers for your tests) runs under the project's
+// vitest; a strict TypeScript project (skipLibCheck off) imports both entries without an error. npm and pnpm come from the registry, as in users' images.
 const DEV_DEPENDENCIES = { vitest: '^4.1.12', typescript: '^5.9.3', '@types/node': '^22.20.5' };
 const TOOLCHAIN = /^(python.*|make|gmake|cmake|cc|c89.*|c99.*|gcc.*|g\+\+.*|c\+\+|cpp.*|clang.*|x86_64-linux-gnu-(gcc|g\+\+|cpp|python).*)$/;
 

@@ -160,7 +160,7 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
     .option('--wait <duration>', 'keep asking until it is healthy, for up to this long (e.g. 30s)', duration('--wait'))
     .action((flags: ClientFlags & { wait?: number }) => run(flags, (ctx) => health(ctx, flags.wait)));
 
-  // The world, for the ids the simulator commands take (README: CLI).
+  // The world, for the ids the simulator commands take (docs/cli.md: CLI).
   for (const name of Object.keys(LISTINGS) as ListingName[]) {
     const group = program.command(name).description(`The programme's ${name}`);
     client(group, 'list', `List the ${name}, oldest first, with their ids and statuses`, [`${name} list`, `${name} list --status ${LISTINGS[name].statuses[0]} --json`], { isDefault: true })
@@ -168,7 +168,7 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       .action((flags: ClientFlags & { status?: string }) => run(flags, (ctx) => listResources(ctx, name, flags.status)));
   }
 
-  // Coding agents (README: Coding agents): the MCP server, loaded only here (dist/mcp.cjs), and the skill.
+  // Coding agents (docs/agents.md: Coding agents): the MCP server, loaded only here (dist/mcp.cjs), and the skill.
   client(program, 'mcp', 'A Model Context Protocol server over stdio for coding agents: the client commands as tools, plus explain_request and journey', [
     'mcp                      # attached to the running sandbox',
     'mcp --start              # with a sandbox of its own, in this process',
@@ -243,7 +243,7 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       return run(flags, (ctx) => (eventId !== undefined ? resendEvent(ctx, eventId) : resendWindow(ctx, { since: flags.since, until: flags.until, type: flags.type })));
     });
 
-  // The delivery lab (README: Webhooks → The delivery lab).
+  // The delivery lab (docs/webhooks.md: Webhooks → The delivery lab).
   const webhooks = program.command('webhooks').description('Webhook subscriptions and the delivery lab: faults, pause and resume');
   client(webhooks, 'list', 'List the webhook subscriptions', ['webhooks list'], { isDefault: true }).action((flags: ClientFlags) => run(flags, listWebhooks));
   const faults = webhooks.command('faults').description('Faults on demand for all webhooks, or one (--webhook): duplicates, reordering, delays, failures');
@@ -263,7 +263,7 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
       .action((flags: ClientFlags & { webhook?: string }) => run(flags, (ctx) => pauseOrResume(ctx, action, flags.webhook)));
   }
 
-  // The API fault lab (README: The API fault lab).
+  // The API fault lab (docs/api-faults.md: The API fault lab).
   const api = program.command('api-faults').description('Faults on demand for API requests: latency, 5xx, 429, closed connections, lost answers');
   client(api, 'set <json>', 'Set the rules: the body of PUT /_sandbox/api/faults, or just its list of rules', [
     `api-faults set '{"rules":[{"match":{"method":"POST","path":"/v1/customers"},"status":503,"times":2}]}'`,

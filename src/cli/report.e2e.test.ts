@@ -6,7 +6,7 @@ import { afterAll, expect, test } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { runCli, startSandbox } from '../testing/spawn.js';
 
-// `card-sandbox report` (README: Before you go live): exit 0 while no check fails, 1 once one does,
+// `card-sandbox report` (docs/go-live.md: Before you go live): exit 0 while no check fails, 1 once one does,
 // and --junit writes the checks as test cases a CI shows.
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

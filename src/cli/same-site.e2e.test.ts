@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type RunningCli } from '../testing/spawn.js';
 
-// The Host check on a real socket (README: Reliability and security): `start` on loopback answers
+// The Host check on a real socket (docs/reliability.md: Reliability and security): `start` on loopback answers
 // only loopback names and those of --allowed-hosts (CARD_SANDBOX_ALLOWED_HOSTS); bound to 0.0.0.0,
 // as the Docker image's command binds it, also a Compose service's name.
 const sandboxes: RunningCli[] = [];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { runCli, spawnCli, startSandbox, waitForOutput } from '../testing/spawn.js';
 
-// `card-sandbox stop` (README: CI recipes): stops what `start` left running, found as `health`
+// `card-sandbox stop` (docs/ci.md: CI recipes): stops what `start` left running, found as `health`
 // finds it, and waits until it has; with nothing to stop it exits 3.
 test('stops the sandbox start left running, then finds nothing to stop', async () => {
   const sandbox = await startSandbox();

@@ -1,5 +1,5 @@
 /**
- * `createClient` (README: The API client): every operation of the API as a typed method, with
+ * `createClient` (docs/companion.md: The API client): every operation of the API as a typed method, with
  * the plumbing each request needs — a bearer token fetched on first use and fetched again when the
  * API says it expired or was revoked, a P-384 signing key generated and registered unless one is
  * given, an RFC 9421 signature with the RFC 9530 Content-Digest on every request, and an
@@ -75,7 +75,7 @@ export function createClient(options: ClientOptions): ApiClient {
     const headers: Record<string, string> = { ...call.headers };
     if (auth !== undefined) headers.Authorization = `Bearer ${auth}`;
     let init: { method: string; headers: Record<string, string>; body?: string | Uint8Array | undefined };
-    // /v1/auth/* needs neither signature, digest nor idempotency key (README: Tokens and credentials).
+    // /v1/auth/* needs neither signature, digest nor idempotency key (docs/signatures.md: Tokens and credentials).
     if (op.path.startsWith('/v1/auth/')) {
       if (body !== undefined) headers['Content-Type'] = 'application/json';
       init = { method: op.method, headers, body: body === undefined ? undefined : JSON.stringify(body) };

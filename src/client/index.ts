@@ -1,5 +1,5 @@
 /**
- * `card-sandbox/client`, the helpers shipped for integrators (README: The API client): a typed
+ * `card-sandbox/client`, the helpers shipped for integrators (docs/companion.md: The API client): a typed
  * client for every operation (`createClient`), and the two halves of the signature protocol for
  * code that sends its own requests (`signRequest`) or receives webhooks (`verifyWebhook`). None of
  * it is particular to the sandbox.

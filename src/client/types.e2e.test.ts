@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { assertBuilt, ROOT } from '../testing/spawn.js';
 
-// The client's types are generated from /openapi.json (README: The API client): the examples
+// The client's types are generated from /openapi.json (docs/companion.md: The API client): the examples
 // type-check against the built package, and a fixture that gets fields wrong does not.
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 

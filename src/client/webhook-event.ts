@@ -1,5 +1,5 @@
 /**
- * What a webhook carries (README: Webhooks): `{webhookType, eventId, …the entity as GET returns
+ * What a webhook carries (docs/webhooks.md: Webhooks): `{webhookType, eventId, …the entity as GET returns
  * it}`, typed by its `webhookType` from the generated resource types.
  */
 import type { Account, Authorisation, Card, Customer, Transaction } from './api.generated.js';

@@ -1,5 +1,5 @@
 /**
- * The API fault lab from a test (README: The API fault lab): `sandbox.faults.api` sets the rules of
+ * The API fault lab from a test (docs/api-faults.md: The API fault lab): `sandbox.faults.api` sets the rules of
  * the sandbox's own programme, and the API client meets them as an integrator's would.
  */
 import { afterAll, expect, test } from 'vitest';

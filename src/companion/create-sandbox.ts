@@ -1,5 +1,5 @@
 /**
- * `createSandbox()`, the test companion (README: Helpers for your tests): a programme of its own
+ * `createSandbox()`, the test companion (docs/companion.md: Helpers for your tests): a programme of its own
  * with a ready API client, its clock, its events, webhook receivers and wallets. In-process by
  * default — a sandbox started in this process on a free port, in memory — or, with `url`, in a
  * sandbox already running (a container in CI). Either way it is a thin layer over HTTP: it creates
@@ -27,7 +27,7 @@ export interface SandboxOptions {
   name?: string;
   /** Freeze the programme's clock at this instant (`now`, an ISO 8601 date-time or a Date); it runs otherwise. */
   clock?: string | Date;
-  /** Draw the programme's ids and randomness from this seed (README: Deterministic runs). */
+  /** Draw the programme's ids and randomness from this seed (docs/programmes.md: Deterministic runs). */
   randomSeed?: number;
   /** In-process only: options of `card-sandbox start` (`--verify strict` by default, as the hosted service). */
   config?: Partial<Config>;
@@ -49,20 +49,20 @@ export interface Sandbox {
   programme: string;
   apiKey: string;
   apiSecret: string;
-  /** Signs, authenticates and types every operation (README: The API client). */
+  /** Signs, authenticates and types every operation (docs/companion.md: The API client). */
   client: ApiClient;
   clock: SandboxClock;
   events: SandboxEvents;
   webhooks: { receiver(options?: ReceiverOptions): Promise<WebhookReceiver> };
   faults: {
-    /** The API fault lab (README: The API fault lab): rules for the programme's /v1 requests. */
+    /** The API fault lab (docs/api-faults.md: The API fault lab): rules for the programme's /v1 requests. */
     api: {
       set(rules: ApiFaultsInput | ApiFaultRuleInput[]): Promise<ApiFaultsView>;
       get(): Promise<ApiFaultsView>;
       clear(): Promise<void>;
     };
   };
-  /** The go-live report of the programme (README: Before you go live): checks with evidence, and coverage. */
+  /** The go-live report of the programme (docs/go-live.md: Before you go live): checks with evidence, and coverage. */
   report(): Promise<Report>;
   /** A customer's wallet; seeded sandboxes give the same wallets in the same order. */
   wallet(options?: WalletOptions): Wallet;

@@ -1,5 +1,5 @@
 /**
- * The programme's events through the control plane (README: Helpers for your tests): listed, and
+ * The programme's events through the control plane (docs/companion.md: Helpers for your tests): listed, and
  * awaited. `waitFor` opens the live stream first and then reads what already happened, so that an
  * event committed in between is not missed, and checks the oldest first.
  */

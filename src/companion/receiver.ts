@@ -1,5 +1,5 @@
 /**
- * A webhook receiver for tests (README: Helpers for your tests): a loopback HTTP server that
+ * A webhook receiver for tests (docs/companion.md: Helpers for your tests): a loopback HTTP server that
  * subscribes itself with PUT /v1/webhooks, checks every delivery's digest and signature against
  * the key GET /v1/webhooks/verification-key publishes (`verifyWebhook`), keeps the verified events
  * once each (deliveries are at least once: `eventId` tells repeats apart), and answers anything

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { assertBuilt, ROOT, startSandbox, type RunningCli } from '../testing/spawn.js';
 
-// The README's recipes (Helpers for your tests) are the projects in examples/: each is run here as
+// The manual's recipes (docs/companion.md: Helpers for your tests → Recipes) are the projects in examples/: each is run here as
 // a user runs it, in a child process, against the built package.
 function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   // The test runner's own variables would tell the child it runs inside another test run.

@@ -1,5 +1,5 @@
 /**
- * The go-live report (README: Before you go live) for two integrations: one whose client signs and
+ * The go-live report (docs/go-live.md: Before you go live) for two integrations: one whose client signs and
  * sends Idempotency-Keys and whose receiver verifies every delivery, and one whose client does
  * neither and whose receiver answers 200 to anything. Forged deliveries go to both. The report
  * passes and fails the right checks, with evidence, and its JUnit form parses and names the failures.

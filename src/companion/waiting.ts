@@ -1,5 +1,5 @@
 /**
- * Waiting for an event, shared by `events.waitFor` and a receiver's `waitFor` (README: Helpers for
+ * Waiting for an event, shared by `events.waitFor` and a receiver's `waitFor` (docs/companion.md: Helpers for
  * your tests): a timeout error that names what was awaited and what arrived instead.
  */
 import type { WebhookEvent, WebhookEventType } from '../client/webhook-event.js';

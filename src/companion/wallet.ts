@@ -1,5 +1,5 @@
 /**
- * A customer's wallet for tests (README: Helpers for your tests): a secp256k1 key that signs
+ * A customer's wallet for tests (docs/companion.md: Helpers for your tests): a secp256k1 key that signs
  * challenges with personal_sign (EIP-191), as a browser wallet would. With a seed it is the same
  * wallet run after run; for test funds only, never for real ones.
  */

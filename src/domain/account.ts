@@ -1,5 +1,5 @@
 /**
- * The account's life cycle (README: Customers, accounts and cards): the customer's signature approves deployment
+ * The account's life cycle (docs/api.md: Customers, accounts and cards): the customer's signature approves deployment
  * (initiating → pending), deployment finishes it (→ active), the integrator toggles
  * active ⇄ inactive and closes it. Also the deterministic smart-account address it deploys to.
  */

@@ -1,5 +1,5 @@
 /**
- * API faults as the control plane and the journal show them (README: The API fault lab), and the
+ * API faults as the control plane and the journal show them (docs/api-faults.md: The API fault lab), and the
  * line a fault is written as — apart from the rules' schemas (api-faults.ts), so that the inspector
  * reads them without bundling zod.
  */

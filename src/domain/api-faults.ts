@@ -1,5 +1,5 @@
 /**
- * API faults (README: The API fault lab): what the sandbox does to /v1 requests on purpose — answer
+ * API faults (docs/api-faults.md: The API fault lab): what the sandbox does to /v1 requests on purpose — answer
  * late, answer a 5xx or a 429 with `Retry-After`, close the connection without an answer, or take
  * the bearer token for expired — before the request has any effect or after it has committed
  * (`effect: "after"`: the answer is lost, and only a retry with the same Idempotency-Key tells).
@@ -70,7 +70,7 @@ export interface ApiFaultMatch {
   operationId?: string;
 }
 
-/** A rule as PUT /_sandbox/api/faults takes it (README: The API fault lab). */
+/** A rule as PUT /_sandbox/api/faults takes it (docs/api-faults.md: The API fault lab). */
 export interface ApiFaultRuleInput {
   match?: ApiFaultMatch;
   /** `300ms`, or a range drawn from, `100ms-2s`. */

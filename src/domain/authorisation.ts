@@ -1,5 +1,5 @@
 /**
- * The authorisation's life cycle (README: Authorisations and transactions): created `pending`, then captured
+ * The authorisation's life cycle (docs/api.md: Authorisations and transactions): created `pending`, then captured
  * (`capturing → captured`) or released (`releasing → released`). Also who may move it by hand,
  * the default test merchant and the delays the sandbox automates.
  */

@@ -1,5 +1,5 @@
 /**
- * The card's life cycle (README: Customers, accounts and cards): created `issuing`, the simulator issues or fails it,
+ * The card's life cycle (docs/api.md: Customers, accounts and cards): created `issuing`, the simulator issues or fails it,
  * the integrator toggles active ⇄ inactive and terminates it; closing its account or passing its
  * expiry month retires it. Also the per-account card limit.
  */

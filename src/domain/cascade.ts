@@ -1,5 +1,5 @@
 /**
- * How a parent's state governs its children (README: Customers, accounts and cards). A new child,
+ * How a parent's state governs its children (docs/api.md: Customers, accounts and cards). A new child,
  * and a child's activation, need every parent active. Deactivating a parent takes down its active
  * children and marks them; activating it brings back exactly those, not what the integrator
  * deactivated itself. A child that comes to life — an account deployed, a card issued — while a

@@ -1,5 +1,5 @@
 /**
- * The customer's life cycle (README: Customers, accounts and cards): proving wallet ownership moves it through
+ * The customer's life cycle (docs/api.md: Customers, accounts and cards): proving wallet ownership moves it through
  * screening to verifying, the simulator decides active or rejected, and the integrator toggles
  * active ⇄ inactive. Also the rules for the wallet (`chainId`) a customer may register.
  */

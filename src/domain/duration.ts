@@ -26,7 +26,7 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * A duration that may count calendar years and months (README: Time travel and the control plane):
+ * A duration that may count calendar years and months (docs/control-plane.md: Time travel and the control plane):
  * ISO 8601 (`P3Y`, `P1M`, `P1Y2M3DT4H`) or shorthand (`1y`, `1mo`), as well as every fixed
  * duration above. Years and months are whole; what they add depends on the instant they are added to.
  */

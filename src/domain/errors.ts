@@ -1,5 +1,5 @@
 /**
- * The closed list of error codes (README: Errors). Services refuse by throwing `SandboxError`
+ * The closed list of error codes (docs/api.md: Errors). Services refuse by throwing `SandboxError`
  * with one; the one funnel in `http/errors.ts` gives each its HTTP status and title and turns it
  * into RFC 9457 problem+json. Adding a code means adding it here and a row there.
  */

@@ -1,6 +1,6 @@
 /**
  * The events the sandbox writes and sends as webhooks: one `<entity>.updated` per change of a
- * customer, account, card, authorisation or transaction (README: Webhooks).
+ * customer, account, card, authorisation or transaction (docs/webhooks.md: Webhooks).
  */
 export const WEBHOOK_TYPES = ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];

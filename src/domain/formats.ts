@@ -1,5 +1,5 @@
 /**
- * The formats of values on the wire (README: API behaviour): UUIDs, RFC 3339 timestamps with
+ * The formats of values on the wire (docs/api.md: API behaviour): UUIDs, RFC 3339 timestamps with
  * milliseconds, and decimals as JSON strings.
  */
 import { z } from 'zod';

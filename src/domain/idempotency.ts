@@ -1,4 +1,4 @@
-/** Idempotency keys (README: Idempotency): the requests that need one, and how long one is kept. */
+/** Idempotency keys (docs/signatures.md: Idempotency): the requests that need one, and how long one is kept. */
 
 /** The methods that change something: each needs an Idempotency-Key. */
 export const MUTATIONS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,5 +1,5 @@
 /**
- * Programmes (README: Parallel test suites): isolated sandboxes in one process, each with its own
+ * Programmes (docs/programmes.md: Parallel test suites): isolated sandboxes in one process, each with its own
  * credentials, keys, world and clock. Every sandbox has the default one; others are made on demand.
  */
 import { UUID_PATTERN } from './formats.js';

@@ -1,5 +1,5 @@
 /**
- * The go-live report (README: Before you go live): what the integrator's client and receiver did
+ * The go-live report (docs/go-live.md: Before you go live): what the integrator's client and receiver did
  * right, did wrong and never tried, computed from what the sandbox records anyway — the request
  * journal and the delivery attempts — with evidence for each check and one line on how to fix a
  * failure. Pure: the records come in, the report goes out.

@@ -1,5 +1,5 @@
 /**
- * Seed worlds (README: Seed worlds): webhooks, then customers with their accounts and cards, each
+ * Seed worlds (docs/control-plane.md: Seed worlds): webhooks, then customers with their accounts and cards, each
  * in a target state the sandbox can reach without a wallet signature. Here: the states a seed may
  * ask for, the rules that tie a child to its parent's state, and how a failing place is named
  * (`customers[0].accounts[1].currencies`). The document's format is wire/seed.ts.

@@ -1,5 +1,5 @@
 /**
- * The transaction's life cycle (README: Authorisations and transactions): a captured authorisation becomes a
+ * The transaction's life cycle (docs/api.md: Authorisations and transactions): a captured authorisation becomes a
  * debit that is `processing`, then settles to `processed`. The reference also names `reversing`
  * and `reversed`; nothing in the sandbox reverses a transaction, so no move leads there.
  */

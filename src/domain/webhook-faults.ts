@@ -1,5 +1,5 @@
 /**
- * Webhook faults (README: Webhooks → The delivery lab): what the sandbox does to deliveries on
+ * Webhook faults (docs/webhooks.md: Webhooks → The delivery lab): what the sandbox does to deliveries on
  * purpose — send a successful delivery twice, hold an event back behind the next one for the same
  * entity, delay first attempts, or answer in the receiver's place with a status or with silence.
  * Here: the body the control plane and `--webhook-faults` accept, its normal form as stored, its

@@ -1,5 +1,5 @@
 /**
- * The API fault lab on a real socket (README: The API fault lab): a connection closed without an
+ * The API fault lab on a real socket (docs/api-faults.md: The API fault lab): a connection closed without an
  * answer, before the request did anything or after it committed, and latency that holds the
  * answer back at least as long as asked. The rest is routes/control-api-faults.test.ts.
  */

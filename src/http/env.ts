@@ -49,7 +49,7 @@ export const servicesOf = (c: Context<AppEnv>) => c.get('programme').services;
  * The request's id (the `Request-Id` header, `requestId` in problems, the journal): drawn the first
  * time it is needed from the stream of the programme the request acts on by then — by the end of
  * the request, or when it is refused — so that a seeded programme's ids repeat run after run
- * (README: Deterministic runs). API and control-plane requests draw from separate streams.
+ * (docs/programmes.md: Deterministic runs). API and control-plane requests draw from separate streams.
  */
 export function requestIdOf(c: Context<AppEnv>): string {
   let id = c.get('requestId');

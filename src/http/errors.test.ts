@@ -1,5 +1,5 @@
 /**
- * The error funnel (README: API behaviour, Errors): every refusal is an RFC 9457 problem with a stable code,
+ * The error funnel (docs/api.md: API behaviour, Errors): every refusal is an RFC 9457 problem with a stable code,
  * every response carries Request-Id, and no input produces a 500.
  */
 import fc from 'fast-check';

@@ -25,7 +25,7 @@ const ROUTES: [string, string][] = [...new Map(createTestSandbox().app.routes.fi
 const PIPELINE_CODES = ['not_authorised', 'invalid_signature', 'invalid_content_digest', 'missing_idempotency_key', 'invalid_idempotency_key', 'payload_too_large'];
 
 // The only state a refusal may touch, both by contract: the idempotency record, which keeps refusals
-// to replay them (README: Idempotency), and the challenge a wrong signature replaces with a new one (§7).
+// to replay them (docs/signatures.md: Idempotency), and the challenge a wrong signature replaces with a new one (§7).
 const CHALLENGE = ['challenge', 'challenge_expires_at'];
 const WATCH = { except: ['idempotency_keys'], apart: { customers: CHALLENGE, accounts: CHALLENGE } };
 

@@ -1,5 +1,5 @@
 /**
- * Nothing but the user reaches the sandbox (README: Reliability and security): for every route the
+ * Nothing but the user reaches the sandbox (docs/reliability.md: Reliability and security): for every route the
  * app serves — the list comes from the app, so a new route is covered without a new test — a
  * foreign Host (DNS rebinding) is refused on every route, and a foreign Origin or a cross-site
  * fetch on every control-plane and simulator route, before anything happens. Same-origin pages and

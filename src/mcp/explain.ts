@@ -1,5 +1,5 @@
 /**
- * Why a request was refused, from what the request journal kept of it (README: Coding agents): its
+ * Why a request was refused, from what the request journal kept of it (docs/agents.md: Coding agents): its
  * answer, each failed check with how to fix it, the headers the checks read and the signature base
  * the sandbox computed, to compare with the one the client signed. Pure.
  */

@@ -1,10 +1,10 @@
 /**
- * `card-sandbox mcp` as a coding agent meets it (README: Coding agents): the MCP SDK's own client
+ * `card-sandbox mcp` as a coding agent meets it (docs/agents.md: Coding agents): the MCP SDK's own client
  * over stdio, spawning the built CLI against a running sandbox, lists the tools and, through tools
  * alone, goes from nothing to an authorised payment with a delivered webhook, moves the clock, and
  * learns why a tampered request was refused.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,9 +57,13 @@ test('lists the CLI commands as tools, with explain_request and journey, and its
   const authorise = (await client.listTools()).tools.find((t) => t.name === 'authorise')!;
   expect(authorise.inputSchema.required).toEqual(['cardId', 'amount', 'currency']);
   const resources = (await client.listResources()).resources.map((r) => r.uri);
-  expect(resources).toEqual(['card-sandbox://openapi.json', 'card-sandbox://README.md']);
+  // The README and every page of the manual, as the repository has them.
+  const pages = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort();
+  expect(resources).toEqual(['card-sandbox://openapi.json', 'card-sandbox://README.md', ...pages.map((f) => `card-sandbox://docs/${f}`)]);
   const openapi = await client.readResource({ uri: 'card-sandbox://openapi.json' });
   expect(JSON.parse((openapi.contents[0] as { text: string }).text)).toMatchObject({ openapi: '3.1.0' });
+  const webhooks = await client.readResource({ uri: 'card-sandbox://docs/webhooks.md' });
+  expect((webhooks.contents[0] as { text: string }).text).toBe(readFileSync(join(ROOT, 'docs/webhooks.md'), 'utf8'));
 });
 
 test('from nothing to an authorised payment with a delivered webhook, and the clock moved', async () => {

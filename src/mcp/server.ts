@@ -1,13 +1,14 @@
 /**
- * `card-sandbox mcp` (README: Coding agents): a Model Context Protocol server over stdio for coding
+ * `card-sandbox mcp` (docs/agents.md: Coding agents): a Model Context Protocol server over stdio for coding
  * agents. Its tools are the CLI's client commands — the same functions, run in JSON mode, named by
  * the command with `_` for spaces — plus `explain_request` (why the sandbox refused a request, and
  * how to fix it) and `journey` (a verified customer with an active account and an issued card in
  * one call). A refusal is a tool error carrying the problem. Its resources are the API's OpenAPI
- * document and the README. Loaded only by that command (its own bundle, dist/mcp.cjs).
+ * document, the README and each page of the manual in docs/, all shipped in the package. Loaded
+ * only by that command (its own bundle, dist/mcp.cjs).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -234,9 +235,18 @@ export function createMcpServer(client: Client): McpServer {
     const res = await fetch(`${client.url}/openapi.json`);
     return { contents: [{ uri: uri.href, mimeType: 'application/json', text: await res.text() }] };
   });
-  server.registerResource('readme', 'card-sandbox://README.md', { description: "card-sandbox's manual", mimeType: 'text/markdown' }, (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'text/markdown', text: readFileSync(packagePath('README.md'), 'utf8') }],
-  }));
+  // The README, then the manual's pages: each one's title is read now, its text when asked for.
+  const pages = readdirSync(packagePath('docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`);
+  for (const file of ['README.md', ...pages]) {
+    const title = /^# (.+)$/m.exec(readFileSync(packagePath(file), 'utf8'))?.[1] ?? file;
+    const description = file === 'README.md' ? "card-sandbox's README, with the quick start, the first five minutes and the manual's pages" : `card-sandbox's manual: ${title}`;
+    server.registerResource(file === 'README.md' ? 'readme' : file, `card-sandbox://${file}`, { description, mimeType: 'text/markdown' }, (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: readFileSync(packagePath(file), 'utf8') }],
+    }));
+  }
   return server;
 }
 

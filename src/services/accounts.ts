@@ -1,5 +1,5 @@
 /**
- * Accounts (README: Customers, accounts and cards): creation for an active customer with a challenge, the customer's
+ * Accounts (docs/api.md: Customers, accounts and cards): creation for an active customer with a challenge, the customer's
  * signature approving deployment, the deployment job that gives the account its smart-account
  * address 2 s later, activate/deactivate (cascading to cards), close, and the customer cascade.
  * Every change writes one `account.updated` event in its transaction.

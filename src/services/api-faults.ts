@@ -1,5 +1,5 @@
 /**
- * The API fault lab of one programme (README: The API fault lab): its rules, kept in memory — they
+ * The API fault lab of one programme (docs/api-faults.md: The API fault lab): its rules, kept in memory — they
  * are set at every start with `--api-faults`, and stay through a reset as the programme's other
  * settings do — with what each has left and how many requests each has faulted, and the random
  * stream the draws come from (the rules' own seed, else the programme's).

@@ -1,5 +1,5 @@
 /**
- * Authentication (README: Authentication, signatures and idempotency) through the API: tokens and their expiry in sandbox time, refused
+ * Authentication (docs/signatures.md: Authentication, signatures and idempotency) through the API: tokens and their expiry in sandbox time, refused
  * forgeries, credential rotation and revocation, and request-signing key registration.
  */
 import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';

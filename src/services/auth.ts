@@ -1,5 +1,5 @@
 /**
- * Authentication (README: Authentication, signatures and idempotency): API credentials, HS256 access tokens and the integrator's
+ * Authentication (docs/signatures.md: Authentication, signatures and idempotency): API credentials, HS256 access tokens and the integrator's
  * request-signing keys. Tokens are signed with a random secret kept in the database and carry a
  * generation counter: changing or deleting credentials bumps it and so invalidates every token
  * issued before. Expiry is checked against the sandbox clock.

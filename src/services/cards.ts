@@ -1,5 +1,5 @@
 /**
- * Cards (README: Customers, accounts and cards): creation under an active account, issue/fail by the simulator, the
+ * Cards (docs/api.md: Customers, accounts and cards): creation under an active account, issue/fail by the simulator, the
  * integrator's activate/deactivate/terminate, expiry, and the cascades driven by accounts and
  * customers. Every change writes one `card.updated` event in its transaction; every termination
  * tells the `onTerminate` listeners inside that transaction.

@@ -1,5 +1,5 @@
 /**
- * Customers (README: Customers, accounts and cards): creation with an ownership challenge, the wallet's signature
+ * Customers (docs/api.md: Customers, accounts and cards): creation with an ownership challenge, the wallet's signature
  * (initiating → screening → verifying), the simulator's verdict, and deactivate/activate with the
  * cascade to accounts and cards. Every change writes one `customer.updated` event in its
  * transaction.

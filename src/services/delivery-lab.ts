@@ -1,5 +1,5 @@
 /**
- * The delivery lab of one programme (README: Webhooks → The delivery lab): the faults in force
+ * The delivery lab of one programme (docs/webhooks.md: Webhooks → The delivery lab): the faults in force
  * for all its subscriptions or for one, and its pauses — kept in the database (on the programme's
  * row and on each webhook's) and in memory, where the dispatcher reads them for every attempt at
  * no cost — and the delivery controls: pause and resume, retry a delivery now, exhaust one.

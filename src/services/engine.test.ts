@@ -1,4 +1,4 @@
-/** The engine (README: API behaviour): chains and assets per environment, the chain filter and CAIP checks. */
+/** The engine (docs/api.md: API behaviour): chains and assets per environment, the chain filter and CAIP checks. */
 import { describe, expect, it } from 'vitest';
 import { isAssetId, isChainId } from '../domain/caip.js';
 import { createTestSandbox } from '../testing/harness.js';

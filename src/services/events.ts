@@ -2,7 +2,7 @@
  * Events, the outbox: every change of a customer, account, card, authorisation or transaction
  * appends one `<entity>.updated` row in the caller's transaction, with the webhook body serialised
  * once (`webhookType`, `eventId`, then the entity as GET returns it), and one delivery per webhook
- * subscribed to that type at that moment (queued paused while its subscription is paused, README:
+ * subscribed to that type at that moment (queued paused while its subscription is paused, docs/webhooks.md:
  * Webhooks → The delivery lab). Listeners (the dispatcher, the SSE stream) hear of events after
  * their transaction has committed.
  */

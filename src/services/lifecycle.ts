@@ -1,5 +1,5 @@
 /**
- * The one way a resource changes (README: Customers, accounts and cards): load it or refuse with
+ * The one way a resource changes (docs/api.md: Customers, accounts and cards): load it or refuse with
  * its not-found code, check the move against its state table, write the change with `updatedAt`,
  * and append its `<entity>.updated` event with the resource as GET returns it — all inside the
  * caller's transaction. Customers, accounts, cards, authorisations and transactions each make one,

@@ -1,5 +1,5 @@
 /**
- * What the go-live report (README: Before you go live) reads from the database for one programme:
+ * What the go-live report (docs/go-live.md: Before you go live) reads from the database for one programme:
  * every delivery attempt with its event's type, and the statuses each resource type's events have
  * shown. The request journal is in memory; the report itself is domain/report.ts.
  */

@@ -152,7 +152,7 @@ export function createSandbox(core: Core, services: SandboxServices) {
 
     /**
      * Wipes every resource, event, delivery, job and idempotency key of the programme in one
-     * transaction. The programme's own delivery-lab settings stay (README: Webhooks → The delivery lab).
+     * transaction. The programme's own delivery-lab settings stay (docs/webhooks.md: Webhooks → The delivery lab).
      */
     reset(): ResetCounts {
       const wiped = store.transaction(() => {

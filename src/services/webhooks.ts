@@ -1,5 +1,5 @@
 /**
- * Webhooks (README: Webhooks): subscriptions, the P-384 key that signs every delivery, resending an
+ * Webhooks (docs/webhooks.md: Webhooks): subscriptions, the P-384 key that signs every delivery, resending an
  * event or every event of a window, and the feed of attempt outcomes the control plane follows.
  * Sending and retrying is the dispatcher's (webhooks/dispatcher.ts); the delivery rows are written
  * by events.ts; faults and pauses are the delivery lab's (delivery-lab.ts).

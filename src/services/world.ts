@@ -1,5 +1,5 @@
 /**
- * A programme's world at a glance, for the control plane and the inspector (README: Time travel and
+ * A programme's world at a glance, for the control plane and the inspector (docs/control-plane.md: Time travel and
  * the control plane): every customer with its accounts, their cards, and each card's
  * authorisations and transactions, each resource exactly as GET /v1 returns it; the webhook
  * subscriptions; and how many there are of each, with the outbox's deliveries by state. Read-only,

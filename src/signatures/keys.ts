@@ -1,6 +1,6 @@
 /**
  * ECDSA P-384 keys: the integrator's request-signing public keys and the sandbox's webhook key.
- * Keys travel as base64 of PEM text (README: Signing keys, Webhooks).
+ * Keys travel as base64 of PEM text (docs/signatures.md: Signing keys; docs/webhooks.md: Webhooks).
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { p384 } from '@noble/curves/nist.js';

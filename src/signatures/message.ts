@@ -160,7 +160,7 @@ export function verifyBase(base: string, signature: Uint8Array, publicKey: KeyOb
 /*
  * The sandbox's own signing and verifying run on libuv's thread pool: a P-384 operation costs about
  * a millisecond of CPU, which on the event loop would hold up every other request, and the pool
- * puts the second core to work (README: Benchmarks). They hand node:crypto the bare key and a DER
+ * puts the second core to work (docs/benchmarks.md: Benchmarks). They hand node:crypto the bare key and a DER
  * signature: with an options object ({ key, dsaEncoding }) starting the job cost 40-70 µs of the
  * event loop's time per call, with the bare key about 5 µs.
  */

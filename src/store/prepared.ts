@@ -2,7 +2,7 @@
  * Queries built once. drizzle compiles a query's SQL every time one is run (tens of microseconds,
  * more than SQLite takes to run a small one), so the services build the queries of the request
  * paths on first use, with placeholders for what varies, and run the built query after that
- * (README: Benchmarks). Whole-row writes bind every column, so one statement serves every row.
+ * (docs/benchmarks.md: Benchmarks). Whole-row writes bind every column, so one statement serves every row.
  */
 import { getTableColumns, is, SQL } from 'drizzle-orm';
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from 'drizzle-orm/sqlite-core';

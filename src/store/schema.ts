@@ -1,6 +1,6 @@
 /**
  * The database schema: every table the sandbox keeps. Everything but the programmes themselves
- * belongs to one programme (README: Parallel test suites): `programme_id` leads every primary key
+ * belongs to one programme (docs/programmes.md: Parallel test suites): `programme_id` leads every primary key
  * and every index, references within a programme name it too, and deleting a programme cascades
  * to all it owns. Times are integer milliseconds of sandbox time (UNIX epoch); JSON columns hold
  * plain data. drizzle-kit generates the migrations in `drizzle/` from this file
@@ -40,7 +40,7 @@ export const programmes = sqliteTable('programmes', {
   /** PKCS#8 PEM of the P-384 key that signs its webhooks. */
   webhookKey: text('webhook_key').notNull(),
   randomSeed: integer('random_seed'),
-  /** Faults for all its subscriptions (README: Webhooks → The delivery lab); null for none. */
+  /** Faults for all its subscriptions (docs/webhooks.md: Webhooks → The delivery lab); null for none. */
   webhookFaults: text('webhook_faults', { mode: 'json' }).$type<Faults>(),
   /** Whether all its deliveries are paused. */
   webhooksPaused: integer('webhooks_paused', { mode: 'boolean' }).notNull().default(false),

@@ -1,8 +1,8 @@
 /**
- * A real browser for the inspector's tests (README: The inspector): Debian's Chromium, or the one
+ * A real browser for the inspector's tests (docs/inspector.md: The inspector): Debian's Chromium, or the one
  * CARD_SANDBOX_CHROMIUM names, driven by playwright-core, with the flags that keep it from reaching
  * the network on its own. Screenshots go to SCREENSHOTS_DIR when set (docs/screenshots refreshes
- * the README's), else to a folder of the test run. Not shipped.
+ * those docs/inspector.md shows), else to a folder of the test run. Not shipped.
  */
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

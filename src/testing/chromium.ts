@@ -1,5 +1,5 @@
 /**
- * Where the inspector's browser tests find Chromium (README: Development): Debian's, or the one
+ * Where the inspector's browser tests find Chromium (docs/architecture.md: Development): Debian's, or the one
  * CARD_SANDBOX_CHROMIUM names. Without one they are left out of `npm test`, with one line saying
  * so, except in CI (CI set), where they run and fail: CI must never pass without them. Not shipped.
  */

@@ -89,7 +89,7 @@ export interface RunningCli {
 /** `card-sandbox start --port 0 --json …`; resolves with its URL once it listens. */
 export async function startSandbox(args: string[] = [], env: Record<string, string> = {}): Promise<RunningCli> {
   const process = spawnCli(['start', '--port', '0', '--json', ...args], env);
-  // The ready line is the first line on stdout (README: Configuration).
+  // The ready line is the first line on stdout (docs/configuration.md: Configuration).
   const out = await waitForOutput(process, (text) => text.includes('\n'));
   const ready = JSON.parse(out.split('\n')[0]!) as { event: string; url: string };
   if (ready.event !== 'ready') throw new Error(`the first line is not the ready line: ${out}`);

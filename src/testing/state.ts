@@ -20,7 +20,7 @@ export interface ChangeRecorder {
 }
 
 export interface RecordOptions {
-  /** Tables not watched, e.g. `idempotency_keys`, which records refusals by design (README: Idempotency). */
+  /** Tables not watched, e.g. `idempotency_keys`, which records refusals by design (docs/signatures.md: Idempotency). */
   except?: readonly string[];
   /** Columns per table whose changes are recorded apart, for refusals the contract lets touch them. */
   apart?: Readonly<Record<string, readonly string[]>>;

@@ -1,5 +1,5 @@
 /**
- * Delivery controls (README: Webhooks → The delivery lab) against a real loopback receiver: pause
+ * Delivery controls (docs/webhooks.md: Webhooks → The delivery lab) against a real loopback receiver: pause
  * and resume all deliveries or one subscription's, with events queueing meanwhile; retry one
  * delivery now; exhaust one; resend every event of a window and/or type; and the webhook mirror
  * on the control plane.

@@ -2,7 +2,7 @@
  * The dispatcher's rows: deliveries are the queue (status `pending`, `nextAttemptAt`; null while
  * paused), attempts their history. Every statement is prepared once, since they run for every
  * attempt. `record` stores an attempt (and its duplicate) with the delivery's next state in one
- * transaction; `hold` holds a delivery back without an attempt (README: Webhooks → The delivery lab).
+ * transaction; `hold` holds a delivery back without an attempt (docs/webhooks.md: Webhooks → The delivery lab).
  */
 import { and, eq, gt, lt, min, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Core } from '../core.js';

@@ -3,7 +3,7 @@
  * `pending`, `nextAttemptAt`); it sends those that are due, at most MAX_IN_FLIGHT at a time, and
  * records each attempt and the delivery's next state in one transaction. In real time `pump`
  * starts due attempts without waiting for them; time travel calls `runDue`, which waits. Before
- * each attempt the delivery lab may decide otherwise (README: Webhooks → The delivery lab): hold
+ * each attempt the delivery lab may decide otherwise (docs/webhooks.md: Webhooks → The delivery lab): hold
  * it back, answer in the receiver's place, or send it twice — a pure decision (faults.ts) taken
  * only when faults are in force or the delivery was held, so the loop stays this one loop.
  *
@@ -30,7 +30,7 @@ export interface DispatcherOptions {
   /** Asks the scheduler for a tick soon: called when an attempt finishes, to keep a burst draining. */
   kick: () => void;
   onAttempt: AttemptListener;
-  /** The programme's delivery lab: faults and pauses (README: Webhooks → The delivery lab). */
+  /** The programme's delivery lab: faults and pauses (docs/webhooks.md: Webhooks → The delivery lab). */
   lab: FaultSource;
 }
 

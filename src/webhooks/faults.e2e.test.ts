@@ -1,5 +1,5 @@
 /**
- * Faults on demand (README: Webhooks → The delivery lab), set on the control plane and met by a
+ * Faults on demand (docs/webhooks.md: Webhooks → The delivery lab), set on the control plane and met by a
  * real loopback receiver: duplicates with the same bytes and valid signatures, a later update
  * overtaking an earlier one, delays, injected statuses and timeouts on the documented retry
  * schedule, a subscription's own faults, every fault recorded on its attempt and streamed, and the
@@ -131,7 +131,7 @@ describe('webhook faults', () => {
     await advanceTo(T0 + 10 * S);
 
     expect(receiver.requests.map((r) => r.headers['sandbox-delivery-attempt'])).toEqual(['4']);
-    // Retries come immediately, then after 1 s and 2 s (README: Webhooks).
+    // Retries come immediately, then after 1 s and 2 s (docs/webhooks.md: Webhooks).
     expect((await history(eventId)).map((a: any) => [a.attempt, (Date.parse(a.at) - T0) / S, a.statusCode, a.fault ?? null, a.durationMs])).toEqual([
       [1, 0, 503, 'injected-status', 0],
       [2, 0, 503, 'injected-status', 0],

@@ -1,5 +1,5 @@
 /**
- * The delivery lab's decision for one attempt (README: Webhooks → The delivery lab), pure and
+ * The delivery lab's decision for one attempt (docs/webhooks.md: Webhooks → The delivery lab), pure and
  * beside the retry policy. Given the faults in force for the delivery's subscription, what is
  * known of the attempt and a draw per fault, it says whether the attempt is held back (a delay,
  * or held behind the next event for the same entity), answered by the sandbox in the receiver's

@@ -54,7 +54,7 @@ describe('nextAttemptAt', () => {
     ]);
   });
 
-  it('makes 23 or 24 attempts, as the README says, whatever the jitter draws', () => {
+  it('makes 23 or 24 attempts, as docs/webhooks.md says, whatever the jitter draws', () => {
     expect(schedule(0)).toHaveLength(24);
     expect(schedule(0.999)).toHaveLength(23);
     fc.assert(fc.property(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (random) => [23, 24].includes(schedule(random).length)));

@@ -1,5 +1,5 @@
 /**
- * The webhook retry schedule (README: Webhooks), as data plus one pure function. After a failed
+ * The webhook retry schedule (docs/webhooks.md: Webhooks), as data plus one pure function. After a failed
  * attempt the next one comes immediately, then after 1 s, 2 s and 4 s, then after waits that
  * double from 30 s (30 s, 60 s, 120 s, …) with ±20 % jitter, each wait capped at 2 h — for as
  * long as the next attempt falls within 24 h of the first one; after that the delivery is

@@ -4,7 +4,7 @@
  * and `content-digest` (`ecdsa-p384-sha384`, §3.3.5), plus `Sandbox-Event-Id` and
  * `Sandbox-Delivery-Attempt`. Any 2xx response received in full within the timeout is a delivery;
  * everything else is a failure with its status code or error. Redirects are not followed. The
- * receiver's Content-Type and the first 4 KiB of its answer are kept (README: Webhooks).
+ * receiver's Content-Type and the first 4 KiB of its answer are kept (docs/webhooks.md: Webhooks).
  */
 import type { KeyObject } from 'node:crypto';
 import http from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * Webhook retries under time travel (README: Time travel and the control plane): a day of retries for several failing
+ * Webhook retries under time travel (docs/control-plane.md: Time travel and the control plane): a day of retries for several failing
  * deliveries runs in one advance, the deliveries' attempts going out together, each recorded at
  * its own due time; a job due in the middle still runs at its time, after the attempts due before
  * it and before those due after; a shutdown during the advance leaves what is left pending.

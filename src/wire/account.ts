@@ -1,4 +1,4 @@
-/** The Account resource: its wire shape and the mapping from its row (README: Customers, accounts and cards). */
+/** The Account resource: its wire shape and the mapping from its row (docs/api.md: Customers, accounts and cards). */
 import { z } from 'zod';
 import { iso } from '../clock.js';
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../domain/account.js';

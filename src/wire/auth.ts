@@ -1,4 +1,4 @@
-/** Access tokens on the wire (README: Tokens and credentials). */
+/** Access tokens on the wire (docs/signatures.md: Tokens and credentials). */
 import { z } from 'zod';
 
 export const Token = z.object({ token: z.string(), expiresAt: z.number().int(), tokenType: z.literal('Bearer') }).meta({ id: 'Authentication' });

@@ -1,4 +1,4 @@
-/** The Card resource: its wire shape and the mapping from its row (README: Customers, accounts and cards). */
+/** The Card resource: its wire shape and the mapping from its row (docs/api.md: Customers, accounts and cards). */
 import { z } from 'zod';
 import { iso } from '../clock.js';
 import { Address } from '../domain/address.js';

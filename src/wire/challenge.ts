@@ -1,6 +1,6 @@
 /**
  * Wallet ownership on the wire: a customer's CAIP-10 account id, the EIP-4361 challenge a customer
- * or account is given, and the signature that answers it (README: Customers, accounts and cards).
+ * or account is given, and the signature that answers it (docs/api.md: Customers, accounts and cards).
  */
 import { z } from 'zod';
 import { parseAccountId } from '../domain/caip.js';

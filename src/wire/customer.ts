@@ -1,4 +1,4 @@
-/** The Customer resource: its wire shape and the mapping from its row (README: Customers, accounts and cards). */
+/** The Customer resource: its wire shape and the mapping from its row (docs/api.md: Customers, accounts and cards). */
 import { z } from 'zod';
 import { iso } from '../clock.js';
 import { CUSTOMER_STATUSES } from '../domain/customer.js';

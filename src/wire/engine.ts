@@ -1,4 +1,4 @@
-/** What the engine supports on the wire: chains (CAIP-2) and their assets (CAIP-19) (README: API behaviour). */
+/** What the engine supports on the wire: chains (CAIP-2) and their assets (CAIP-19) (docs/api.md: API behaviour). */
 import { z } from 'zod';
 
 export const Blockchain = z.object({ id: z.string(), name: z.string() }).meta({ id: 'Blockchain' });

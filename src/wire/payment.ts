@@ -1,6 +1,6 @@
 /**
  * The Authorisation and Transaction resources: their wire shapes and the mappings from their rows
- * (README: Authorisations and transactions). A transaction carries its authorisation's amounts,
+ * (docs/api.md: Authorisations and transactions). A transaction carries its authorisation's amounts,
  * rate and merchant: `paymentOf` is that part of both.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The RFC 9457 problem every error answers with (README: Errors): `type, title, status, detail,
+ * The RFC 9457 problem every error answers with (docs/api.md: Errors): `type, title, status, detail,
  * code, requestId`, and `errors[]` naming each bad field of a validation failure.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The seed world document (README: Seed worlds) that `--seed`, `card-sandbox seed` and POST
+ * The seed world document (docs/control-plane.md: Seed worlds) that `--seed`, `card-sandbox seed` and POST
  * /_sandbox/seed load, and what loading it answers. The document is checked whole before anything
  * is loaded; every problem is named by its place (`customers[0].accounts[1].currencies`). Objects
  * are strict: a misspelt field in a hand-written world is an error, not a silently ignored wish.

@@ -1,4 +1,4 @@
-/** The Webhook resource and the verification key: their wire shapes and the mapping from a row (README: Webhooks). */
+/** The Webhook resource and the verification key: their wire shapes and the mapping from a row (docs/webhooks.md: Webhooks). */
 import { z } from 'zod';
 import { iso } from '../clock.js';
 import { WEBHOOK_TYPES } from '../domain/events.js';

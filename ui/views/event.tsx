@@ -1,5 +1,5 @@
 /**
- * One event (README: The inspector — Events and deliveries): its body exactly as sent, and each
+ * One event (docs/inspector.md: The inspector — Events and deliveries): its body exactly as sent, and each
  * delivery with every attempt — when, the status or error, how long it took, the receiver's answer,
  * the fault the delivery lab injected — and the next attempt; with resend. Read again as attempts
  * for it arrive. Anchored on Svix's attempt detail.

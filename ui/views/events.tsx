@@ -1,5 +1,5 @@
 /**
- * Events and deliveries (README: The inspector): a live timeline of the programme's events, newest
+ * Events and deliveries (docs/inspector.md: The inspector): a live timeline of the programme's events, newest
  * first, over the SSE stream, with each event's deliveries marked at a glance — delivered, pending,
  * retrying, paused or failed — filtered by type, entity or failure; the selected event's detail
  * beside it. Anchored on Stripe Workbench's delivery list.

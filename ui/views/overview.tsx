@@ -1,5 +1,5 @@
 /**
- * Overview (README: The inspector): the clock and time travel (advance 1 h / 1 d / 30 d / to…), the
+ * Overview (docs/inspector.md: The inspector): the clock and time travel (advance 1 h / 1 d / 30 d / to…), the
  * health of the sandbox, how many of everything the programme holds, and what needs looking at —
  * the last refused request and the last delivery that failed.
  */

@@ -1,5 +1,5 @@
 /**
- * Readiness (README: Before you go live): the go-live report of the programme in view — each check
+ * Readiness (docs/go-live.md: Before you go live): the go-live report of the programme in view — each check
  * with its verdict, its evidence and how to fix it, then the operations never called, the states
  * never reached and what the receiver answered — read again as requests and deliveries come in.
  */

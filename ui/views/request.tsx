@@ -1,5 +1,5 @@
 /**
- * One API request from the journal (README: The inspector — Requests): its answer, the problem it
+ * One API request from the journal (docs/inspector.md: The inspector — Requests): its answer, the problem it
  * was refused with, and what request verification found. A refused signature shows the signature
  * base the sandbox computed beside the headers it received: the thing an RFC 9421 integrator needs
  * to compare, line by line, with the base their client signed.

@@ -1,5 +1,5 @@
 /**
- * Requests (README: The inspector): the programme's request journal, newest first and live — method,
+ * Requests (docs/inspector.md: The inspector): the programme's request journal, newest first and live — method,
  * path, status, time taken and the verification verdicts — with the selected request beside it.
  * Anchored on the Firebase Emulator UI's Requests monitor.
  */

@@ -1,5 +1,5 @@
 /**
- * Simulator (README: The inspector): the outcomes that come from outside in a real programme —
+ * Simulator (docs/inspector.md: The inspector): the outcomes that come from outside in a real programme —
  * the KYC verdict, card issuance, a card payment and its capture or release — each through the
  * control plane's simulator mirror, which runs the same code as /v1/simulator/*. Each form offers the
  * resources in a state it applies to, and takes any id pasted in.

@@ -1,5 +1,5 @@
 /**
- * The admin token (README: The inspector): a sandbox started with --admin-token refuses the page's
+ * The admin token (docs/inspector.md: The inspector): a sandbox started with --admin-token refuses the page's
  * calls until it is given; the page keeps it for this tab only and sends it as a bearer token.
  */
 import { useState } from 'preact/hooks';

@@ -1,5 +1,5 @@
 /**
- * World (README: The inspector): the programme's webhooks and customers → accounts → cards →
+ * World (docs/inspector.md: The inspector): the programme's webhooks and customers → accounts → cards →
  * authorisations and transactions as a tree with their states, read again whenever an event
  * arrives; the selected resource's current JSON, its events, and the simulator's actions for its
  * state. ↑/↓ move through the tree; `/` filters it.

@@ -1,5 +1,5 @@
 /**
- * `api-faults set|show|clear`: the API fault lab from the terminal (README: The API fault lab).
+ * `api-faults set|show|clear`: the API fault lab from the terminal (docs/api-faults.md: The API fault lab).
  * `set` takes the body of PUT /_sandbox/api/faults as JSON (or just its list of rules); the sandbox
  * checks the values.
  */

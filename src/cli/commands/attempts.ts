@@ -1,6 +1,6 @@
 /**
  * How a delivery attempt reads in the terminal, for `events show`, `events tail` and `listen`: its
- * outcome, the fault the delivery lab made of it, and what the receiver answered (README: Webhooks).
+ * outcome, the fault the delivery lab made of it, and what the receiver answered (docs/webhooks.md: Webhooks).
  */
 import type { AttemptView } from '../../client/control.generated.js';
 import type { Io } from '../io.js';

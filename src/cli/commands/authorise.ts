@@ -6,7 +6,7 @@ export interface AuthoriseOptions {
   amount: string;
   currency: string;
   capture: boolean;
-  /** The merchant fields given; the sandbox keeps its default merchant's for the rest (README: Authorisations and transactions). */
+  /** The merchant fields given; the sandbox keeps its default merchant's for the rest (docs/api.md: Authorisations and transactions). */
   merchant?: { [K in keyof Merchant]?: Merchant[K] | undefined };
 }
 

@@ -1,5 +1,5 @@
 /**
- * `listen --forward-to <url> [--types …]`, as `stripe listen` (README: Webhooks → The delivery
+ * `listen --forward-to <url> [--types …]`, as `stripe listen` (docs/webhooks.md: Webhooks → The delivery
  * lab): subscribes the URL through the control plane — so it works whatever the credentials and
  * `--verify` mode — prints the verification key's id, then each delivery attempt to it as it
  * happens, and deletes the subscription when it stops (Ctrl-C or SIGTERM). A reset of the sandbox

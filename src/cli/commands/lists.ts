@@ -1,6 +1,6 @@
 /**
  * `customers list`, `accounts list`, `cards list`, `authorisations list`: the programme's world as
- * tables, so that every id the simulator commands take can be found without curl (README: CLI). They
+ * tables, so that every id the simulator commands take can be found without curl (docs/cli.md: CLI). They
  * read GET /_sandbox/world; `--json` prints each resource as GET /v1 returns it.
  */
 import { ACCOUNT_STATUSES } from '../../domain/account.js';

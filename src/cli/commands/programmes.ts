@@ -1,6 +1,6 @@
 /**
  * `programmes create|list|delete`: isolated sandboxes within the running one, each with its own
- * credentials, world and clock (README: Parallel test suites).
+ * credentials, world and clock (docs/programmes.md: Parallel test suites).
  */
 import type { NewProgramme } from '../../wire/control.js';
 import type { CommandContext } from '../client.js';

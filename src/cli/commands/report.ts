@@ -1,5 +1,5 @@
 /**
- * `report [--json] [--junit <file>]`: the go-live report (README: Before you go live) — each check
+ * `report [--json] [--junit <file>]`: the go-live report (docs/go-live.md: Before you go live) — each check
  * with its verdict and a hint, then the coverage — and, with --junit, the same as JUnit XML for CI:
  * one test case per check and per operation never called (skipped). Exits 1 when a check fails.
  */

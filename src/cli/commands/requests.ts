@@ -3,7 +3,7 @@ import { faultNote } from '../../domain/api-faults-view.js';
 import type { JournalEntry } from '../../client/control.generated.js';
 import type { CommandContext } from '../client.js';
 
-/** Replayed, each warning, the problem's code when it is not one of them, and the fault put on it (README: The API fault lab). */
+/** Replayed, each warning, the problem's code when it is not one of them, and the fault put on it (docs/api-faults.md: The API fault lab). */
 const notes = (e: JournalEntry) =>
   [...new Set([e.replayed ? 'replayed' : '', ...e.warnings, e.problem?.code ?? '', e.fault ? faultNote(e.fault) : ''])].filter(Boolean).join('; ');
 

@@ -1,5 +1,5 @@
 /**
- * `skill [--install [dir]]`: the agent skill shipped in the package (SKILL.md, README: Coding
+ * `skill [--install [dir]]`: the agent skill shipped in the package (SKILL.md, docs/agents.md: Coding
  * agents) printed, or written where a coding agent looks for skills: `<dir>/card-sandbox/SKILL.md`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

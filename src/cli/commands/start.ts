@@ -54,7 +54,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
     throw error instanceof ClientUsageError ? new StartError(error.message) : error;
   });
   const running = await startServer(deps);
-  // The inspector (README: The inspector): its files are read when the page is first opened.
+  // The inspector (docs/inspector.md: The inspector): its files are read when the page is first opened.
   const inspector = `${running.url}/_sandbox/ui/`;
 
   if (config.jsonLogs) {

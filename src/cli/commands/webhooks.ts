@@ -1,6 +1,6 @@
 /**
  * `webhooks list`, `webhooks faults set|show|clear`, `webhooks pause|resume` and `deliveries
- * retry|exhaust`: the delivery lab from the terminal (README: Webhooks → The delivery lab). The
+ * retry|exhaust`: the delivery lab from the terminal (docs/webhooks.md: Webhooks → The delivery lab). The
  * faults take the `--webhook-faults` syntax; the sandbox checks the values.
  */
 import type { FaultsAnswer, FaultsView } from '../../client/control.generated.js';

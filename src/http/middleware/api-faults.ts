@@ -1,5 +1,5 @@
 /**
- * The API fault lab on /v1 (README: The API fault lab): after authentication has named the
+ * The API fault lab on /v1 (docs/api-faults.md: The API fault lab): after authentication has named the
  * programme, the fault its rules — or the request's own `Sandbox-Fault` header — put on the
  * request. `effect: "before"` answers in the request's place; `"after"` lets it run and commit
  * (its answer kept for an idempotent replay), then answers the fault instead. With no rules and no

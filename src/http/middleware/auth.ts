@@ -1,7 +1,7 @@
 /**
- * Bearer-token authentication for /v1 (README: Tokens and credentials): every operation but POST
+ * Bearer-token authentication for /v1 (docs/signatures.md: Tokens and credentials): every operation but POST
  * /auth/token, which app.ts adds before it. The token names the programme it was issued for,
- * whose services then serve the request (README: Parallel test suites). Requests for paths that
+ * whose services then serve the request (docs/programmes.md: Parallel test suites). Requests for paths that
  * match no route fall through to the 404 instead.
  */
 import type { MiddlewareHandler } from 'hono';

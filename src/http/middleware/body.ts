@@ -35,7 +35,7 @@ export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
     const body = new Uint8Array(await c.req.arrayBuffer());
     c.set('rawBody', body);
     // The route's validator reads c.req.json(), which Hono makes from a cached text, else by reading
-    // the cached bytes again through a new Response and its streams: give it the text (README: Benchmarks).
+    // the cached bytes again through a new Response and its streams: give it the text (docs/benchmarks.md: Benchmarks).
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(utf8.decode(body));
     if (body.length > 0) {
       const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim();

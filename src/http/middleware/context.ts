@@ -18,7 +18,7 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     c.set('warnings', []);
     c.set('replayed', false);
     // Every JSON answer is made here: its text is kept for an idempotent replay, and a list the
-    // read cache hands out unchanged is serialised once (README: Benchmarks).
+    // read cache hands out unchanged is serialised once (docs/benchmarks.md: Benchmarks).
     c.json = ((value: unknown, status?: ContentfulStatusCode, headers?: Record<string, string>) => {
       const text = jsonOf(value);
       c.set('answer', text);
@@ -28,7 +28,7 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     const requestId = requestIdOf(c);
     // On the server the header goes on the outgoing message, which the answer's own headers are
     // written with: reading c.res.headers would make @hono/node-server give up its fast path for
-    // the finished response, which costs more than the rest of a GET (README: Benchmarks).
+    // the finished response, which costs more than the rest of a GET (docs/benchmarks.md: Benchmarks).
     const outgoing = c.env?.outgoing;
     if (outgoing) outgoing.setHeader('Request-Id', requestId);
     else c.res.headers.set('Request-Id', requestId);

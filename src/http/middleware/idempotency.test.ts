@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (README: Idempotency) through the whole app, on a stand-in resource whose effects are
+ * Idempotency keys (docs/signatures.md: Idempotency) through the whole app, on a stand-in resource whose effects are
  * counted: replays, key reuse, requests in flight, expiry in sandbox time, 5xx and bursts.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key handling on /v1 mutations outside /auth (README: Idempotency). Applies whenever a valid
+ * Idempotency-Key handling on /v1 mutations outside /auth (docs/signatures.md: Idempotency). Applies whenever a valid
  * key is sent, whatever the --verify mode.
  */
 import type { MiddlewareHandler } from 'hono';

@@ -1,5 +1,5 @@
 /**
- * Which programme a control-plane request acts on (README: Parallel test suites): the one named by
+ * Which programme a control-plane request acts on (docs/programmes.md: Parallel test suites): the one named by
  * `?programme=<id>` or the `Sandbox-Programme` header, else the default programme.
  */
 import type { MiddlewareHandler } from 'hono';

@@ -1,5 +1,5 @@
 /**
- * Nothing but the user reaches the sandbox (README: Reliability and security). Two checks, before
+ * Nothing but the user reaches the sandbox (docs/reliability.md: Reliability and security). Two checks, before
  * any route:
  * - the Host check (DNS rebinding): a page on another site whose name the attacker points at
  *   127.0.0.1 reaches a loopback port with its own name in `Host`. The sandbox answers only names

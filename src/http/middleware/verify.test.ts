@@ -1,5 +1,5 @@
 /**
- * Request verification (README: Request verification) through the whole app: every request here is signed by the
+ * Request verification (docs/signatures.md: Request verification) through the whole app: every request here is signed by the
  * independent `http-message-signatures` library, so a pass means an ordinary RFC 9421 client
  * interoperates, and each refusal is provoked by spoiling one thing.
  */

@@ -1,5 +1,5 @@
 /**
- * Request verification (README: Request verification) on /v1 outside /auth: RFC 9530 Content-Digest over the raw
+ * Request verification (docs/signatures.md: Request verification) on /v1 outside /auth: RFC 9530 Content-Digest over the raw
  * body, the RFC 9421 signature (ecdsa-p384-sha384, keyid lookup, created/expires against the wall
  * clock) and the Idempotency-Key on mutations. `strict` refuses the first failure with its code;
  * `warn` lets the request through with one `Sandbox-Warning` header and one log line per failure.

@@ -1,6 +1,6 @@
 /**
  * /v1/accounts and /v1/customers/{id}/accounts: create (with a deployment challenge), list,
- * read, the challenge and its signature, deactivate, activate and close (README: Customers, accounts and cards).
+ * read, the challenge and its signature, deactivate, activate and close (docs/api.md: Customers, accounts and cards).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ACCOUNT_CURRENCIES, ACCOUNT_TYPES } from '../../domain/account.js';

@@ -1,4 +1,4 @@
-/** /v1/auth: tokens, credentials and request-signing keys (README: Authentication, signatures and idempotency). */
+/** /v1/auth: tokens, credentials and request-signing keys (docs/signatures.md: Authentication, signatures and idempotency). */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.js';
 import { fail } from '../../domain/errors.js';

@@ -1,6 +1,6 @@
 /**
  * /v1/cards and /v1/accounts/{id}/cards: create, list, read, deactivate, activate and terminate
- * (README: Customers, accounts and cards).
+ * (docs/api.md: Customers, accounts and cards).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { Address } from '../../domain/address.js';

@@ -1,5 +1,5 @@
 /**
- * The API fault lab in-process (README: The API fault lab): rules set, shown and cleared on the
+ * The API fault lab in-process (docs/api-faults.md: The API fault lab): rules set, shown and cleared on the
  * control plane, and what they do to /v1 requests — 5xx and 429 before a request does anything or
  * after it committed, expired tokens, the Sandbox-Fault header — each written in the journal. A
  * closed connection and latency need a socket and a clock: api-faults.e2e.test.ts.

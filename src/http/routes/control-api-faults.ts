@@ -1,5 +1,5 @@
 /**
- * The API fault lab on the control plane (README: The API fault lab): the rules of the programme
+ * The API fault lab on the control plane (docs/api-faults.md: The API fault lab): the rules of the programme
  * the request names — set them (every rule checked, against the schema and against the operations
  * it could meet, before any is kept), show them with what each has left, clear them.
  */

@@ -1,5 +1,5 @@
 /**
- * /_sandbox/programmes (README: Parallel test suites): create a programme (its credentials are
+ * /_sandbox/programmes (docs/programmes.md: Parallel test suites): create a programme (its credentials are
  * answered once), list them, read one, delete one with everything it owns.
  */
 import { z } from 'zod';

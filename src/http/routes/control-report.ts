@@ -1,5 +1,5 @@
 /**
- * GET /_sandbox/report (README: Before you go live): the go-live report of the programme the
+ * GET /_sandbox/report (docs/go-live.md: Before you go live): the go-live report of the programme the
  * request names — checks with evidence, and coverage — from its journal and its deliveries.
  */
 import type { Config } from '../../config.js';

@@ -1,5 +1,5 @@
 /**
- * The request journal (README: Time travel and the control plane, Request verification): each
+ * The request journal (docs/control-plane.md: Time travel and the control plane; docs/signatures.md: Request verification): each
  * entry keeps the problem it was answered with and what verification found — the failed checks,
  * the headers they read (never Authorization) and the signature base the sandbox computed — only
  * when something failed; GET /_sandbox/requests/stream sends each entry as it is written.

@@ -1,5 +1,5 @@
 /**
- * /_sandbox/requests (README: Time travel and the control plane): the programme's request journal,
+ * /_sandbox/requests (docs/control-plane.md: Time travel and the control plane): the programme's request journal,
  * newest first, and a Server-Sent Events stream of each API request as it is answered, and of a
  * reset that clears it.
  */

@@ -1,4 +1,4 @@
-/** POST /_sandbox/seed: loads a seed world document (wire/seed.ts) through the services (README: Seed worlds). */
+/** POST /_sandbox/seed: loads a seed world document (wire/seed.ts) through the services (docs/control-plane.md: Seed worlds). */
 import { SeedResult } from '../../wire/control.js';
 import { parseSeedDocument, SeedDocument } from '../../wire/seed.js';
 import { controlRoute } from '../control-route.js';

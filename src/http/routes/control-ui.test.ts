@@ -1,5 +1,5 @@
 /**
- * The inspector's files at /_sandbox/ui/ (README: The inspector): read when first asked for, never
+ * The inspector's files at /_sandbox/ui/ (docs/inspector.md: The inspector): read when first asked for, never
  * before, then kept; served with their type and a policy that lets the page load nothing from
  * elsewhere; anything else a 404 problem; and outside the admin token, which the page asks for.
  */

@@ -1,5 +1,5 @@
 /**
- * /_sandbox/ui/ (README: The inspector): the inspector's static files — its page, script, style and
+ * /_sandbox/ui/ (docs/inspector.md: The inspector): the inspector's static files — its page, script, style and
  * icon — built by `npm run build` into dist/ui. Nothing is read at start: each file is read from
  * disk when first asked for, then kept in memory. The files are served without the admin token:
  * they hold no data, and the page asks for the token before it calls the control plane. The page

@@ -1,5 +1,5 @@
 /**
- * The delivery lab's routes refuse bad input (README: Webhooks → The delivery lab): a 400 problem
+ * The delivery lab's routes refuse bad input (docs/webhooks.md: Webhooks → The delivery lab): a 400 problem
  * naming every bad field, or a 404/409 for what does not exist or cannot happen — never a 500 —
  * and a refusal changes nothing. Also: the faults a body stands for, in their normal form.
  */

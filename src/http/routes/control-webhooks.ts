@@ -1,5 +1,5 @@
 /**
- * The delivery lab on the control plane (README: Webhooks → The delivery lab): the faults of all
+ * The delivery lab on the control plane (docs/webhooks.md: Webhooks → The delivery lab): the faults of all
  * the programme's subscriptions or of one, pausing and resuming their deliveries, and retrying or
  * exhausting one delivery. Added before the /_sandbox/webhooks mirror of /v1/webhooks, whose
  * `/webhooks/{webhookId}` would otherwise take `faults` for a webhook id.

@@ -1,5 +1,5 @@
 /**
- * GET /_sandbox/world and /_sandbox/world/counts (README: Time travel and the control plane): the
+ * GET /_sandbox/world and /_sandbox/world/counts (docs/control-plane.md: Time travel and the control plane): the
  * programme's resources as one tree, each exactly as GET /v1 returns it, its webhooks, and the
  * counts; nothing of another programme; the usual refusals of the control plane.
  */

@@ -1,5 +1,5 @@
 /**
- * /_sandbox/world (README: Time travel and the control plane): the programme's customers,
+ * /_sandbox/world (docs/control-plane.md: Time travel and the control plane): the programme's customers,
  * accounts, cards, authorisations and transactions as one tree, its webhook subscriptions, and how
  * many there are of each — what the inspector's World and Overview show.
  */

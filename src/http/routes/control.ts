@@ -1,5 +1,5 @@
 /**
- * The emulator's own control plane, /_sandbox/* (README: Time travel and the control plane). It lives apart from /v1: no
+ * The emulator's own control plane, /_sandbox/* (docs/control-plane.md: Time travel and the control plane). It lives apart from /v1: no
  * token, signature or idempotency key (only the optional --admin-token); it calls the same
  * services. Every route is declared with its schemas (control-route.ts) and described by
  * GET /_sandbox/openapi.json. The inspector's page is served here too, and is one more client of these routes.
@@ -40,7 +40,7 @@ export interface ControlOptions {
   maxBodyBytes: number;
   /** The simulator's routes, mounted as /_sandbox/simulator/* (empty in production). */
   simulator: Api;
-  /** The webhook routes of /v1, mounted as /_sandbox/webhooks/* (README: Webhooks → The delivery lab). */
+  /** The webhook routes of /v1, mounted as /_sandbox/webhooks/* (docs/webhooks.md: Webhooks → The delivery lab). */
   webhooks: Api;
   /** Every /v1 operation, for the go-live report's coverage. */
   operations: readonly DeclaredOperation[];
@@ -59,7 +59,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   const { config, programmes } = deps;
   const control = new OpenAPIHono<AppEnv>();
   control.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', { type: 'http', scheme: 'bearer', description: 'The --admin-token the sandbox was started with, when it was' });
-  // The inspector's files come before the admin token: the page asks for it (README: The inspector).
+  // The inspector's files come before the admin token: the page asks for it (docs/inspector.md: The inspector).
   controlUiRoutes(control);
   control.use('*', requireAdminToken(config.adminToken));
   control.use('*', ...readBody(maxBodyBytes));

@@ -1,6 +1,6 @@
 /**
  * /v1/customers: create (with an ownership challenge), list, read, the challenge and its
- * signature, deactivate and activate (README: Customers, accounts and cards).
+ * signature, deactivate and activate (docs/api.md: Customers, accounts and cards).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { parseAccountId } from '../../domain/caip.js';

@@ -1,4 +1,4 @@
-/** /v1/chains and /v1/assets: what the instance supports (README: API behaviour). */
+/** /v1/chains and /v1/assets: what the instance supports (docs/api.md: API behaviour). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { Asset, Blockchain } from '../../wire/engine.js';
 import { servicesOf, type Api } from '../env.js';

@@ -1,6 +1,6 @@
 /**
  * The three authorisation operations of the simulator: authorise a card payment, capture or
- * release it by hand (README: Authorisations and transactions). Self-contained so that the control plane can
+ * release it by hand (docs/api.md: Authorisations and transactions). Self-contained so that the control plane can
  * mount the same function on /_sandbox as the simulator mirror; the production environment has no
  * simulator, so nothing is registered there.
  */

@@ -1,6 +1,6 @@
 /**
  * The customer and card operations of the simulator: verify or reject a customer's KYC, issue or
- * fail a card (README: Customers, accounts and cards). Self-contained so that the control plane can mount the same function
+ * fail a card (docs/api.md: Customers, accounts and cards). Self-contained so that the control plane can mount the same function
  * on /_sandbox as the simulator mirror; the production environment has no simulator, so nothing is
  * registered there.
  */

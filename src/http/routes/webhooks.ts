@@ -1,4 +1,4 @@
-/** /v1/webhooks: subscriptions and the verification key (README: Webhooks). */
+/** /v1/webhooks: subscriptions and the verification key (docs/webhooks.md: Webhooks). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { Uuid } from '../../domain/formats.js';
 import { callbackUrlProblem } from '../../services/webhooks.js';
