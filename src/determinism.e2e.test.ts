@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { createClient } from './client/index.js';
 import { createSandbox } from './companion/create-sandbox.js';
 import { createWallet } from './companion/wallet.js';
-import { startReceiver, type Receiver } from './testing/receiver.js';
+import { startTestReceiver, type Receiver } from './testing/receiver.js';
 import { assertBuilt, startSandbox, type RunningCli } from './testing/spawn.js';
 
 // docs/programmes.md: Deterministic runs. The same seed, a frozen clock and the same requests give the same
@@ -23,7 +23,7 @@ afterAll(async () => {
 /** One run against `card-sandbox start --random-seed <seed>`: everything a golden-file test could compare. */
 async function run(seed: number) {
   const cli = await startSandbox(['--random-seed', String(seed), '--clock', '2026-01-01T09:00:00Z', '--verify', 'strict']);
-  const receiver = await startReceiver();
+  const receiver = await startTestReceiver();
   started.push(cli, receiver);
   const control = async (method: string, path: string, body?: unknown) =>
     (await fetch(`${cli.url}/_sandbox${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json();

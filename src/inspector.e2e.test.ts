@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from './client/index.js';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from './config.js';
 import { errorsOf, launchBrowser, requestsOf, screenshot } from './testing/browser.js';
-import { startReceiver, type Receiver } from './testing/receiver.js';
+import { startTestReceiver, type Receiver } from './testing/receiver.js';
 import { assertBuilt, startSandbox, type RunningCli } from './testing/spawn.js';
 import { until } from './testing/wait.js';
 import { testWallet } from './testing/world.js';
@@ -55,8 +55,8 @@ let pageErrors: string[];
 
 beforeAll(async () => {
   assertBuilt();
-  receiver = await startReceiver(200);
-  failing = await startReceiver(503);
+  receiver = await startTestReceiver(200);
+  failing = await startTestReceiver(503);
   sandbox = await startSandbox(['--verify', 'strict', '--clock', '2026-03-01T09:00:00Z', '--random-seed', '18']);
   inspector = (JSON.parse(sandbox.process.stdout().split('\n')[0]!) as { inspector: string }).inspector;
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpProgramme, journey, type HttpProgramme, type Journey } from './testing/http-world.js';
-import { startReceiver, type Receiver } from './testing/receiver.js';
+import { startTestReceiver, type Receiver } from './testing/receiver.js';
 import { assertBuilt, runCli, startSandbox, type RunningCli } from './testing/spawn.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-programmes-'));
@@ -35,8 +35,8 @@ describe('eight programmes at once', () => {
   let delivered: Receiver;
   beforeAll(async () => {
     sandbox = await startSandbox(['--verify', 'off']);
-    failing = await startReceiver(503);
-    delivered = await startReceiver(200);
+    failing = await startTestReceiver(503);
+    delivered = await startTestReceiver(200);
   });
   afterAll(async () => {
     await sandbox.stop();

@@ -42,7 +42,7 @@ export function connect(programme: string): void {
   olderEvents.set(false);
   health.set(undefined);
   clock.set(undefined);
-  void follow2(programme, stop.signal);
+  void followLive(programme, stop.signal);
   void poll(programme, stop.signal);
 }
 
@@ -78,7 +78,7 @@ const tokenGiven = (stop: AbortSignal) =>
   });
 
 /** Both streams, reconnecting after a drop, and reading everything again after a reset, until `stop`. */
-async function follow2(programme: string, stop: AbortSignal): Promise<void> {
+async function followLive(programme: string, stop: AbortSignal): Promise<void> {
   let delay = 500;
   while (!stop.aborted) {
     const attempt = new AbortController();

@@ -4,7 +4,7 @@
  * on Ctrl-C or SIGTERM, and the lab's commands with their exit codes.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startReceiver, type Receiver } from '../testing/receiver.js';
+import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { assertBuilt, runCli, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
 
 // Every command is a Node process start: generous limits for a loaded machine, not a speed check.
@@ -21,7 +21,7 @@ const newCustomer = async (externalId: string) => (await control('POST', '/seed'
 
 beforeAll(async () => {
   assertBuilt();
-  receiver = await startReceiver();
+  receiver = await startTestReceiver();
   sandbox = await startSandbox(['--verify', 'strict', '--clock', '2026-03-01T09:00:00Z', '--webhook-faults', 'duplicate=1']);
 });
 afterAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
-import { startReceiver, type Receiver } from '../testing/receiver.js';
+import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { assertBuilt, runCli, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
 
 // Every command is a Node process start: generous limits for a loaded machine, not a speed check.
@@ -35,7 +35,7 @@ async function api(method: string, path: string): Promise<any> {
 
 beforeAll(async () => {
   assertBuilt();
-  receiver = await startReceiver(500);
+  receiver = await startTestReceiver(500);
   sandbox = await startSandbox(['--clock', '2026-03-01T09:00:00Z']);
   const res = await fetch(`${sandbox.url}/_sandbox/seed`, {
     method: 'POST',

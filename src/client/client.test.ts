@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
-import { startReceiver, type Receiver } from '../testing/receiver.js';
+import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { newSigningKey, registerSigningKey } from '../testing/signer.js';
 import { testWallet } from '../testing/world.js';
 import { signRequest, verifyWebhook, WebhookVerificationError } from './index.js';
@@ -65,7 +65,7 @@ describe('verifyWebhook', () => {
 
   async function deliveredWebhook() {
     const sb = createTestSandbox();
-    receiver = await startReceiver(200);
+    receiver = await startTestReceiver(200);
     expect((await sb.json('PUT', '/v1/webhooks', { body: { callbackUrl: `${receiver.url}/hooks`, types: ['customer.updated'] } })).status).toBe(200);
     const { key } = (await sb.json('GET', '/v1/webhooks/verification-key')).body;
     const created = await sb.json('POST', '/v1/customers', { body: { chainId: testWallet('hook').chainId, externalId: 'hook-1' } });

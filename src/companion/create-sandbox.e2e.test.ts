@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contentDigest } from '../signatures/digest.js';
 import { ApiError } from '../client/create-client.js';
 import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js';
-import { startReceiver as startRawReceiver } from '../testing/receiver.js';
+import { startTestReceiver as startRawReceiver } from '../testing/receiver.js';
 import { createSandbox, type Sandbox } from './create-sandbox.js';
 import { until } from '../testing/wait.js';
 import { WaitTimeoutError } from './waiting.js';

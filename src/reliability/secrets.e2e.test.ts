@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { startReceiver } from '../testing/receiver.js';
+import { startTestReceiver } from '../testing/receiver.js';
 import { newSigningKey } from '../testing/signer.js';
 import { assertBuilt, runCli, startSandbox } from '../testing/spawn.js';
 import { proofFor, testWallet } from '../testing/world.js';
@@ -32,7 +32,7 @@ it('logs a whole journey with --json without one secret in it', async () => {
   const webhookKeyFile = join(dir, 'webhook-key.pem');
   const webhookKey = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   writeFileSync(webhookKeyFile, webhookKey);
-  const receiver = await startReceiver(200);
+  const receiver = await startTestReceiver(200);
   const sandbox = await startSandbox(['--db', db, '--verify', 'warn', '--api-key', API_KEY, '--api-secret', API_SECRET, '--admin-token', ADMIN_TOKEN, '--webhook-key', webhookKeyFile]);
   const tokens: string[] = [];
   try {

@@ -13,7 +13,7 @@ import { afterAll, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { SHUTDOWN_GRACE_MS } from '../server.js';
 import { MAX_IN_FLIGHT } from '../webhooks/dispatcher.js';
-import { startReceiver } from '../testing/receiver.js';
+import { startTestReceiver } from '../testing/receiver.js';
 import { assertBuilt, startSandbox } from '../testing/spawn.js';
 
 const EVENTS = MAX_IN_FLIGHT + 6;
@@ -29,7 +29,7 @@ async function api(url: string) {
 it('keeps answering while a receiver hangs, and on SIGTERM records the cut attempts and exits within the grace period', async () => {
   assertBuilt();
   const db = join(dir, 'sandbox.db');
-  const receiver = await startReceiver('hang');
+  const receiver = await startTestReceiver('hang');
   try {
     const sandbox = await startSandbox(['--db', db, '--verify', 'off']);
     const call = await api(sandbox.url);

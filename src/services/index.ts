@@ -22,7 +22,7 @@ import { createIdempotency } from './idempotency.js';
 import { createReadiness } from './readiness.js';
 import { createJobs } from './jobs.js';
 import { createRetention } from './retention.js';
-import { createSandbox, type ClockKeeper } from './sandbox.js';
+import { createSandboxControl, type ClockKeeper } from './sandbox.js';
 import { createSandboxEvents } from './sandbox-events.js';
 import { createTransactions } from './transactions.js';
 import { createWebhooks } from './webhooks.js';
@@ -59,7 +59,7 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   const transactions = createTransactions(core, { jobs, events, engine });
   const authorisations = createAuthorisations(core, { jobs, events, transactions, money });
   cards.onTerminate(authorisations.holdAfterTermination);
-  const sandbox = createSandbox(core, { scheduler, engine, webhooks, lab, customers, accounts, cards, keepClock });
+  const sandbox = createSandboxControl(core, { scheduler, engine, webhooks, lab, customers, accounts, cards, keepClock });
   const sandboxEvents = createSandboxEvents(core);
   const retention = createRetention(core, { events });
   const world = createWorld(core);

@@ -69,7 +69,7 @@ function at<T>(path: Path, fn: () => T): T {
   }
 }
 
-export function createSandbox(core: Core, services: SandboxServices) {
+export function createSandboxControl(core: Core, services: SandboxServices) {
   const { store, clock, random, programme } = core;
   const { scheduler, engine, webhooks, lab, customers, accounts, cards, keepClock } = services;
 
@@ -169,4 +169,4 @@ export function createSandbox(core: Core, services: SandboxServices) {
   };
 }
 
-export type Sandbox = ReturnType<typeof createSandbox>;
+export type SandboxControl = ReturnType<typeof createSandboxControl>;

@@ -29,7 +29,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(initial: Answer = 200): Promise<Receiver> {
+export async function startTestReceiver(initial: Answer = 200): Promise<Receiver> {
   let decide: (request: ReceivedRequest) => Answer = () => initial;
   const requests: ReceivedRequest[] = [];
   const waiters = new Set<() => void>();

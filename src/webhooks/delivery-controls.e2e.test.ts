@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../store/store.js';
 import type { WebhookType } from '../domain/events.js';
 import { createTestSandbox, steadyRandom, T0, type TestSandbox } from '../testing/harness.js';
-import { startReceiver, type Receiver } from '../testing/receiver.js';
+import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 
 const S = 1000;
 const H = 3600 * S;
@@ -22,7 +22,7 @@ describe('delivery controls', () => {
   let receiver: Receiver;
 
   beforeEach(async () => {
-    receiver = await startReceiver();
+    receiver = await startTestReceiver();
     sandbox = createTestSandbox({}, { random: steadyRandom(7, 0.5) });
   });
   afterEach(async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createClock } from '../clock.js';
 import { createTestSandbox, T0, type TestSandbox } from '../testing/harness.js';
-import { startReceiver, type Receiver } from '../testing/receiver.js';
+import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { publicKeyFrom, verifyWithLibrary } from '../testing/webhook-verifiers.js';
 import { openStore } from '../store/store.js';
 
@@ -29,7 +29,7 @@ const attemptsSeen = () => receiver.requests.map((r) => `${JSON.parse(r.body.toS
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'webhook-restart-'));
   db = join(dir, 'sandbox.db');
-  receiver = await startReceiver();
+  receiver = await startTestReceiver();
 });
 afterEach(async () => {
   for (const sandbox of open.splice(0)) {

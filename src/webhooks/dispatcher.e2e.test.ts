@@ -10,7 +10,7 @@ import { seededRandom } from '../ids.js';
 import type { WebhookType } from '../domain/events.js';
 import { attempts, deliveries } from '../store/schema.js';
 import { createTestSandbox, steadyRandom, T0, type TestSandbox } from '../testing/harness.js';
-import { startReceiver, type Receiver } from '../testing/receiver.js';
+import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { publicKeyFrom, verifyWithLibrary, verifyWithNodeCrypto } from '../testing/webhook-verifiers.js';
 import { MAX_IN_FLIGHT, type AttemptReport } from './dispatcher.js';
 
@@ -30,7 +30,7 @@ describe('webhook delivery', () => {
     sandbox.deps.services.webhooks.onAttempt((r) => reports.push(r));
   };
   beforeEach(async () => {
-    receiver = await startReceiver();
+    receiver = await startTestReceiver();
     await setUp();
   });
   afterEach(async () => {
@@ -116,7 +116,7 @@ describe('webhook delivery', () => {
   });
 
   it('records refused connections as errors and delivers once the receiver answers 2xx', async () => {
-    const down = await startReceiver();
+    const down = await startTestReceiver();
     const url = down.url;
     await down.close();
     const hook = services().webhooks.put({ callbackUrl: `${url}/hook`, types: ['card.updated'] });

@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookType } from '../domain/events.js';
 import { createTestSandbox, steadyRandom, T0, type TestSandbox } from '../testing/harness.js';
-import { startReceiver, type Receiver } from '../testing/receiver.js';
+import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { openStream } from '../testing/sse.js';
 import { publicKeyFrom, verifyWithLibrary, verifyWithNodeCrypto } from '../testing/webhook-verifiers.js';
 
@@ -25,7 +25,7 @@ describe('webhook faults', () => {
     sandbox = createTestSandbox({}, { random: steadyRandom(7, 0.5) });
   };
   beforeEach(async () => {
-    receiver = await startReceiver();
+    receiver = await startTestReceiver();
     setUp();
   });
   afterEach(async () => {

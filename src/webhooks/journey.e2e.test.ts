@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { WEBHOOK_TYPES } from '../domain/events.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
-import { startReceiver, type Receiver } from '../testing/receiver.js';
+import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { publicKeyFrom, verifyWithLibrary, verifyWithNodeCrypto } from '../testing/webhook-verifiers.js';
 import { issuedCard } from '../testing/world.js';
 
@@ -15,7 +15,7 @@ let sandbox: TestSandbox;
 let receiver: Receiver;
 beforeEach(async () => {
   sandbox = createTestSandbox();
-  receiver = await startReceiver();
+  receiver = await startTestReceiver();
 });
 afterEach(async () => {
   await sandbox.deps.services.webhooks.drain(1000);

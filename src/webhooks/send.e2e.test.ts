@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateP384, keyFingerprintId } from '../signatures/keys.js';
-import { startReceiver, type Receiver, type ReceivedRequest } from '../testing/receiver.js';
+import { startTestReceiver, type Receiver, type ReceivedRequest } from '../testing/receiver.js';
 import { verifyWithLibrary, verifyWithNodeCrypto } from '../testing/webhook-verifiers.js';
 import { createAgents, sendAttempt, type Attempt } from './send.js';
 
@@ -19,7 +19,7 @@ describe('sendAttempt', () => {
   let receiver: Receiver;
   const agents = createAgents(8);
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startTestReceiver();
   });
   afterEach(() => receiver.answer(200));
   afterAll(async () => {
@@ -80,7 +80,7 @@ describe('sendAttempt', () => {
   });
 
   it('sends each attempt to its own callback URL, its credentials as Basic auth, as node:http makes of a URL', async () => {
-    const other = await startReceiver();
+    const other = await startTestReceiver();
     try {
       const { host } = new URL(other.url);
       const targets = [`${receiver.url}/a?x=1`, `http://us%20er:p%40ss@${host}/b`, `${receiver.url}/a?x=1`, `${other.url}/c?y=%20`];
@@ -146,7 +146,7 @@ describe('sendAttempt', () => {
   });
 
   it('reports a refused connection as an error without a status code', async () => {
-    const closed = await startReceiver();
+    const closed = await startTestReceiver();
     const url = closed.url;
     await closed.close();
     const outcome = await attempt({ callbackUrl: `${url}/hooks` });
@@ -155,7 +155,7 @@ describe('sendAttempt', () => {
   });
 
   it('gives up on a receiver that hangs when the timeout passes, and closes the socket', async () => {
-    const hanging = await startReceiver('hang');
+    const hanging = await startTestReceiver('hang');
     const outcome = await attempt({ callbackUrl: `${hanging.url}/hooks`, timeoutMs: 300 });
     expect(hanging.requests).toHaveLength(1);
     expect(outcome).toEqual({ error: 'no response within 0.3 s', durationMs: expect.any(Number) });

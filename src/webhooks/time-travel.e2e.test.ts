@@ -8,7 +8,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attempts, deliveries } from '../store/schema.js';
 import { createTestSandbox, steadyRandom, T0, type TestSandbox } from '../testing/harness.js';
-import { startReceiver, type Receiver } from '../testing/receiver.js';
+import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 
 const S = 1000;
 const H = 3600 * S;
@@ -20,7 +20,7 @@ describe('webhook retries in time travel', () => {
   let receiver: Receiver;
 
   beforeEach(async () => {
-    receiver = await startReceiver(500);
+    receiver = await startTestReceiver(500);
     sandbox = createTestSandbox({}, { random: steadyRandom(7, 0.5) });
     sandbox.deps.services.webhooks.put({ callbackUrl: `${receiver.url}/hook`, types: ['card.updated'] });
   });

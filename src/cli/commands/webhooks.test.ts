@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox, T0, type TestSandbox } from '../../testing/harness.js';
-import { startReceiver, type Receiver } from '../../testing/receiver.js';
+import { startTestReceiver, type Receiver } from '../../testing/receiver.js';
 import { until } from '../../testing/wait.js';
 import { ClientUsageError } from '../client.js';
 import { ApiError } from '../../client/operations.js';
@@ -20,7 +20,7 @@ let sb: TestSandbox;
 let receiver: Receiver;
 beforeEach(async () => {
   sb = createTestSandbox();
-  receiver = await startReceiver();
+  receiver = await startTestReceiver();
 });
 afterEach(async () => {
   await receiver.close();

@@ -7,10 +7,10 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { SandboxError } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
+import { keepBodyText } from '../hono-seams.js';
 
 const EMPTY = new Uint8Array(0);
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
-const utf8 = new TextDecoder();
 
 export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
   const tooLarge = (): never => {
@@ -34,9 +34,7 @@ export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
     }
     const body = new Uint8Array(await c.req.arrayBuffer());
     c.set('rawBody', body);
-    // The route's validator reads c.req.json(), which Hono makes from a cached text, else by reading
-    // the cached bytes again through a new Response and its streams: give it the text (docs/benchmarks.md: Benchmarks).
-    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(utf8.decode(body));
+    keepBodyText(c, body);
     if (body.length > 0) {
       const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim();
       if (!JSON_TYPE.test(type)) {

@@ -4,11 +4,11 @@
  * are any, so that a request that went well costs no more than before.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../clock.js';
 import { jsonOf } from '../../store/read-cache.js';
 import { requestIdOf, targetOf, type AppEnv } from '../env.js';
+import { answerJsonWith } from '../hono-seams.js';
 
 export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -17,13 +17,12 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     c.set('programme', deps.programmes.default());
     c.set('warnings', []);
     c.set('replayed', false);
-    // Every JSON answer is made here: its text is kept for an idempotent replay, and a list the
-    // read cache hands out unchanged is serialised once (docs/benchmarks.md: Benchmarks).
-    c.json = ((value: unknown, status?: ContentfulStatusCode, headers?: Record<string, string>) => {
+    // Every JSON answer is made here: its text is kept for an idempotent replay.
+    answerJsonWith(c, (value) => {
       const text = jsonOf(value);
       c.set('answer', text);
-      return c.body(text, status, { 'Content-Type': 'application/json', ...headers });
-    }) as unknown as typeof c.json;
+      return text;
+    });
     await next();
     const requestId = requestIdOf(c);
     // On the server the header goes on the outgoing message, which the answer's own headers are
