@@ -3,6 +3,7 @@
  * ISO 3166-1 alpha-2 country codes a `country` may take (the 249 officially assigned codes).
  */
 import { z } from 'zod';
+import { Text } from './formats.js';
 
 const COUNTRIES = new Set(
   `AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ
@@ -16,17 +17,15 @@ const COUNTRIES = new Set(
 
 export const isCountryCode = (code: string): boolean => COUNTRIES.has(code);
 
-const line = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(255, 'must be at most 255 characters');
-
 export const Address = z
   .object(
     {
-      firstLine: line,
-      secondLine: line.optional(),
-      city: line,
-      state: line.optional(),
+      firstLine: Text,
+      secondLine: Text.optional(),
+      city: Text,
+      state: Text.optional(),
       country: z.string({ error: 'must be a string' }).refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as GB'),
-      postCode: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(32, 'must be at most 32 characters'),
+      postCode: Text,
     },
     { error: 'must be an address object' },
   )

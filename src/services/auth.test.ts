@@ -169,6 +169,14 @@ describe('credentials', () => {
     expect((await tokenFor(sandbox, DEFAULT_API_KEY, 'rotated')).status).toBe(200);
   });
 
+  it('takes an empty apiSecret, as the service does: the credential then gets tokens with an empty secret', async () => {
+    const sandbox = createTestSandbox();
+    expect((await sandbox.json('PUT', '/v1/auth/credentials', { body: { apiKey: OTHER_KEY, apiSecret: '' } })).status).toBe(204);
+    expect((await tokenFor(sandbox, OTHER_KEY, '')).status).toBe(200);
+    expect((await tokenFor(sandbox, OTHER_KEY, 'x')).body).toMatchObject({ status: 401, code: 'invalid_credentials' });
+    expect((await tokenFor(sandbox, DEFAULT_API_KEY, '')).body).toMatchObject({ status: 401, code: 'invalid_credentials' });
+  });
+
   it('DELETE revokes the credential and every token issued before', async () => {
     const sandbox = createTestSandbox();
     await sandbox.json('PUT', '/v1/auth/credentials', { body: { apiKey: OTHER_KEY, apiSecret: 'second' } });
@@ -231,6 +239,7 @@ describe('signing keys', () => {
     ['a P-384 private key', () => pem('ec', { namedCurve: 'P-384' }).private, /public key/],
     ['PEM text not in base64', () => Buffer.from(pem('ec', { namedCurve: 'P-384' }).public, 'base64').toString(), /base64 of a PEM public key/],
     ['garbage', () => 'bm90IGEga2V5', /base64 of a PEM public key/],
+    ['an empty string', () => '', /base64 of a PEM public key/],
     ['a broken PEM', () => Buffer.from('-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n').toString('base64'), /not a readable PEM public key/],
   ])('refuses %s with 400 naming signingKey', async (_name, make, reason) => {
     sandbox = createTestSandbox();

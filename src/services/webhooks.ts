@@ -8,6 +8,7 @@ import { createPublicKey } from 'node:crypto';
 import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
+import { MAX_TEXT_LENGTH } from '../domain/formats.js';
 import { deliveries, events as eventRows, webhooks } from '../store/schema.js';
 import { spkiPem } from '../signatures/keys.js';
 import { createDispatcher, type AttemptListener } from '../webhooks/dispatcher.js';
@@ -25,11 +26,9 @@ export interface WebhookInput {
   types: WebhookType[];
 }
 
-const MAX_URL_LENGTH = 2048;
-
 /** Why `value` is not an acceptable callbackUrl (an absolute http or https URL), or undefined. */
 export function callbackUrlProblem(value: string): string | undefined {
-  if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
+  if (value.length > MAX_TEXT_LENGTH) return `must be at most ${MAX_TEXT_LENGTH} characters`;
   if (!/^https?:\/\/[^/\s]/i.test(value)) return 'must be an absolute URL starting with http:// or https://';
   try {
     new URL(value);
@@ -101,14 +100,14 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
     },
 
     /**
-     * Creates (no id) or updates a webhook. Duplicate types collapse. An update also re-points
+     * Creates (no id) or updates a webhook. Duplicate types collapse; no types at all subscribes to
+     * nothing, so the webhook receives no events until an update names some. An update also re-points
      * the webhook's pending deliveries at the new callbackUrl; which events it receives is
      * decided at event time, so changing `types` does not touch deliveries already queued.
      */
     put(input: WebhookInput): Webhook {
       const problem = callbackUrlProblem(input.callbackUrl);
       if (problem) fail('invalid_request', `invalid body: callbackUrl ${problem}`, [{ path: 'callbackUrl', message: problem }]);
-      if (input.types.length === 0) fail('invalid_request', 'invalid body: types', [{ path: 'types', message: 'must name at least one webhook type' }]);
       const types = [...new Set(input.types)];
       const now = clock.now();
       return store.transaction(() => {

@@ -10,7 +10,7 @@ export const BlockchainAccountId = z
   .refine((v) => parseAccountId(v) !== undefined, 'must be a CAIP-10 account id such as eip155:11155111:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb')
   .meta({ description: 'CAIP-10 account id', example: 'eip155:11155111:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb' });
 
-const base64 = (what: string) => z.string({ error: `must be ${what}` }).min(1, `must be ${what}`).meta({ format: 'byte' });
+const base64 = (what: string) => z.string({ error: `must be ${what}` }).meta({ format: 'byte' });
 
 export const OwnerChallenge = z
   .object({ challenge: base64('base64').meta({ description: 'Base64 of an EIP-4361 message for the owner to sign (EIP-191 personal_sign)' }) })

@@ -8,7 +8,7 @@ import { Uuid } from '../../domain/formats.js';
 import { Token } from '../../wire/auth.js';
 import { jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 
-const Credentials = z.object({ apiKey: Uuid, apiSecret: z.string().min(1) });
+const Credentials = z.object({ apiKey: Uuid, apiSecret: z.string() });
 const noContent = { 204: { description: 'Successful operation' } };
 const tags = ['Authentication'];
 
@@ -56,7 +56,7 @@ export function credentialRoutes(api: Api): void {
   api.openapi(
     createRoute({
       method: 'put', path: '/auth/signing', tags, operationId: 'updateSigningKey',
-      request: { body: jsonBody(z.object({ signingKeyId: Uuid, signingKey: z.string().min(1) })) },
+      request: { body: jsonBody(z.object({ signingKeyId: Uuid, signingKey: z.string().meta({ format: 'byte', description: 'Base64 of the PEM text of an ECDSA P-384 public key' }) })) },
       responses: { ...noContent, ...standardProblems },
     }),
     (c) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { T0, createTestSandbox, type TestSandbox } from '../../testing/harness.js';
 import { expectShape } from '../../testing/wire.js';
 import { Address } from '../../domain/address.js';
+import { MAX_TEXT_LENGTH } from '../../domain/formats.js';
 import { Card } from '../../wire/card.js';
 import { BILLING_ADDRESS, activeAccount, eventsOf, issuedCard, pendingAccount } from '../../testing/world.js';
 
@@ -29,7 +30,7 @@ describe('POST /v1/accounts/{id}/cards', () => {
   it('names every bad field at once', async () => {
     const sb = createTestSandbox();
     const { accountId } = await activeAccount(sb);
-    const res = await create(sb, accountId, { type: 'virtual', billingAddress: { firstLine: 'Flat G', city: '', country: 'UK', postCode: 'N1' } });
+    const res = await create(sb, accountId, { type: 'virtual', billingAddress: { firstLine: 'Flat G', city: null, country: 'UK', postCode: 'N1' } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ title: 'Invalid request', code: 'invalid_request' });
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['billingAddress.city', 'billingAddress.country']);
@@ -40,6 +41,33 @@ describe('POST /v1/accounts/{id}/cards', () => {
       'billingAddress.firstLine', 'billingAddress.city', 'billingAddress.country', 'billingAddress.postCode',
       'shippingAddress.firstLine', 'shippingAddress.city', 'shippingAddress.country', 'shippingAddress.postCode',
     ]);
+    expect(count(sb)).toBe(0);
+  });
+
+  it('takes any address text the service does: a 40-character postCode, empty lines, long ones', async () => {
+    const sb = createTestSandbox();
+    const addresses = [
+      { ...BILLING_ADDRESS, postCode: 'P'.repeat(40) },
+      { firstLine: '', secondLine: '', city: '', state: '', country: 'GB', postCode: '' },
+      { firstLine: 'a'.repeat(MAX_TEXT_LENGTH), city: 'b'.repeat(300), state: 'c'.repeat(300), country: 'GB', postCode: 'd'.repeat(MAX_TEXT_LENGTH) },
+    ];
+    for (const billingAddress of addresses) {
+      const { accountId } = await activeAccount(sb);
+      const res = await create(sb, accountId, { type: 'virtual', billingAddress });
+      expect(res.status).toBe(201);
+      expect(res.body.billingAddress).toEqual(billingAddress);
+    }
+  });
+
+  it(`refuses address text over the sandbox's own ${MAX_TEXT_LENGTH} characters, naming each field`, async () => {
+    const sb = createTestSandbox();
+    const { accountId } = await activeAccount(sb);
+    const long = 'x'.repeat(MAX_TEXT_LENGTH + 1);
+    const res = await create(sb, accountId, { type: 'virtual', billingAddress: { ...BILLING_ADDRESS, postCode: long }, shippingAddress: { ...BILLING_ADDRESS, firstLine: long, state: long } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ title: 'Invalid request', code: 'invalid_request' });
+    expect(res.body.errors).toEqual(['billingAddress.postCode', 'shippingAddress.firstLine', 'shippingAddress.state'].map((path) => ({ path, message: `must be at most ${MAX_TEXT_LENGTH} characters` })));
     expect(count(sb)).toBe(0);
   });
 

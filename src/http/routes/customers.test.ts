@@ -1,5 +1,6 @@
 import { parseSiweMessage } from 'viem/siwe';
 import { describe, expect, it } from 'vitest';
+import { MAX_TEXT_LENGTH } from '../../domain/formats.js';
 import { T0, createTestSandbox, type TestSandbox } from '../../testing/harness.js';
 import { expectShape } from '../../testing/wire.js';
 import { Customer } from '../../wire/customer.js';
@@ -29,11 +30,29 @@ describe('POST /v1/customers', () => {
 
   it('names every bad field at once', async () => {
     const sb = createTestSandbox();
-    const res = await create(sb, { chainId: 'eip155:11155111:0x12', externalId: '' });
+    const res = await create(sb, { chainId: 'eip155:11155111:0x12', externalId: 42 });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ title: 'Invalid request', code: 'invalid_request' });
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['chainId', 'externalId']);
     expect((await create(sb, {})).body.errors.map((e: { path: string }) => e.path)).toEqual(['chainId', 'externalId']);
+    expect(count(sb)).toBe(0);
+  });
+
+  it('takes any externalId the service does: empty, or hundreds of characters', async () => {
+    const sb = createTestSandbox();
+    for (const [i, externalId] of ['', 'x'.repeat(300), 'é'.repeat(MAX_TEXT_LENGTH)].entries()) {
+      const res = await create(sb, { chainId: testWallet(`long-${i}`).chainId, externalId });
+      expect(res.status).toBe(201);
+      expect(res.body.externalId).toBe(externalId);
+    }
+  });
+
+  it(`refuses an externalId over the sandbox's own ${MAX_TEXT_LENGTH} characters, naming it`, async () => {
+    const sb = createTestSandbox();
+    const res = await create(sb, { chainId: testWallet('huge').chainId, externalId: 'x'.repeat(MAX_TEXT_LENGTH + 1) });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ title: 'Invalid request', code: 'invalid_request', errors: [{ path: 'externalId', message: `must be at most ${MAX_TEXT_LENGTH} characters` }] });
     expect(count(sb)).toBe(0);
   });
 
@@ -186,6 +205,11 @@ describe('POST /v1/customers/{id}/challenge/sign', () => {
     expect(shortSignature.body).toMatchObject({ code: 'invalid_request', errors: [{ path: 'signature', message: expect.any(String) }] });
     const notBase64 = await sign(sb, customerId, { ...proof, challenge: '%%%' });
     expect(notBase64.body.errors).toEqual([{ path: 'challenge', message: 'not base64' }]);
+    // Empty strings are base64 (of nothing), as the service's document allows: refused for what they say.
+    const emptyChallenge = await sign(sb, customerId, { ...proof, challenge: '' });
+    expect(emptyChallenge.body).toMatchObject({ status: 400, code: 'invalid_request', errors: [{ path: 'challenge', message: 'not the current challenge' }] });
+    const emptySignature = await sign(sb, customerId, { ...proof, signature: '' });
+    expect(emptySignature.body).toMatchObject({ status: 400, code: 'invalid_request', errors: [{ path: 'signature', message: expect.any(String) }] });
     expect((await sb.json('GET', `/v1/customers/${customerId}/challenge`)).body.challenge).toBe(challenge);
     expect((await sign(sb, customerId, proof)).status).toBe(204);
   });

@@ -5,6 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { parseAccountId } from '../../domain/caip.js';
 import { checkWallet } from '../../domain/customer.js';
+import { Text } from '../../domain/formats.js';
 import type { Deps } from '../../deps.js';
 import { BlockchainAccountId, OwnerChallenge, OwnerSignature } from '../../wire/challenge.js';
 import { Customer } from '../../wire/customer.js';
@@ -27,7 +28,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       // A malformed id was already reported by the base schema.
       if (!wallet.ok && parseAccountId(v)) ctx.addIssue({ code: 'custom', message: wallet.message });
     }),
-    externalId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+    externalId: Text,
   });
 
   api.openapi(

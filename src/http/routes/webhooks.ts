@@ -11,7 +11,7 @@ const SaveWebhook = z.object({
     const message = callbackUrlProblem(value);
     if (message) ctx.addIssue({ code: 'custom', message });
   }),
-  types: z.array(WebhookType).min(1, 'must name at least one webhook type'),
+  types: z.array(WebhookType).openapi({ description: 'The event types to send to callbackUrl; an empty list subscribes to none' }),
 });
 const notFound = { 404: problem('Webhook not found') };
 const tags = ['Webhooks'];
