@@ -27,7 +27,7 @@ test('prints the checks, exits 1 when one fails, and writes JUnit XML', async ()
     expect(failing.stderr).toMatch(/error \d+ checks? failed/);
     const suite = (new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(file, 'utf8')) as { testsuites: { testsuite: { failures: string; testcase: { name: string; failure?: unknown }[] } } }).testsuites.testsuite;
     expect(Number(suite.failures)).toBeGreaterThanOrEqual(1);
-    expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => t.name)).toContain('Nothing the client sent was refused for its shape (400 or 422) in the last 100 requests');
+    expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => t.name)).toContain('Nothing the client sent was refused for its shape (invalid_request or idempotency_key_reused) in the last 100 requests');
   } finally {
     await sandbox.stop();
   }

@@ -179,10 +179,10 @@ function duplicatesAndOrder({ attempts }: ReportInput): Check {
 }
 
 function requestShapes({ requests }: ReportInput): Check {
-  const title = `Nothing the client sent was refused for its shape (400 or 422) in the last ${SHAPE_WINDOW} requests`;
+  const title = `Nothing the client sent was refused for its shape (invalid_request or idempotency_key_reused) in the last ${SHAPE_WINDOW} requests`;
   const recent = requests.slice(0, SHAPE_WINDOW);
   if (recent.length === 0) return check('request-shapes', title, 'not exercised', {}, 'send API requests');
-  const bad = recent.filter((e) => (e.status === 400 && e.problem?.code === 'invalid_request') || e.status === 422);
+  const bad = recent.filter((e) => e.problem?.code === 'invalid_request' || e.problem?.code === 'idempotency_key_reused');
   return bad.length
     ? check('request-shapes', title, 'fail', { requests: recent.length, refused: bad.length, requestIds: ids(bad) }, 'compare the bodies with /openapi.json; each refusal names the fields (requests, or explain a request id)')
     : check('request-shapes', title, 'pass', { requests: recent.length });

@@ -189,15 +189,17 @@ describe('credentials', () => {
     expect((await chainsWith(sandbox, (await tokenFor(sandbox, OTHER_KEY, 'second')).body.token)).status).toBe(200);
   });
 
-  it('refuses to delete the last credential (400) or an unknown one (404), and changes nothing', async () => {
+  it('refuses to delete the last credential or an unknown one (400, as the service declares), and changes nothing', async () => {
     const sandbox = createTestSandbox();
     const token = sandbox.token();
     const last = await sandbox.json('DELETE', '/v1/auth/credentials', { body: { apiKey: DEFAULT_API_KEY } });
     expect(last.status).toBe(400);
     expect(last.body).toMatchObject({ title: 'Invalid request', code: 'last_credential' });
     const unknown = await sandbox.json('DELETE', '/v1/auth/credentials', { body: { apiKey: OTHER_KEY } });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ title: 'Credential not found', code: 'credential_not_found' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.headers.get('content-type')).toContain('application/problem+json');
+    expect(unknown.body).toMatchObject({ title: 'Invalid request', code: 'unknown_credential', errors: [{ path: 'apiKey', message: 'names no credential of this programme' }] });
+    expect(unknown.body.detail).toContain(OTHER_KEY);
     expect((await chainsWith(sandbox, token)).status).toBe(200);
     expect((await tokenFor(sandbox)).status).toBe(200);
   });
@@ -251,14 +253,15 @@ describe('signing keys', () => {
     expect(sandbox.deps.services.auth.signingKey(OTHER_KEY)).toBeUndefined();
   });
 
-  it('DELETE removes a key (later signatures with it are refused) and 404s an unknown one', async () => {
+  it('DELETE removes a key (later signatures with it are refused) and refuses an unknown one with 400, as the service declares', async () => {
     sandbox = createTestSandbox({ verify: 'strict' });
     const key = newSigningKey(OTHER_KEY);
     await putKey(key.signingKey);
     expect((await sandbox.json('DELETE', '/v1/auth/signing', { body: { signingKeyId: OTHER_KEY } })).status).toBe(204);
     expect((await sendSigned(sandbox, key, 'GET', '/v1/chains')).status).toBe(400);
     const again = await sandbox.json('DELETE', '/v1/auth/signing', { body: { signingKeyId: OTHER_KEY } });
-    expect(again.status).toBe(404);
-    expect(again.body).toMatchObject({ title: 'Signing key not found', code: 'signing_key_not_found' });
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ title: 'Invalid request', code: 'unknown_signing_key', errors: [{ path: 'signingKeyId', message: 'names no signing key of this programme' }] });
+    expect(again.body.detail).toContain(OTHER_KEY);
   });
 });

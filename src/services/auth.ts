@@ -155,7 +155,7 @@ export function createAuth(core: Core) {
     deleteCredentials(apiKey: string): void {
       store.transaction(() => {
         const row = db.select().from(credentials).where(and(mine, eq(credentials.apiKey, apiKey))).get();
-        if (!row) fail('credential_not_found', `no credential with apiKey ${apiKey}`);
+        if (!row) fail('unknown_credential', `no credential with apiKey ${apiKey}`, [{ path: 'apiKey', message: 'names no credential of this programme' }]);
         if (credentialCount() === 1) fail('last_credential', 'cannot delete the last credential: add another with PUT /v1/auth/credentials first');
         db.delete(credentials).where(and(mine, eq(credentials.apiKey, apiKey))).run();
         bumpGeneration();
@@ -174,7 +174,7 @@ export function createAuth(core: Core) {
 
     deleteSigningKey(signingKeyId: string): void {
       const result = db.delete(signingKeys).where(and(eq(signingKeys.programmeId, programme), eq(signingKeys.keyId, signingKeyId))).run();
-      if (result.changes === 0) fail('signing_key_not_found', `no signing key with signingKeyId ${signingKeyId}`);
+      if (result.changes === 0) fail('unknown_signing_key', `no signing key with signingKeyId ${signingKeyId}`, [{ path: 'signingKeyId', message: 'names no signing key of this programme' }]);
       keyCache.delete(signingKeyId);
     },
 

@@ -2,7 +2,7 @@
  * Idempotency keys (docs/signatures.md: Idempotency). Scope: (API credential, key); kept 1 h of sandbox time. The
  * first request claims the key (`in_flight`); its response is stored unless it is a 5xx. A replay
  * of the same method, path and body gets the stored response; anything else under the key is
- * refused (422), and so is a duplicate while the first is still running (409).
+ * refused (400), and so is a duplicate while the first is still running (409).
  */
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';

@@ -116,7 +116,8 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
           db.insert(webhooks).values(row).run();
           return toWebhook(row);
         }
-        const existing = find(input.id);
+        const existing = db.select().from(webhooks).where(and(mine, eq(webhooks.id, input.id))).get();
+        if (!existing) fail('unknown_webhook', `no webhook with id ${input.id}: leave id out to create one`, [{ path: 'id', message: 'names no webhook of this programme' }]);
         const row = { ...existing, callbackUrl: input.callbackUrl, types, updatedAt: now };
         db.update(webhooks).set({ callbackUrl: row.callbackUrl, types, updatedAt: now }).where(and(mine, eq(webhooks.id, row.id))).run();
         db.update(deliveries)

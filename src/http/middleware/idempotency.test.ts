@@ -70,11 +70,12 @@ describe('Idempotency-Key', () => {
     expect(await again.json()).toEqual(await first.json());
   });
 
-  it('refuses the same key on a different body or path with 422, changing nothing', async () => {
+  it('refuses the same key on a different body or path with 400 idempotency_key_reused (the status the service declares), changing nothing', async () => {
     await post();
     for (const res of [await post({ ...BODY, size: 4 }), await post(BODY, { path: '/v1/probes?dry=1' })]) {
-      expect(res.status).toBe(422);
-      expect(await res.json()).toMatchObject({ status: 422, title: 'Idempotency key reused', code: 'idempotency_key_reused' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('Content-Type')).toBe('application/problem+json');
+      expect(await res.json()).toMatchObject({ status: 400, title: 'Invalid request', code: 'idempotency_key_reused', detail: expect.stringContaining('use a new key') });
     }
     expect(probes.effects).toHaveLength(1);
     expect((await post()).headers.get('Idempotent-Replayed')).toBe('true');
@@ -110,7 +111,7 @@ describe('Idempotency-Key', () => {
     await post();
     await sandbox.deps.services.scheduler.advance(T0 + 3_599_999);
     const token = sandbox.deps.services.auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET).token;
-    expect((await post({ ...BODY, size: 4 }, { token })).status).toBe(422);
+    expect((await post({ ...BODY, size: 4 }, { token })).status).toBe(400);
     await sandbox.deps.services.scheduler.advance(T0 + 3_600_000);
     const fresh = await post({ ...BODY, size: 4 }, { token });
     expect(fresh.status).toBe(201);

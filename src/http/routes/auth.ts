@@ -45,7 +45,7 @@ export function credentialRoutes(api: Api): void {
     createRoute({
       method: 'delete', path: '/auth/credentials', tags, operationId: 'deleteCredentials',
       request: { body: jsonBody(z.object({ apiKey: Uuid })) },
-      responses: { ...noContent, ...standardProblems, 404: problem('Credential not found') },
+      responses: { ...noContent, ...standardProblems },
     }),
     (c) => {
       servicesOf(c).auth.deleteCredentials(c.req.valid('json').apiKey);
@@ -70,7 +70,7 @@ export function credentialRoutes(api: Api): void {
     createRoute({
       method: 'delete', path: '/auth/signing', tags, operationId: 'deleteSigningKey',
       request: { body: jsonBody(z.object({ signingKeyId: Uuid })) },
-      responses: { ...noContent, ...standardProblems, 404: problem('Signing key not found') },
+      responses: { ...noContent, ...standardProblems },
     }),
     (c) => {
       servicesOf(c).auth.deleteSigningKey(c.req.valid('json').signingKeyId);

@@ -76,12 +76,12 @@ describe('/v1/webhooks', () => {
     expect(await list()).toEqual([updated.body]);
   });
 
-  it('refuses to update an unknown id with 404 webhook_not_found, creating nothing', async () => {
+  it('refuses to update an unknown id with 400 unknown_webhook (the status the service declares), creating nothing', async () => {
     const id = randomUUID();
     const res = await put({ id, callbackUrl: URL_A, types: ['card.updated'] });
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
-    expect(res.body).toMatchObject({ status: 404, title: 'Webhook not found', code: 'webhook_not_found' });
+    expect(res.body).toMatchObject({ status: 400, title: 'Invalid request', code: 'unknown_webhook', errors: [{ path: 'id', message: 'names no webhook of this programme' }] });
     expect(res.body.detail).toContain(id);
     expect(await list()).toEqual([]);
   });
@@ -93,7 +93,7 @@ describe('/v1/webhooks', () => {
     expect(await list()).toEqual([keep.body]);
     expect((await sandbox.json('GET', `/v1/webhooks/${gone.body.id}`)).body).toMatchObject({ status: 404, code: 'webhook_not_found' });
     expect((await sandbox.json('DELETE', `/v1/webhooks/${gone.body.id}`)).body).toMatchObject({ status: 404, code: 'webhook_not_found' });
-    expect((await put({ id: gone.body.id, callbackUrl: URL_A, types: ['card.updated'] })).status).toBe(404);
+    expect((await put({ id: gone.body.id, callbackUrl: URL_A, types: ['card.updated'] })).body).toMatchObject({ status: 400, code: 'unknown_webhook' });
   });
 
   it('answers 404 for an unknown webhook and 400 for an id that is not a UUID', async () => {

@@ -26,7 +26,7 @@ export function webhookRoutes(api: Api): void {
     createRoute({
       method: 'put', path: '/webhooks', tags, operationId: 'saveWebhook',
       request: { body: jsonBody(SaveWebhook) },
-      responses: { 200: jsonResponse(Webhook), ...standardProblems, ...notFound },
+      responses: { 200: jsonResponse(Webhook), ...standardProblems },
     }),
     (c) => c.json(servicesOf(c).webhooks.put(c.req.valid('json')), 200),
   );
