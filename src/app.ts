@@ -16,6 +16,7 @@ import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
 import { sameSite } from './http/middleware/same-site.js';
 import { idempotentRequests } from './http/middleware/idempotency.js';
+import { declarePipeline, registerHeaders, registerWebhooks } from './http/openapi.js';
 import { verifyRequests } from './http/middleware/verify.js';
 import { accountRoutes } from './http/routes/accounts.js';
 import { authorisationRoutes } from './http/routes/authorisations.js';
@@ -66,6 +67,8 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   let operationOf: (method: string, path: string) => string | undefined = () => undefined;
   v1.use('*', apiFaults(config.env, (method, path) => operationOf(method, path)));
   credentialRoutes(v1);
+  // Every route added from here on is verified: /openapi.json declares the headers it reads on them.
+  const verifiedFrom = v1.openAPIRegistry.definitions.length;
   v1.use('*', verifyRequests(config.verify, clock.wall, log));
   v1.use('*', idempotentRequests());
   engineRoutes(v1);
@@ -85,6 +88,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   // start, as the control plane refuses it.
   const unmet = config.apiFaults ? unmetApiFaults(config.apiFaults.rules) : [];
   if (unmet.length) throw new ConfigError(`--api-faults ${unmet.map((e) => `${e.path} ${e.message}`).join('; ')}`);
+  declarePipeline(v1.openAPIRegistry, verifiedFrom);
   app.route('/v1', v1);
   // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
   const simulator = new OpenAPIHono<AppEnv>({ defaultHook });
@@ -95,6 +99,9 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   webhookRoutes(webhooks);
   const control = controlRoutes(deps, { maxBodyBytes: MAX_BODY_BYTES, simulator, webhooks, operations, unmetApiFaults });
   // Each document from its own routes; the app's registry holds both, for the harness's answer checks.
+  // The request headers and the webhooks belong to the API's document alone.
+  registerHeaders(v1.openAPIRegistry);
+  registerWebhooks(v1.openAPIRegistry);
   const apiDocument = documentOf(v1, '/v1', { openapi: '3.1.0', info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' }, security: [{ bearerAuth: [] }] });
   const controlDocument = documentOf(control, '/_sandbox', CONTROL_DOCUMENT);
   app.get('/openapi.json', (c) => c.json(apiDocument()));

@@ -1,9 +1,16 @@
-/** The Webhook resource and the verification key: their wire shapes and the mapping from a row (docs/webhooks.md: Webhooks). */
+/**
+ * The Webhook resource and the verification key: their wire shapes and the mapping from a row; and
+ * the body each webhook type is delivered with (docs/webhooks.md: Webhooks).
+ */
 import { z } from 'zod';
 import { iso } from '../clock.js';
-import { WEBHOOK_TYPES } from '../domain/events.js';
+import { WEBHOOK_TYPES, type WebhookType as Type } from '../domain/events.js';
 import { DateTime, Uuid } from '../domain/formats.js';
 import type { webhooks } from '../store/schema.js';
+import { Account } from './account.js';
+import { Card } from './card.js';
+import { Customer } from './customer.js';
+import { Authorisation, Transaction } from './payment.js';
 
 export const WebhookType = z.enum(WEBHOOK_TYPES).meta({ id: 'WebhookType' });
 
@@ -11,8 +18,23 @@ export const Webhook = z.object({ id: Uuid, callbackUrl: z.url(), types: z.array
 
 export type Webhook = z.infer<typeof Webhook>;
 
-export const VerificationKey = z.object({ keyId: Uuid, key: z.base64() }).meta({ id: 'VerificationKey' });
+export const VerificationKey = z.object({ keyId: Uuid, key: z.base64().meta({ format: 'byte' }) }).meta({ id: 'VerificationKey' });
 
 export function toWebhook(row: typeof webhooks.$inferSelect): Webhook {
   return { id: row.id, callbackUrl: row.callbackUrl, types: row.types, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
 }
+
+/** A delivery's body: `webhookType` and `eventId`, then the entity as GET returns it. */
+const event = (type: Type, entity: z.ZodObject, id: string) =>
+  z
+    .object({ webhookType: z.literal(type), eventId: Uuid })
+    .and(entity)
+    .meta({ id, description: `The body of a ${type} delivery: the ${type.split('.')[0]} as GET returns it, after webhookType and eventId` });
+
+export const WebhookEvents = {
+  'customer.updated': event('customer.updated', Customer, 'CustomerUpdatedEvent'),
+  'account.updated': event('account.updated', Account, 'AccountUpdatedEvent'),
+  'card.updated': event('card.updated', Card, 'CardUpdatedEvent'),
+  'authorisation.updated': event('authorisation.updated', Authorisation, 'AuthorisationUpdatedEvent'),
+  'transaction.updated': event('transaction.updated', Transaction, 'TransactionUpdatedEvent'),
+} as const satisfies Record<Type, z.ZodType>;

@@ -17,6 +17,7 @@ export function tokenRoute(api: Api, { programmes }: Deps): void {
   api.openapi(
     createRoute({
       method: 'post', path: '/auth/token', tags, operationId: 'getToken',
+      security: [],
       request: { body: jsonBody(Credentials) },
       responses: { 200: jsonResponse(Token), 400: problem('Invalid request'), 401: problem('Invalid credentials'), 500: problem('Internal error') },
     }),

@@ -1,0 +1,169 @@
+/**
+ * /openapi.json says what the sandbox requires and answers, so that a client generated from it
+ * sends what the service needs: the request headers verification reads, where `--verify strict`
+ * refuses a request without them; the statuses the sandbox answers on its own; and the webhooks it
+ * sends, with the body and headers of a real delivery.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_TYPES } from '../domain/events.js';
+import { generateP384, keyFingerprintId } from '../signatures/keys.js';
+import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
+import { payments, SECOND } from '../testing/payments.js';
+import { startTestReceiver } from '../testing/receiver.js';
+import { newSigningKey, registerSigningKey, sendSigned, type TestSigningKey } from '../testing/signer.js';
+import { issuedCard } from '../testing/world.js';
+import { createAgents, sendAttempt } from '../webhooks/send.js';
+import { WebhookEvents } from '../wire/webhook.js';
+
+interface Parameter { $ref?: string; in?: string; name?: string; required?: boolean; schema?: Record<string, unknown> }
+interface Operation { operationId: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: { $ref?: string } }> }; responses: Record<string, unknown>; security?: unknown[] }
+interface Document {
+  security: unknown[];
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, Record<string, Operation>>;
+  components: { parameters: Record<string, Parameter>; schemas: Record<string, Record<string, unknown>> };
+}
+
+const documentOf = async (sb: TestSandbox) => (await sb.json('GET', '/openapi.json', { token: false })).body as Document;
+
+/** The header parameters of an operation, by name, with their components resolved. */
+function headersOf(doc: Document, op: Operation): Map<string, Parameter> {
+  const resolved = (op.parameters ?? []).map((p) => (p.$ref ? { ...doc.components.parameters[p.$ref.split('/').at(-1)!], ...p } : p));
+  return new Map(resolved.filter((p) => p.in === 'header').map((p) => [p.name!, p]));
+}
+
+const operationsOf = (doc: Document) =>
+  Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
+
+/** The path with each `{id}` filled with a UUID no resource has. */
+const concrete = (path: string) => path.replace(/\{[^}]+\}/g, () => randomUUID());
+
+const HEADERS = ['Signature', 'Signature-Input', 'Idempotency-Key', 'Content-Digest'];
+
+describe('/openapi.json: the request headers', () => {
+  let sb: TestSandbox;
+  let key: TestSigningKey;
+  let doc: Document;
+  beforeAll(async () => {
+    sb = createTestSandbox({ verify: 'strict' });
+    key = newSigningKey();
+    await registerSigningKey(sb, key);
+    doc = await documentOf(sb);
+  });
+
+  it('declares Signature and Signature-Input outside /auth, Idempotency-Key on each write, Content-Digest with each body, all required', () => {
+    for (const { path, method, op } of operationsOf(doc)) {
+      const headers = headersOf(doc, op);
+      const expected = path.startsWith('/v1/auth/')
+        ? []
+        : ['Signature', 'Signature-Input', ...(method === 'GET' ? [] : ['Idempotency-Key']), ...(op.requestBody ? ['Content-Digest'] : [])];
+      expect([...headers.keys()].filter((name) => HEADERS.includes(name)).sort(), `${method} ${path}`).toEqual(expected.sort());
+      for (const name of expected) expect(headers.get(name)!.required, `${method} ${path} ${name}`).toBe(true);
+    }
+    expect(doc.components.parameters.IdempotencyKey!.schema).toMatchObject({ format: 'uuid' });
+  });
+
+  it('declares exactly what --verify strict refuses a request without', async () => {
+    for (const { path, method, op } of operationsOf(doc)) {
+      const headers = headersOf(doc, op);
+      const target = concrete(path);
+      const unsigned = (await sb.json(method, target)).body;
+      const verified = unsigned.code === 'invalid_signature';
+      expect(headers.has('Signature') && headers.has('Signature-Input'), `${method} ${path} unsigned: ${unsigned.code}`).toBe(verified);
+      if (!verified) continue;
+      const body = op.requestBody ? {} : undefined;
+      const noKey = (await (await sendSigned(sb, key, method, target, { body, idempotencyKey: false })).json()) as { code?: string };
+      expect(noKey.code === 'missing_idempotency_key', `${method} ${path} without Idempotency-Key: ${noKey.code}`).toBe(headers.has('Idempotency-Key'));
+      // Without a body there is nothing to digest; with one, a request without Content-Digest is refused.
+      expect(headers.has('Content-Digest'), `${method} ${path} Content-Digest`).toBe(body !== undefined);
+      if (body === undefined) continue;
+      const noDigest = (await (await sendSigned(sb, key, method, target, { body, digest: false })).json()) as { code?: string };
+      expect(noDigest.code, `${method} ${path} without Content-Digest`).toBe('invalid_content_digest');
+    }
+  });
+
+  it('only documents them: with --verify off a request without any of them is answered', async () => {
+    const off = createTestSandbox();
+    const webhook = await off.json('PUT', '/v1/webhooks', { body: { callbackUrl: 'https://example.com/hooks', types: ['card.updated'] } });
+    expect(webhook.status).toBe(200);
+    expect(webhook.headers.get('Sandbox-Warning')).toBeNull();
+    expect((await off.json('GET', `/v1/webhooks/${webhook.body.id}`)).status).toBe(200);
+  });
+});
+
+describe('/openapi.json: security, statuses and formats', () => {
+  let doc: Document;
+  beforeAll(async () => {
+    doc = await documentOf(createTestSandbox());
+  });
+
+  it('asks no token of POST /auth/token and a bearer token of every other operation', () => {
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    for (const { path, method, op } of operationsOf(doc)) {
+      if (path === '/v1/auth/token') expect(op.security).toEqual([]);
+      else expect(op.security, `${method} ${path}`).toBeUndefined();
+    }
+  });
+
+  it('declares 413 on every operation that reads a body and 409 on every write past verification; 404 only for a path id', () => {
+    for (const { path, method, op } of operationsOf(doc)) {
+      const statuses = Object.keys(op.responses);
+      expect(statuses.includes('413'), `${method} ${path} 413`).toBe(method !== 'GET');
+      if (method !== 'GET' && !path.startsWith('/v1/auth/')) expect(statuses, `${method} ${path}`).toContain('409');
+      expect(statuses.includes('404'), `${method} ${path} 404`).toBe(path.includes('{'));
+      expect(statuses, `${method} ${path}`).not.toContain('422');
+    }
+  });
+
+  it('gives the base64 and URL fields their formats', () => {
+    const body = (path: string, method: string) => (doc.paths[path]![method]!.requestBody!.content['application/json']!.schema as { properties: Record<string, { format?: string }> }).properties;
+    expect(body('/v1/auth/signing', 'put').signingKey!.format).toBe('byte');
+    expect(body('/v1/webhooks', 'put').callbackUrl!.format).toBe('uri');
+    expect((doc.components.schemas.VerificationKey!.properties as Record<string, { format?: string }>).key!.format).toBe('byte');
+  });
+});
+
+describe('/openapi.json: the webhooks', () => {
+  const receiverOf = startTestReceiver();
+  const agents = createAgents(2);
+  afterAll(async () => {
+    agents.destroy();
+    await (await receiverOf).close();
+  });
+
+  it('has one entry per event type: its body as delivered, and the headers each delivery carries', async () => {
+    const sb = createTestSandbox();
+    const doc = await documentOf(sb);
+    expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_TYPES]);
+
+    // One event of each type, as the sandbox writes and sends them.
+    const p = payments(sb);
+    const { cardId } = await issuedCard(sb, { currencies: ['EUR'] });
+    await p.authorise(cardId, { amount: '5', currency: 'EUR' });
+    await p.advance(SECOND);
+    const rows = sb.deps.store.sqlite.prepare('SELECT type, body FROM events ORDER BY seq').all() as { type: string; body: string }[];
+    const receiver = await receiverOf;
+    const { privateKey, publicKey } = generateP384();
+
+    for (const type of WEBHOOK_TYPES) {
+      const op = doc.webhooks[type]!.post!;
+      expect(op.security).toEqual([]);
+      const ref = op.requestBody!.content['application/json']!.schema.$ref!;
+      const schema = doc.components.schemas[ref.split('/').at(-1)!]!;
+      expect(schema.allOf).toContainEqual({ $ref: `#/components/schemas/${type.split('.')[0]!.replace(/^\w/, (c) => c.toUpperCase())}` });
+
+      const row = rows.find((r) => r.type === type);
+      expect(row, type).toBeDefined();
+      expect(WebhookEvents[type].safeParse(JSON.parse(row!.body)).success, type).toBe(true);
+
+      await sendAttempt({ callbackUrl: `${receiver.url}/hooks`, body: Buffer.from(row!.body), eventId: randomUUID(), attempt: 1, signer: { keyId: keyFingerprintId(publicKey), privateKey }, created: Math.floor(Date.now() / 1000), agents });
+      const sent = receiver.requests.at(-1)!.headers;
+      for (const [name, header] of headersOf(doc, op)) {
+        expect(header.required, `${type} ${name}`).toBe(true);
+        expect(sent, `${type} ${name}`).toHaveProperty(name.toLowerCase());
+      }
+      expect([...headersOf(doc, op).keys()]).toEqual(expect.arrayContaining(['Signature', 'Signature-Input', 'Content-Digest', 'Sandbox-Event-Id', 'Sandbox-Delivery-Attempt']));
+    }
+  });
+});
