@@ -11,9 +11,9 @@ export const Uuid = z.string().regex(new RegExp(`^${UUID_PATTERN}$`), 'must be a
 
 /**
  * The sandbox's own bound on a text field whose length the service's document leaves open
- * (docs/api.md: Errors): far above any real value, so
- * that no request the service takes meets it, yet a body of one huge field is refused by name
- * rather than stored. Empty text is accepted, as the document sets no minimum either.
+ * (docs/api.md: Errors → Where the sandbox differs from the service's document): far above any
+ * real value, so that no request the service takes meets it, yet a body of one huge field is
+ * refused by name rather than stored. Empty text is accepted, as the document sets no minimum.
  */
 export const MAX_TEXT_LENGTH = 4096;
 

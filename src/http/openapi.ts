@@ -1,8 +1,8 @@
 /**
- * What /openapi.json says beyond each route's own declaration (docs/api.md: Errors): the request
- * headers the /v1 pipeline reads, the statuses it may answer on its own, and the webhooks the
- * sandbox sends. Each is declared here once, from the same rules the middleware follows, rather
- * than on every route.
+ * What /openapi.json says beyond each route's own declaration (docs/api.md: Errors → Where the
+ * sandbox differs from the service's document): the request headers the /v1 pipeline reads, the
+ * statuses it may answer on its own, and the webhooks the sandbox sends. Each is declared here
+ * once, from the same rules the middleware follows, rather than on every route.
  *
  * The headers go into the operations' `parameters`, which only document: @hono/zod-openapi
  * validates `request` alone, so `--verify` still decides what a missing signature, digest or
