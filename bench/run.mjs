@@ -21,7 +21,18 @@ import { fixed, loadAverage, machine, markdownTable, row, textTable } from './li
 
 const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', 'advance', 'programmes'];
 // Ratios are to a reference measured in the same run: Prism, the node:http ceiling, one core's P-384 rate.
-const TARGETS = { coldMs: 300, coldOfPrism: 1 / 5, ceilingRatio: 0.35, strictOfVerify: 1.5, writesOfPrism: 3, deliveriesOfSign: 1.5, advanceSeconds: 10, rssMiB: 150, programmeMs: 5, programmeMiB: 2 };
+const TARGETS = {
+  coldMs: 300,
+  coldOfPrism: 1 / 5,
+  ceilingRatio: 0.35,
+  strictOfVerify: 1.5,
+  writesOfPrism: 3,
+  deliveriesOfSign: 1.5,
+  advanceSeconds: 10,
+  rssMiB: 150,
+  programmeMs: 5,
+  programmeMiB: 2,
+};
 const OUTPUT = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
 // The hand-written reading of the figures, from this heading to the end: a full run keeps it.
 const KEPT = '\n## Reading the figures\n';
@@ -63,17 +74,39 @@ const loadAtStart = loadAverage();
 
 if (wants('cold')) {
   const cold = await phase('cold start', () => coldStart(nodeArgs));
-  rows.push(row('Cold start, spawn → 200 /_sandbox/health (median of 5)', {}, `${ms(cold.medianMs)} (node -e 0: ${ms(cold.bareNodeMs)})`, `≤ ${TARGETS.coldMs} ms`, cold.medianMs <= TARGETS.coldMs));
+  rows.push(
+    row(
+      'Cold start, spawn → 200 /_sandbox/health (median of 5)',
+      {},
+      `${ms(cold.medianMs)} (node -e 0: ${ms(cold.bareNodeMs)})`,
+      `≤ ${TARGETS.coldMs} ms`,
+      cold.medianMs <= TARGETS.coldMs,
+    ),
+  );
   if (cold.prismMs !== undefined) {
     const ratio = cold.medianMs / cold.prismMs;
-    rows.push(row(`Reference: Prism ${PRISM_VERSION} cold start, spawn → first answer (median of 5)`, {}, `${ms(cold.prismMs)}; the sandbox takes ${fixed(ratio * 100)} % of it`, `sandbox ≤ ${fixed(TARGETS.coldOfPrism * 100)} %`, ratio <= TARGETS.coldOfPrism));
-    notes.push(`Prism ${PRISM_VERSION} (\`prism mock\` on the sandbox's own /openapi.json) cold start runs: ${cold.prismRunsMs.map(ms).join(', ')}, each to its first answer to POST /v1/customers.`);
+    rows.push(
+      row(
+        `Reference: Prism ${PRISM_VERSION} cold start, spawn → first answer (median of 5)`,
+        {},
+        `${ms(cold.prismMs)}; the sandbox takes ${fixed(ratio * 100)} % of it`,
+        `sandbox ≤ ${fixed(TARGETS.coldOfPrism * 100)} %`,
+        ratio <= TARGETS.coldOfPrism,
+      ),
+    );
+    notes.push(
+      `Prism ${PRISM_VERSION} (\`prism mock\` on the sandbox's own /openapi.json) cold start runs: ${cold.prismRunsMs.map(ms).join(', ')}, each to its first answer to POST /v1/customers.`,
+    );
   } else notes.push(`Prism: ${cold.prismError}.`);
-  notes.push(`Cold start runs: ${cold.runsMs.map(ms).join(', ')}; Node alone (spawn to exit of \`node -e 0\`), median of 5 taken between them: ${ms(cold.bareNodeMs)}.`);
+  notes.push(
+    `Cold start runs: ${cold.runsMs.map(ms).join(', ')}; Node alone (spawn to exit of \`node -e 0\`), median of 5 taken between them: ${ms(cold.bareNodeMs)}.`,
+  );
   const withoutCa = cold.withoutExtraCaCerts;
   if (withoutCa) {
     rows.push(row('Cold start, the same without NODE_EXTRA_CA_CERTS', {}, `${ms(withoutCa.medianMs)} (node -e 0: ${ms(withoutCa.bareNodeMs)})`));
-    notes.push(`NODE_EXTRA_CA_CERTS is set here (a CA file Node reads when it starts). Without it: cold start runs ${withoutCa.runsMs.map(ms).join(', ')}, Node alone ${ms(withoutCa.bareNodeMs)}.`);
+    notes.push(
+      `NODE_EXTRA_CA_CERTS is set here (a CA file Node reads when it starts). Without it: cold start runs ${withoutCa.runsMs.map(ms).join(', ')}, Node alone ${ms(withoutCa.bareNodeMs)}.`,
+    );
   }
 }
 
@@ -104,25 +137,55 @@ for (const path of new Set([...reads, ...strict].map((r) => r.path))) {
   if (r) {
     rows.push(row(`Ceiling: node:http in its own process, same bytes as GET ${path}`, r.ceiling, `${r.items} items, ${fixed(r.bytes)} B`));
     rows.push(row(`Reference: bare Hono route, same bytes`, r.hono, `${fixed((r.hono.rps / r.ceiling.rps) * 100)} % of ceiling`));
-    rows.push(row(`GET ${path}, --verify off`, r.unsigned, `${fixed(r.ratio * 100)} % of ceiling`, `≥ ${TARGETS.ceilingRatio * 100} %`, r.ratio >= TARGETS.ceilingRatio));
+    rows.push(
+      row(
+        `GET ${path}, --verify off`,
+        r.unsigned,
+        `${fixed(r.ratio * 100)} % of ceiling`,
+        `≥ ${TARGETS.ceilingRatio * 100} %`,
+        r.ratio >= TARGETS.ceilingRatio,
+      ),
+    );
   }
   if (s) {
     const ofVerify = s.fresh.rps / s.verifyPerSecond;
-    rows.push(row(`GET ${path}, --verify strict, a fresh signature each`, s.fresh, `${fixed(ofVerify, 2)}× one core's ${fixed(s.verifyPerSecond)} verifies/s`, `≥ ${TARGETS.strictOfVerify}×`, ofVerify >= TARGETS.strictOfVerify && !s.fresh.bad));
+    rows.push(
+      row(
+        `GET ${path}, --verify strict, a fresh signature each`,
+        s.fresh,
+        `${fixed(ofVerify, 2)}× one core's ${fixed(s.verifyPerSecond)} verifies/s`,
+        `≥ ${TARGETS.strictOfVerify}×`,
+        ofVerify >= TARGETS.strictOfVerify && !s.fresh.bad,
+      ),
+    );
     rows.push(row(`GET ${path}, --verify strict, one signature per connection replayed`, s.replayed, 'cached verifications, not what clients send'));
     notes.push(
       `Strict GET ${path}: ${fixed(s.signed)} requests, each signed once before the load (http-message-signatures, on every core) and sent once; ${fixed(s.verifyPerSecond)} P-384 verifies/s on one core with node:crypto, measured in the same run. ` +
         cpuBound(s.fresh.cpuUs, s.verifyPerSecond, 'request', 'the load generator'),
     );
   }
-  for (const [what, result] of [['ceiling', r?.ceiling], ['bare Hono', r?.hono], ['unsigned', r?.unsigned], ['strict, fresh', s?.fresh], ['strict, replayed', s?.replayed]]) {
+  for (const [what, result] of [
+    ['ceiling', r?.ceiling],
+    ['bare Hono', r?.hono],
+    ['unsigned', r?.unsigned],
+    ['strict, fresh', s?.fresh],
+    ['strict, replayed', s?.replayed],
+  ]) {
     if (result?.bad) notes.push(`GET ${path} (${what}): ${result.detail}.`);
   }
 }
 if (writes) {
   const ofPrism = prism?.rps ? writes.rps / prism.rps : undefined;
   if (prism?.rps) rows.push(row(`Reference: Prism ${PRISM_VERSION}, POST /v1/customers (stores nothing)`, prism, ''));
-  rows.push(row('POST /v1/customers, a new customer and Idempotency-Key each, --verify off', writes, `${fixed(writes.total)} created${ofPrism ? `; ${fixed(ofPrism, 2)}× Prism` : ''}`, `≥ ${TARGETS.writesOfPrism}× Prism`, ofPrism === undefined ? undefined : ofPrism >= TARGETS.writesOfPrism && !writes.bad));
+  rows.push(
+    row(
+      'POST /v1/customers, a new customer and Idempotency-Key each, --verify off',
+      writes,
+      `${fixed(writes.total)} created${ofPrism ? `; ${fixed(ofPrism, 2)}× Prism` : ''}`,
+      `≥ ${TARGETS.writesOfPrism}× Prism`,
+      ofPrism === undefined ? undefined : ofPrism >= TARGETS.writesOfPrism && !writes.bad,
+    ),
+  );
   if (writes.bad) notes.push(`POST /v1/customers: ${writes.detail}.`);
   if (prism?.error) notes.push(`Prism: ${prism.error}.`);
   else if (prism?.bad) notes.push(`Prism, POST /v1/customers: ${prism.detail}.`);
@@ -130,16 +193,34 @@ if (writes) {
 if (journeyRun) {
   const j = journeyRun;
   rows.push(row(`Full journeys, ${j.concurrency} concurrent, --verify off`, {}, `${fixed(j.perSecond, 1)} journeys/s (${j.journeys})`));
-  notes.push(`Journeys: ${j.journeys} completed with ${j.advances} clock advances of 2 s${j.failures.length ? `; failures: ${j.failures.slice(0, 3).join(' | ')}` : ''}.`);
+  notes.push(
+    `Journeys: ${j.journeys} completed with ${j.advances} clock advances of 2 s${j.failures.length ? `; failures: ${j.failures.slice(0, 3).join(' | ')}` : ''}.`,
+  );
 }
 if (memory) {
-  rows.push(row('RSS of the sandbox after the load phases above', {}, `${fixed(memory.rssMiB)} MiB (peak ${fixed(memory.peakMiB)})`, `≤ ${TARGETS.rssMiB} MiB`, memory.rssMiB <= TARGETS.rssMiB));
+  rows.push(
+    row(
+      'RSS of the sandbox after the load phases above',
+      {},
+      `${fixed(memory.rssMiB)} MiB (peak ${fixed(memory.peakMiB)})`,
+      `≤ ${TARGETS.rssMiB} MiB`,
+      memory.rssMiB <= TARGETS.rssMiB,
+    ),
+  );
 }
 
 if (wants('deliveries')) {
   const d = await phase('webhook deliveries', () => deliveriesPerSecond(nodeArgs));
   const ofSign = d.perSecond / d.signaturesPerSecond;
-  rows.push(row('Signed webhook deliveries to a loopback receiver (200)', { cpuUs: d.cpuUs }, `${fixed(d.perSecond)} /s (${fixed(d.received)} of ${fixed(d.expected)}); ${fixed(ofSign, 2)}× one core's ${fixed(d.signaturesPerSecond)} signatures/s`, `≥ ${TARGETS.deliveriesOfSign}×`, d.complete && ofSign >= TARGETS.deliveriesOfSign));
+  rows.push(
+    row(
+      'Signed webhook deliveries to a loopback receiver (200)',
+      { cpuUs: d.cpuUs },
+      `${fixed(d.perSecond)} /s (${fixed(d.received)} of ${fixed(d.expected)}); ${fixed(ofSign, 2)}× one core's ${fixed(d.signaturesPerSecond)} signatures/s`,
+      `≥ ${TARGETS.deliveriesOfSign}×`,
+      d.complete && ofSign >= TARGETS.deliveriesOfSign,
+    ),
+  );
   notes.push(
     `Webhook deliveries: ${fixed(d.expected)} events written by one seed request in ${ms(d.seededMs)}; ` +
       `${fixed(d.perSecond)} deliveries/s from the first to the last received, ${fixed(d.endToEndPerSecond)} /s counting from the seed request; ` +
@@ -154,17 +235,51 @@ if (wants('deliveries')) {
 if (wants('advance')) {
   const a = await phase('24 h advance', () => advanceWithFailures(nodeArgs));
   const result = a.seconds === undefined ? `failed: ${a.error}` : `${fixed(a.seconds, 2)} s, ${fixed(a.attempts)} attempts`;
-  rows.push(row(`clock advance 24h, ${fixed(FAILING_DELIVERIES)} failing deliveries pending`, {}, result, `≤ ${TARGETS.advanceSeconds} s`, a.seconds !== undefined && a.seconds <= TARGETS.advanceSeconds));
-  notes.push(`24 h advance: ${a.pendingBefore} deliveries pending before; the advance answered ran=${a.ran}; the receiver counted ${a.attempts} attempts during it; states afterwards ${JSON.stringify(a.after)}.`);
+  rows.push(
+    row(
+      `clock advance 24h, ${fixed(FAILING_DELIVERIES)} failing deliveries pending`,
+      {},
+      result,
+      `≤ ${TARGETS.advanceSeconds} s`,
+      a.seconds !== undefined && a.seconds <= TARGETS.advanceSeconds,
+    ),
+  );
+  notes.push(
+    `24 h advance: ${a.pendingBefore} deliveries pending before; the advance answered ran=${a.ran}; the receiver counted ${a.attempts} attempts during it; states afterwards ${JSON.stringify(a.after)}.`,
+  );
 }
 
 if (wants('programmes')) {
   const p = await phase('programmes', () => programmeCosts(nodeArgs));
-  rows.push(row(`Make a programme (POST /_sandbox/programmes, median of ${p.count})`, {}, `${fixed(p.medianMs, 2)} ms (p95 ${fixed(p.p95Ms, 2)} ms)`, `≤ ${TARGETS.programmeMs} ms`, p.medianMs <= TARGETS.programmeMs));
+  rows.push(
+    row(
+      `Make a programme (POST /_sandbox/programmes, median of ${p.count})`,
+      {},
+      `${fixed(p.medianMs, 2)} ms (p95 ${fixed(p.p95Ms, 2)} ms)`,
+      `≤ ${TARGETS.programmeMs} ms`,
+      p.medianMs <= TARGETS.programmeMs,
+    ),
+  );
   rows.push(row('First request to a new programme (its token; builds its services)', {}, `${fixed(p.firstUseMs, 2)} ms (median)`));
-  rows.push(row('Memory per programme (RSS growth over them all)', {}, `${fixed(p.perProgrammeMiB, 3)} MiB; ${fixed(p.perProgrammeWithWorldMiB, 3)} MiB with a world each`, `≤ ${TARGETS.programmeMiB} MiB`, p.perProgrammeWithWorldMiB <= TARGETS.programmeMiB));
-  rows.push(row(`CPU while idle, ${p.count} programmes each with a card`, {}, `${fixed(p.idleManyMsPerS, 2)} ms/s (default programme alone: ${fixed(p.idleAloneMsPerS, 2)} ms/s)`));
-  notes.push(`Programmes: each has its own clock, jobs and retries, but one timer serves them all and wakes a programme only when its next item falls due; the worlds' card expiries are three years away. Idle CPU is measured over ${p.idleSeconds} s.`);
+  rows.push(
+    row(
+      'Memory per programme (RSS growth over them all)',
+      {},
+      `${fixed(p.perProgrammeMiB, 3)} MiB; ${fixed(p.perProgrammeWithWorldMiB, 3)} MiB with a world each`,
+      `≤ ${TARGETS.programmeMiB} MiB`,
+      p.perProgrammeWithWorldMiB <= TARGETS.programmeMiB,
+    ),
+  );
+  rows.push(
+    row(
+      `CPU while idle, ${p.count} programmes each with a card`,
+      {},
+      `${fixed(p.idleManyMsPerS, 2)} ms/s (default programme alone: ${fixed(p.idleAloneMsPerS, 2)} ms/s)`,
+    ),
+  );
+  notes.push(
+    `Programmes: each has its own clock, jobs and retries, but one timer serves them all and wakes a programme only when its next item falls due; the worlds' card expiries are three years away. Idle CPU is measured over ${p.idleSeconds} s.`,
+  );
 }
 
 const m = machine();
@@ -184,22 +299,24 @@ if (only.length === PHASES.length) {
     'Written by `npm run bench` (bench/run.mjs). Every figure comes from one run, phases back to back, against the compiled CLI',
     '(`node bin/card-sandbox.cjs start --db :memory:`) in its own process on loopback; the load generator (autocannon) runs in the',
     'bench process, and each reference in a process of its own: node:http and a bare Hono route answering the same bytes (the',
-    'ceiling), Prism (`prism mock` on the sandbox\'s own OpenAPI document), and node:crypto on one core for P-384. Every target is',
+    "ceiling), Prism (`prism mock` on the sandbox's own OpenAPI document), and node:crypto on one core for P-384. Every target is",
     'a ratio to a reference measured in the same run: the machine is shared, so compare within a run rather than across runs.',
     '',
     ...header.map((h) => `- ${h}`),
     '',
     markdownTable(rows),
     '',
-    '**req/s**: mean of autocannon\'s per-second samples; **p50/p99**: latency in ms; **CPU µs/req**: CPU time (user + system) the',
-    'server process used per request while loaded, which moves less with the machine\'s load than req/s. The ceiling, bare Hono and',
+    "**req/s**: mean of autocannon's per-second samples; **p50/p99**: latency in ms; **CPU µs/req**: CPU time (user + system) the",
+    "server process used per request while loaded, which moves less with the machine's load than req/s. The ceiling, bare Hono and",
     `unsigned GET rows were loaded in turn, ${READ_ROUNDS} rounds of a third of the phase each, and show the median round.`,
     '',
     '## Notes',
     '',
     ...notes.map((n) => `- ${n}`),
     `- Load average at the start of each phase: ${loads.join('; ')}.`,
-    ...(rows.some((r) => r.met === false) ? ['- Why the targets marked NO are missed on a machine like this one: [Reading the figures](#reading-the-figures), below.'] : []),
+    ...(rows.some((r) => r.met === false)
+      ? ['- Why the targets marked NO are missed on a machine like this one: [Reading the figures](#reading-the-figures), below.']
+      : []),
     '',
   ].join('\n');
   const previous = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '';

@@ -55,7 +55,11 @@ const refName = (ref) => ref.replace('#/components/schemas/', '');
 
 /** A JSDoc block from a schema's description and format, or nothing. */
 function doc(schema, pad) {
-  const parts = [schema.description, schema.format && `format: ${schema.format}`, schema.default !== undefined && `default: ${JSON.stringify(schema.default)}`].filter(Boolean);
+  const parts = [
+    schema.description,
+    schema.format && `format: ${schema.format}`,
+    schema.default !== undefined && `default: ${JSON.stringify(schema.default)}`,
+  ].filter(Boolean);
   if (parts.length === 0) return '';
   return `${pad}/** ${parts.join('; ').replaceAll('*/', '*\\/')} */\n`;
 }
@@ -114,7 +118,11 @@ function operation(path, method, op) {
   const body = jsonSchemaOf(op.requestBody?.content);
   if (body) args.push(`body${op.requestBody.required ? '' : '?'}: ${type(body, '    ')}`);
   if (query.length > 0) {
-    const schema = { type: 'object', properties: Object.fromEntries(query.map((p) => [p.name, { ...p.schema, description: p.description ?? p.schema?.description }])), required: query.filter((p) => p.required).map((p) => p.name) };
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(query.map((p) => [p.name, { ...p.schema, description: p.description ?? p.schema?.description }])),
+      required: query.filter((p) => p.required).map((p) => p.name),
+    };
     args.push(`query${query.some((p) => p.required) ? '' : '?'}: ${type(schema, '    ')}`);
   }
   const [status, response] = Object.entries(op.responses).find(([code]) => /^2/.test(code));
@@ -125,7 +133,15 @@ function operation(path, method, op) {
     summary: `${method.toUpperCase()} ${path}${op.summary ? ` — ${op.summary}` : ''}`,
     args: `[${args.join(', ')}]`,
     result: result ? type(result, '    ') : 'void',
-    table: { method: method.toUpperCase(), path, params: pathParams, body: Boolean(body), query: query.length > 0, status: Number(status), ...(stream && { stream: true }) },
+    table: {
+      method: method.toUpperCase(),
+      path,
+      params: pathParams,
+      body: Boolean(body),
+      query: query.length > 0,
+      status: Number(status),
+      ...(stream && { stream: true }),
+    },
   };
 }
 
@@ -141,11 +157,22 @@ function render(document, source) {
       operations.push(operation(path, method, op));
     }
   }
+  const webhooks = Object.entries(document.webhooks ?? {});
+  if (webhooks.length > 0) {
+    out.push("/** Each webhook type and the body its deliveries carry (the document's webhooks). */", 'export interface WebhookEvents {');
+    for (const [name, item] of webhooks) out.push(`  ${JSON.stringify(name)}: ${type(jsonSchemaOf(item.post.requestBody.content))};`);
+    out.push('}', '');
+  }
   out.push('/** Every operation: its arguments and what it resolves to (for a stream, each message). */', 'export interface Operations {');
   for (const op of operations) out.push(`  /** ${op.summary} */`, `  ${op.name}: {`, `    args: ${op.args};`, `    result: ${op.result};`, '  };');
   out.push('}', '');
   out.push('/** How each operation is sent. */', 'export const OPERATIONS = {');
-  for (const op of operations) out.push(`  ${op.name}: { ${Object.entries(op.table).map(([k, v]) => `${k}: ${JSON.stringify(v).replaceAll(',', ', ')}`).join(', ')} },`);
+  for (const op of operations)
+    out.push(
+      `  ${op.name}: { ${Object.entries(op.table)
+        .map(([k, v]) => `${k}: ${JSON.stringify(v).replaceAll(',', ', ')}`)
+        .join(', ')} },`,
+    );
   out.push('} as const;', '');
   return out.join('\n');
 }

@@ -34,7 +34,11 @@ migrated.close();
 
 const common = { bundle: true, minify: true, platform: 'node', target: 'node22', logLevel: 'warning' };
 // The sources are ES modules; in a CommonJS bundle their `import.meta.url` is the bundle's own.
-const commonJs = { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' }, banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" } };
+const commonJs = {
+  format: 'cjs',
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
 await build({
   ...common,
   ...commonJs,

@@ -30,6 +30,8 @@ const why = built === undefined ? `${BUILT} is missing` : SOURCES.some((s) => ne
 if (why !== undefined) {
   process.stderr.write(`card-sandbox: ${why}; building first (npm run build)…\n`);
   const npm = process.env.npm_execpath;
-  const result = npm ? spawnSync(process.execPath, [npm, 'run', 'build'], { stdio: 'inherit' }) : spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: true });
+  const result = npm
+    ? spawnSync(process.execPath, [npm, 'run', 'build'], { stdio: 'inherit' })
+    : spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: true });
   process.exit(result.status ?? 1);
 }

@@ -41,7 +41,8 @@ const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
 
 export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   const { programmes, config, clock, log } = deps;
-  const onError = (error: Error, c: Parameters<Parameters<OpenAPIHono<AppEnv>['onError']>[0]>[1]) => problemResponse(c, toSandboxError(error, log, c.get('rawBody')));
+  const onError = (error: Error, c: Parameters<Parameters<OpenAPIHono<AppEnv>['onError']>[0]>[1]) =>
+    problemResponse(c, toSandboxError(error, log, c.get('rawBody')));
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
   app.use('*', requestContext(deps));
@@ -60,12 +61,18 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   v1.use('*', ...readBody(MAX_BODY_BYTES));
   tokenRoute(v1, deps);
   v1.use('*', authenticate(programmes));
-  const declared = () => v1.openAPIRegistry.definitions.flatMap((d): DeclaredOperation[] => (d.type === 'route' && d.route.operationId ? [{ method: d.route.method, path: d.route.path, operationId: d.route.operationId }] : []));
+  const declared = () =>
+    v1.openAPIRegistry.definitions.flatMap((d): DeclaredOperation[] =>
+      d.type === 'route' && d.route.operationId ? [{ method: d.route.method, path: d.route.path, operationId: d.route.operationId }] : [],
+    );
   // Answered before the lab, which never sees them: POST /auth/token.
   const unfaulted = declared().length;
   // The operations are known once every route is added below: the lab's rules look them up then.
   let operationOf: (method: string, path: string) => string | undefined = () => undefined;
-  v1.use('*', apiFaults(config.env, (method, path) => operationOf(method, path)));
+  v1.use(
+    '*',
+    apiFaults(config.env, (method, path) => operationOf(method, path)),
+  );
   credentialRoutes(v1);
   // Every route added from here on is verified: /openapi.json declares the headers it reads on them.
   const verifiedFrom = v1.openAPIRegistry.definitions.length;
@@ -102,7 +109,11 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   // The request headers and the webhooks belong to the API's document alone.
   registerHeaders(v1.openAPIRegistry);
   registerWebhooks(v1.openAPIRegistry);
-  const apiDocument = documentOf(v1, '/v1', { openapi: '3.1.0', info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' }, security: [{ bearerAuth: [] }] });
+  const apiDocument = documentOf(v1, '/v1', {
+    openapi: '3.1.0',
+    info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' },
+    security: [{ bearerAuth: [] }],
+  });
   const controlDocument = documentOf(control, '/_sandbox', CONTROL_DOCUMENT);
   app.get('/openapi.json', (c) => c.json(apiDocument()));
   app.get('/_sandbox/openapi.json', (c) => c.json(controlDocument()));

@@ -5,7 +5,17 @@ import { ConfigError, DEFAULT_API_KEY, OPTIONS, defaultConfig, resolveConfig } f
 describe('resolveConfig', () => {
   it('uses the documented defaults', () => {
     expect(resolveConfig({}, {})).toEqual(defaultConfig());
-    expect(defaultConfig()).toMatchObject({ port: 4242, host: '127.0.0.1', db: ':memory:', env: 'sandbox', verify: 'warn', tokenTtlMs: 3_600_000, clock: undefined, apiKey: undefined, jsonLogs: false });
+    expect(defaultConfig()).toMatchObject({
+      port: 4242,
+      host: '127.0.0.1',
+      db: ':memory:',
+      env: 'sandbox',
+      verify: 'warn',
+      tokenTtlMs: 3_600_000,
+      clock: undefined,
+      apiKey: undefined,
+      jsonLogs: false,
+    });
   });
 
   it('takes flags over environment variables over defaults', () => {
@@ -27,8 +37,14 @@ describe('resolveConfig', () => {
   });
 
   it('reads --webhook-faults into the faults it stands for', () => {
-    expect(resolveConfig({ webhookFaults: 'duplicate=0.2,reorder=0.2,delay=2s-30s' }, {}).webhookFaults).toEqual({ duplicate: 0.2, reorder: 0.2, delay: { minMs: 2000, maxMs: 30_000 } });
-    expect(resolveConfig({}, { CARD_SANDBOX_WEBHOOK_FAULTS: 'fail.status=503,fail.times=3' }).webhookFaults).toEqual({ fail: { status: 503, times: 3, remaining: 3 } });
+    expect(resolveConfig({ webhookFaults: 'duplicate=0.2,reorder=0.2,delay=2s-30s' }, {}).webhookFaults).toEqual({
+      duplicate: 0.2,
+      reorder: 0.2,
+      delay: { minMs: 2000, maxMs: 30_000 },
+    });
+    expect(resolveConfig({}, { CARD_SANDBOX_WEBHOOK_FAULTS: 'fail.status=503,fail.times=3' }).webhookFaults).toEqual({
+      fail: { status: 503, times: 3, remaining: 3 },
+    });
   });
 
   it('reads --allowed-hosts as names, or all', () => {
@@ -39,13 +55,19 @@ describe('resolveConfig', () => {
   });
 
   it('reads --api-faults into its rules', () => {
-    expect(resolveConfig({ apiFaults: '{"rules":[{"status":503,"times":2}]}' }, {}).apiFaults).toEqual({ rules: [{ match: {}, fault: { status: 503, effect: 'before' }, rate: 1, times: 2, remaining: 2 }] });
+    expect(resolveConfig({ apiFaults: '{"rules":[{"status":503,"times":2}]}' }, {}).apiFaults).toEqual({
+      rules: [{ match: {}, fault: { status: 503, effect: 'before' }, rate: 1, times: 2, remaining: 2 }],
+    });
   });
 
   it.each([
     [{ webhookFaults: 'duplicate=2' }, {}, '--webhook-faults duplicate must be a probability from 0 to 1 (in "duplicate=2")'],
     [{}, { CARD_SANDBOX_WEBHOOK_FAULTS: 'dupes=1' }, 'CARD_SANDBOX_WEBHOOK_FAULTS dupes is not a fault'],
-    [{ webhookFaults: 'delay=soon,fail.status=503' }, {}, '--webhook-faults delay must be a duration or a range of two, such as 5s or 2s-30s; fail give either times'],
+    [
+      { webhookFaults: 'delay=soon,fail.status=503' },
+      {},
+      '--webhook-faults delay must be a duration or a range of two, such as 5s or 2s-30s; fail give either times',
+    ],
     [{ apiFaults: '{"rules":[{"status":404}]}' }, {}, `--api-faults rules.0.status must be one of 500, 502, 503, 504, 429 (in '{"rules":[{"status":404}]}')`],
     [{}, { CARD_SANDBOX_API_FAULTS: 'status=503' }, 'CARD_SANDBOX_API_FAULTS api faults is not JSON'],
     [{ port: '99999' }, {}, '--port must be an integer from 0 to 65535, got "99999"'],

@@ -38,7 +38,10 @@ export function buildDeps(config: Config, overrides: Partial<Core> = {}): Deps {
     engine: createEngine(config.env),
     money: loadMoneyTables(),
   };
-  const programmes = createProgrammes({ store, config, log, shared, ids: overrides.ids ?? idsOf(random), random }, { clock: overrides.clock, ids: overrides.ids, random: overrides.random });
+  const programmes = createProgrammes(
+    { store, config, log, shared, ids: overrides.ids ?? idsOf(random), random },
+    { clock: overrides.clock, ids: overrides.ids, random: overrides.random },
+  );
   const { core, services, journal } = programmes.ensureDefault();
   return { ...core, programmes, shared, services, journal };
 }

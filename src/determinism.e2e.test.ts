@@ -26,7 +26,13 @@ async function run(seed: number) {
   const receiver = await startTestReceiver();
   started.push(cli, receiver);
   const control = async (method: string, path: string, body?: unknown) =>
-    (await fetch(`${cli.url}/_sandbox${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+    (
+      await fetch(`${cli.url}/_sandbox${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json();
   const answers: string[] = [];
   const recording: typeof fetch = async (input, init) => {
     const res = await fetch(input, init);
@@ -38,7 +44,10 @@ async function run(seed: number) {
   const client = createClient({ baseUrl: cli.url, apiKey: '11111111-1111-4111-8111-111111111111', apiSecret: 'sandbox-secret', fetch: recording });
   const wallet = createWallet({ privateKey: WALLET_KEY });
 
-  await client.saveWebhook({ callbackUrl: `${receiver.url}/hooks`, types: ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'] });
+  await client.saveWebhook({
+    callbackUrl: `${receiver.url}/hooks`,
+    types: ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'],
+  });
   const failing = await client.saveWebhook({ callbackUrl: 'http://127.0.0.1:9/hooks', types: ['card.updated'] });
   const customer = await client.createCustomer({ chainId: wallet.chainId, externalId: 'alice' });
   await client.signCustomerChallenge(customer.id, wallet.signChallenge(customer.challenge));
@@ -65,7 +74,9 @@ async function run(seed: number) {
     retries.push(detail.deliveries.filter((d) => d.webhookId === failing.id).map((d) => d.history.map((h) => h.at)));
   }
   // Timings vary, and Idempotency-Keys are the client's own random UUIDs: the rest of the journal repeats.
-  const journal = ((await control('GET', '/requests')) as { durationMs: number; idempotencyKey?: string }[]).map(({ durationMs: _, idempotencyKey: __, ...entry }) => entry);
+  const journal = ((await control('GET', '/requests')) as { durationMs: number; idempotencyKey?: string }[]).map(
+    ({ durationMs: _, idempotencyKey: __, ...entry }) => entry,
+  );
   const webhooks = receiver.requests.map((r) => r.body.toString('utf8')).sort();
   return { answers, journal, webhooks, retries };
 }
@@ -100,7 +111,11 @@ describe('deterministic runs', () => {
           createClient({ baseUrl: cli.url, ...credentials }).createCustomer({ chainId: createWallet().chainId, externalId: `round-${round}` });
         kept.push((await customer({ apiKey: '11111111-1111-4111-8111-111111111111', apiSecret: 'sandbox-secret' })).id);
         // A programme made by the seeded sandbox, with a seed of its own, kept across the restart; then another.
-        const made = await fetch(`${cli.url}/_sandbox/programmes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ randomSeed: 4 }) });
+        const made = await fetch(`${cli.url}/_sandbox/programmes`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ randomSeed: 4 }),
+        });
         expect(made.status).toBe(201);
         const programme = (await made.json()) as { id: string; apiKey: string; apiSecret: string };
         kept.push(programme.id, programme.apiKey);

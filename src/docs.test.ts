@@ -8,7 +8,10 @@ import { packagePath } from './paths.js';
 // `(README: Quick start)`, nested headings joined by ` → ` — names headings the page has.
 const ROOT = packagePath();
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
-const DOCS = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`);
+const DOCS = readdirSync(join(ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((f) => `docs/${f}`);
 const MARKDOWN = ['README.md', 'BENCHMARKS.md', 'SKILL.md', ...DOCS];
 const README_MAX_LINES = 300;
 
@@ -104,8 +107,7 @@ function checkCitation(page: string, text: string): string | undefined {
   const list = headings(page);
   // Longest first, so that "Authentication, signatures and idempotency" wins over any prefix of it.
   const byLength = [...list].sort((a, b) => b.text.length - a.text.length);
-  const headingAt = (rest: string) =>
-    byLength.find((h) => rest.startsWith(h.text) && !/^[\p{L}\p{N}]/u.test(rest.slice(h.text.length)));
+  const headingAt = (rest: string) => byLength.find((h) => rest.startsWith(h.text) && !/^[\p{L}\p{N}]/u.test(rest.slice(h.text.length)));
   let rest = text;
   for (;;) {
     let parent: Heading | undefined;

@@ -45,7 +45,10 @@ export function seededRandom(seed: number): Random {
 function sfc32(state: [number, number, number, number], key: string): Random {
   let [a, b, c, d] = state;
   const next = () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     let t = (a + b) | 0;
     a = b ^ (b >>> 9);
     b = (c + (c << 3)) | 0;

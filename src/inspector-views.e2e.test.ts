@@ -26,14 +26,20 @@ async function sandbox(args: string[] = []) {
   const s = await startSandbox(['--clock', '2026-03-01T09:00:00Z', ...args]);
   running.push(s);
   const control = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${s.url}/_sandbox${path}`, { method, headers: { 'Content-Type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${s.url}/_sandbox${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   return { url: s.url, control };
 }
 
 /** A seed world of `n` active customers, each with an active account and card: seven events each. */
-const customers = (n: number, from = 0) => ({ customers: Array.from({ length: n }, (_, i) => ({ externalId: `user-${from + i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] })) });
+const customers = (n: number, from = 0) => ({
+  customers: Array.from({ length: n }, (_, i) => ({ externalId: `user-${from + i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] })),
+});
 
 async function open(url: string): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1300, height: 800 } });
@@ -111,8 +117,17 @@ describe('Readiness', () => {
   it('shows the go-live report: each check with its verdict, a failure with its hint, and the coverage', async () => {
     const { url } = await sandbox();
     // A request refused for its shape: the request-shapes check fails.
-    const { token } = (await (await fetch(`${url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: '11111111-1111-4111-8111-111111111111', apiSecret: 'sandbox-secret' }) })).json()) as { token: string };
-    expect((await fetch(`${url}/v1/customers`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(400);
+    const { token } = (await (
+      await fetch(`${url}/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiKey: '11111111-1111-4111-8111-111111111111', apiSecret: 'sandbox-secret' }),
+      })
+    ).json()) as { token: string };
+    expect(
+      (await fetch(`${url}/v1/customers`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' }))
+        .status,
+    ).toBe(400);
     const { page, errors } = await open(`${url}/_sandbox/ui/#/readiness`);
     await page.waitForLoadState('load');
     const checks = page.locator('.readiness .check');

@@ -31,7 +31,11 @@ const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
 
 /** A fresh token: time travel expires them. */
 async function token(): Promise<string> {
-  const auth = await fetch(`${sandbox.url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }) });
+  const auth = await fetch(`${sandbox.url}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }),
+  });
   return ((await auth.json()) as { token: string }).token;
 }
 
@@ -45,7 +49,11 @@ async function api(method: string, path: string, body?: unknown, key: KeyObject 
 }
 
 const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sandbox.url}/_sandbox${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${sandbox.url}/_sandbox${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -70,7 +78,12 @@ beforeAll(async () => {
   expect(register.status).toBe(204);
   expect((await api('PUT', '/webhooks', { callbackUrl: `${receiver.url}/hooks`, types: TYPES })).status).toBe(200);
   expect((await api('PUT', '/webhooks', { callbackUrl: `${failing.url}/crm`, types: ['customer.updated'] })).status).toBe(200);
-  const seed = await control('POST', '/seed', { customers: [{ externalId: 'bob', accounts: [{ currencies: ['EUR'], cards: [{}] }] }, { externalId: 'carol', status: 'initiating' }] });
+  const seed = await control('POST', '/seed', {
+    customers: [
+      { externalId: 'bob', accounts: [{ currencies: ['EUR'], cards: [{}] }] },
+      { externalId: 'carol', status: 'initiating' },
+    ],
+  });
   expect(seed.status).toBe(201);
   seeded = seed.body;
   await api('POST', `/simulator/cards/${seeded.customers[0]!.accounts[0]!.cards[0]!.id}/authorisation`, { amount: '12.50', currency: 'USD' });
@@ -144,7 +157,13 @@ describe('the inspector', () => {
     const host = new URL(sandbox.url).host;
     const input = refused.sent.headers['Signature-Input']!;
     expect(await base.textContent()).toBe(
-      ['"@method": POST', `"@authority": ${host}`, '"@path": /v1/customers', `"content-digest": ${refused.sent.headers['Content-Digest']}`, `"@signature-params": ${input.replace(/^sig=/, '')}`].join('\n'),
+      [
+        '"@method": POST',
+        `"@authority": ${host}`,
+        '"@path": /v1/customers',
+        `"content-digest": ${refused.sent.headers['Content-Digest']}`,
+        `"@signature-params": ${input.replace(/^sig=/, '')}`,
+      ].join('\n'),
     );
     const received = await page.locator('pre.received').textContent();
     expect(received).toContain(`Signature-Input: ${input}`);
@@ -181,7 +200,10 @@ describe('the inspector', () => {
 
     // Three years of retries later, the failing subscriber's deliveries were given up: the overview says so.
     await page.keyboard.press('1');
-    await page.locator('.callout', { hasText: 'Last failing webhook delivery' }).locator('.badge', { hasText: /^failed$/ }).waitFor();
+    await page
+      .locator('.callout', { hasText: 'Last failing webhook delivery' })
+      .locator('.badge', { hasText: /^failed$/ })
+      .waitFor();
     await page.locator('.callout', { hasText: 'Last refused request' }).waitFor();
     await screenshot(page, 'overview');
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -14,13 +14,21 @@ const line = (path: string) => ({ method: 'GET', path, status: 200, ms: 1, reque
 describe('the request log', () => {
   it('writes the lines of one turn together, in order, once the turn is over', async () => {
     const writes: string[] = [];
-    const log = jsonLog((text) => writes.push(text), () => Date.parse('2026-03-01T09:00:00Z'));
+    const log = jsonLog(
+      (text) => writes.push(text),
+      () => Date.parse('2026-03-01T09:00:00Z'),
+    );
     log.request(line('/v1/a'));
     log.request(line('/v1/b'));
     expect(writes).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(writes).toHaveLength(1);
-    expect(writes[0]!.trimEnd().split('\n').map((l) => JSON.parse(l).path)).toEqual(['/v1/a', '/v1/b']);
+    expect(
+      writes[0]!
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).path),
+    ).toEqual(['/v1/a', '/v1/b']);
     log.warn('at once');
     expect(writes).toHaveLength(2);
   });
@@ -45,7 +53,10 @@ describe('a request the API fault lab faulted', () => {
     log.request(injected);
     log.request({ ...line('/v1/customers'), status: 503 });
     await turn();
-    const [faulted, failed] = writes[0]!.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const [faulted, failed] = writes[0]!
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect([faulted.level, faulted.status, faulted.fault]).toEqual(['info', 503, { status: 503, effect: 'after', source: 'header' }]);
     expect(failed.level).toBe('error');
   });
@@ -58,9 +69,11 @@ describe('a request the API fault lab faulted', () => {
     log.request(reset);
     log.request(injected);
     await turn();
-    expect(text.trimEnd().split('\n').map((l) => l.slice(13))).toEqual([
-      'GET    /v1/customers no answer 1ms fault reset effect=before (rule 2)',
-      'GET    /v1/customers 503 1ms fault status=503 effect=after (header)',
-    ]);
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.slice(13)),
+    ).toEqual(['GET    /v1/customers no answer 1ms fault reset effect=before (rule 2)', 'GET    /v1/customers 503 1ms fault status=503 effect=after (header)']);
   });
 });

@@ -62,20 +62,30 @@ describe('eight programmes at once', () => {
     for (const [i, p] of programmes.entries()) {
       const own = journeys[i]!;
       const customers = (await p.api('GET', '/customers')).body as { id: string; externalId: string }[];
-      expect(customers.map((c) => c.externalId), `programme ${i}`).toEqual([`customer-${i}`]);
+      expect(
+        customers.map((c) => c.externalId),
+        `programme ${i}`,
+      ).toEqual([`customer-${i}`]);
       expect((await p.api('GET', '/cards')).body.map((c: { id: string }) => c.id)).toEqual([own.cardId]);
       const transactions = (await p.api('GET', `/cards/${own.cardId}/transactions`)).body as { id: string }[];
       expect(transactions).toHaveLength(1);
       const ids = new Set([...Object.values(own), transactions[0]!.id]);
 
-      const events = (await p.control('GET', '/events?limit=1000')).body as { entityId: string; deliveries: { callbackUrl: string; attempts: number; status: string }[] }[];
+      const events = (await p.control('GET', '/events?limit=1000')).body as {
+        entityId: string;
+        deliveries: { callbackUrl: string; attempts: number; status: string }[];
+      }[];
       const entities = new Set(events.map((e) => e.entityId));
-      expect([...entities].filter((e) => !ids.has(e)), `programme ${i}`).toEqual([]);
+      expect(
+        [...entities].filter((e) => !ids.has(e)),
+        `programme ${i}`,
+      ).toEqual([]);
       expect(entities).toEqual(ids);
       for (const other of journeys.filter((_, j) => j !== i)) for (const id of Object.values(other)) expect(entities.has(id)).toBe(false);
 
       const requests = (await p.control('GET', '/requests')).body as { path: string }[];
-      for (const other of journeys.filter((_, j) => j !== i)) expect(requests.some((r) => r.path.includes(other.customerId) || r.path.includes(other.cardId))).toBe(false);
+      for (const other of journeys.filter((_, j) => j !== i))
+        expect(requests.some((r) => r.path.includes(other.customerId) || r.path.includes(other.cardId))).toBe(false);
       // Another programme's card is not there for this one's token.
       expect((await p.api('GET', `/cards/${journeys[(i + 1) % 8]!.cardId}`)).status).toBe(404);
 
@@ -107,7 +117,10 @@ describe('a file database', () => {
     let sandbox = await startSandbox(['--db', db, '--verify', 'off']);
     const made = await make(sandbox.url, { name: 'kept', clock: '2026-03-01T09:00:00Z' });
     let p = httpProgramme({ url: sandbox.url, ...made });
-    const customer = p.expectOk(await p.api('POST', '/customers', { chainId: 'eip155:11155111:0x70997970C51812dc3A010C7d01b50e0d17dc79C8', externalId: 'kept' }), 'create');
+    const customer = p.expectOk(
+      await p.api('POST', '/customers', { chainId: 'eip155:11155111:0x70997970C51812dc3A010C7d01b50e0d17dc79C8', externalId: 'kept' }),
+      'create',
+    );
     p.expectOk(await p.control('POST', '/clock/advance', { by: '5d' }), 'advance');
     await sandbox.stop();
 
@@ -136,7 +149,12 @@ describe('card-sandbox programmes', () => {
     const created = await runCli(['programmes', 'create', '--name', 'ci-worker', '--clock', '2026-01-01T00:00:00Z', '--json', '--url', sandbox.url]);
     expect(created.code).toBe(0);
     const programme = JSON.parse(created.stdout) as Made & { name: string };
-    expect(programme).toMatchObject({ name: 'ci-worker', apiKey: expect.any(String), apiSecret: expect.any(String), clock: { now: '2026-01-01T00:00:00.000Z', frozen: true } });
+    expect(programme).toMatchObject({
+      name: 'ci-worker',
+      apiKey: expect.any(String),
+      apiSecret: expect.any(String),
+      clock: { now: '2026-01-01T00:00:00.000Z', frozen: true },
+    });
 
     const human = await runCli(['programmes', 'create', '--url', sandbox.url]);
     expect(human.stdout).toMatch(/✓ programme [0-9a-f-]{36} created/);

@@ -19,7 +19,8 @@ async function programme(sb: TestSandbox, body: Record<string, unknown> = {}) {
   const { id, apiKey, apiSecret } = created.body as { id: string; apiKey: string; apiSecret: string };
   const token = (await sb.json('POST', '/v1/auth/token', { token: false, body: { apiKey, apiSecret } })).body.token as string;
   const api = (method: string, path: string, options: { body?: unknown } = {}) => sb.json(method, path, { ...options, token });
-  const control = (method: string, path: string, options: { body?: unknown } = {}) => sb.json(method, `/_sandbox${path}${path.includes('?') ? '&' : '?'}programme=${id}`, { ...options, token: false });
+  const control = (method: string, path: string, options: { body?: unknown } = {}) =>
+    sb.json(method, `/_sandbox${path}${path.includes('?') ? '&' : '?'}programme=${id}`, { ...options, token: false });
   return { id, apiKey, apiSecret, token, api, control, created: created.body };
 }
 
@@ -55,18 +56,30 @@ describe('/_sandbox/programmes', () => {
     expect((await sb.request('DELETE', `/_sandbox/programmes/${a.id}`, { token: false })).status).toBe(204);
     expect((await sb.json('GET', `/_sandbox/programmes/${a.id}`, { token: false })).body).toMatchObject({ status: 404, code: 'programme_not_found' });
     // Its token names a programme that no longer exists.
-    expect((await a.api('GET', '/v1/customers')).body).toMatchObject({ status: 401, code: 'not_authorised', detail: expect.stringContaining('no longer exists') });
+    expect((await a.api('GET', '/v1/customers')).body).toMatchObject({
+      status: 401,
+      code: 'not_authorised',
+      detail: expect.stringContaining('no longer exists'),
+    });
     expect((await sb.json('POST', '/v1/auth/token', { token: false, body: { apiKey: a.apiKey, apiSecret: a.apiSecret } })).status).toBe(401);
   });
 
   it('keeps the default programme, and stops at --max-programmes with a 429', async () => {
     const sb = createTestSandbox({ maxProgrammes: 2 });
-    expect((await sb.json('DELETE', '/_sandbox/programmes/default', { token: false })).body).toMatchObject({ status: 409, code: 'default_programme', title: 'Programme cannot be deleted' });
+    expect((await sb.json('DELETE', '/_sandbox/programmes/default', { token: false })).body).toMatchObject({
+      status: 409,
+      code: 'default_programme',
+      title: 'Programme cannot be deleted',
+    });
     await programme(sb);
     const refused = await sb.json('POST', '/_sandbox/programmes', { token: false, body: {} });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('Content-Type')).toBe('application/problem+json');
-    expect(refused.body).toMatchObject({ code: 'programme_limit_reached', title: 'Too many programmes', detail: expect.stringContaining('--max-programmes 2') });
+    expect(refused.body).toMatchObject({
+      code: 'programme_limit_reached',
+      title: 'Too many programmes',
+      detail: expect.stringContaining('--max-programmes 2'),
+    });
   });
 
   it.each([
@@ -91,7 +104,10 @@ describe('/_sandbox/programmes', () => {
     expect((await sb.json('DELETE', `/_sandbox/programmes/${UNKNOWN}`, { token: false })).body.code).toBe('programme_not_found');
     expect((await sb.json('GET', '/_sandbox/clock?programme=nope', { token: false })).body).toMatchObject({ status: 400, errors: [{ path: 'programme' }] });
     expect((await sb.json('GET', `/_sandbox/clock?programme=${UNKNOWN}`, { token: false })).body.code).toBe('programme_not_found');
-    expect((await sb.json('GET', '/_sandbox/events', { token: false, headers: { 'Sandbox-Programme': '../x' } })).body).toMatchObject({ status: 400, errors: [{ path: 'Sandbox-Programme' }] });
+    expect((await sb.json('GET', '/_sandbox/events', { token: false, headers: { 'Sandbox-Programme': '../x' } })).body).toMatchObject({
+      status: 400,
+      errors: [{ path: 'Sandbox-Programme' }],
+    });
     expect((await sb.json('GET', '/_sandbox/events', { token: false, headers: { 'Sandbox-Programme': UNKNOWN } })).status).toBe(404);
   });
 });
@@ -181,12 +197,16 @@ describe('isolation', () => {
     }) as typeof prepare;
     // Services prepare some statements when a programme is first used: make them after the spy.
     const a = await programme(sb, { clock: '2026-03-01T09:00:00Z' });
-    await a.api('PUT', '/v1/webhooks', { body: { callbackUrl: DEAD_CALLBACK, types: ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'] } });
+    await a.api('PUT', '/v1/webhooks', {
+      body: { callbackUrl: DEAD_CALLBACK, types: ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'] },
+    });
     const customerId = await verifiedCustomer(a, 'alice');
     const account = await a.api('POST', `/v1/customers/${customerId}/accounts`, { body: { type: 'card_account', currencies: ['EUR'] } });
     await a.api('POST', `/v1/accounts/${account.body.id}/challenge/sign`, { body: await proofFor(testWallet('alice'), account.body.challenge) });
     await a.control('POST', '/clock/advance', { body: { by: '2s' } });
-    const card = await a.api('POST', `/v1/accounts/${account.body.id}/cards`, { body: { type: 'virtual', billingAddress: { firstLine: '1 A St', city: 'London', country: 'GB', postCode: 'N1' } } });
+    const card = await a.api('POST', `/v1/accounts/${account.body.id}/cards`, {
+      body: { type: 'virtual', billingAddress: { firstLine: '1 A St', city: 'London', country: 'GB', postCode: 'N1' } },
+    });
     await a.api('PATCH', `/v1/simulator/cards/${card.body.id}/issue`);
     await a.api('POST', `/v1/simulator/cards/${card.body.id}/authorisation`, { body: { amount: '5', currency: 'EUR' } });
     await a.control('POST', '/clock/advance', { body: { by: '1h' } });
@@ -218,7 +238,8 @@ describe('isolation', () => {
     await a.api('PATCH', `/v1/customers/${customerId}/activate`);
     await a.control('POST', '/reset');
 
-    const TABLES = /\b(?:from|into|update|join)\s+"(customers|accounts|cards|authorisations|transactions|events|webhooks|deliveries|attempts|jobs|idempotency_keys|signing_keys)"/i;
+    const TABLES =
+      /\b(?:from|into|update|join)\s+"(customers|accounts|cards|authorisations|transactions|events|webhooks|deliveries|attempts|jobs|idempotency_keys|signing_keys)"/i;
     // An insert names the programme among its columns; anything else in its WHERE clause.
     const scoped = (source: string) => (/^insert\b/i.test(source) ? /"programme_id"/ : /\swhere\s[\s\S]*"programme_id"/i).test(source);
     const unscoped = [...seen].filter((source) => TABLES.test(source) && !scoped(source));

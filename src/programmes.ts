@@ -69,14 +69,18 @@ function readWebhookKeyFile(file: string): KeyObject {
   } catch (error) {
     throw new ConfigError(`--webhook-key ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  const refuse = (reason: string) => new ConfigError(`--webhook-key ${file}: ${reason}; make one with \`openssl ecparam -name secp384r1 -genkey -noout -out webhook-key.pem\``);
+  const refuse = (reason: string) =>
+    new ConfigError(`--webhook-key ${file}: ${reason}; make one with \`openssl ecparam -name secp384r1 -genkey -noout -out webhook-key.pem\``);
   let key: KeyObject;
   try {
     key = createPrivateKey(pem);
   } catch {
     throw refuse('the file is not a PEM private key');
   }
-  if (!isP384(key)) throw refuse(`the key is ${key.asymmetricKeyType === 'ec' ? `an EC key on ${key.asymmetricKeyDetails?.namedCurve}` : `a ${key.asymmetricKeyType} key`}, not ECDSA P-384`);
+  if (!isP384(key))
+    throw refuse(
+      `the key is ${key.asymmetricKeyType === 'ec' ? `an EC key on ${key.asymmetricKeyDetails?.namedCurve}` : `a ${key.asymmetricKeyType} key`}, not ECDSA P-384`,
+    );
   return key;
 }
 
@@ -113,7 +117,12 @@ export function createProgrammes({ store, config, log, shared, ids, random: secr
     if (row.id === DEFAULT_PROGRAMME && defaults.random) return defaults.random;
     const seed = seedOf(row);
     if (seed === undefined) return cryptoRandom();
-    const lastEvent = db.select({ seq: max(events.seq) }).from(events).where(eq(events.programmeId, row.id)).get()?.seq ?? 0;
+    const lastEvent =
+      db
+        .select({ seq: max(events.seq) })
+        .from(events)
+        .where(eq(events.programmeId, row.id))
+        .get()?.seq ?? 0;
     const hooks = db.select({ n: count() }).from(webhooks).where(eq(webhooks.programmeId, row.id)).get()!.n;
     return lastEvent === 0 && hooks === 0 ? seededRandom(seed) : seededRandom(seed).fork(`resumed after event ${lastEvent} with ${hooks} webhooks`);
   };
@@ -136,7 +145,10 @@ export function createProgrammes({ store, config, log, shared, ids, random: secr
         else {
           const seed = seedOf(row);
           privateKey = generateP384(seed === undefined ? undefined : seededRandom(seed).fork('webhook key').bytes(48)).privateKey;
-          db.update(programmes).set({ webhookKey: pkcs8Pem(privateKey) }).where(eq(programmes.id, row.id)).run();
+          db.update(programmes)
+            .set({ webhookKey: pkcs8Pem(privateKey) })
+            .where(eq(programmes.id, row.id))
+            .run();
         }
       }
       signer = { keyId: keyFingerprintId(createPublicKey(privateKey)), privateKey };
@@ -200,7 +212,12 @@ export function createProgrammes({ store, config, log, shared, ids, random: secr
     return {
       id: row.id,
       name: row.name,
-      apiKeys: db.select({ apiKey: credentials.apiKey }).from(credentials).where(eq(credentials.programmeId, row.id)).all().map((c) => c.apiKey),
+      apiKeys: db
+        .select({ apiKey: credentials.apiKey })
+        .from(credentials)
+        .where(eq(credentials.programmeId, row.id))
+        .all()
+        .map((c) => c.apiKey),
       clock: { now: iso(clock.now()), frozen: clock.frozen },
       createdAt: iso(row.createdAt),
     };
@@ -235,7 +252,9 @@ export function createProgrammes({ store, config, log, shared, ids, random: secr
         if (!rowOf(DEFAULT_PROGRAMME)) insertRow(DEFAULT_PROGRAMME, DEFAULT_PROGRAMME, { randomSeed: config.randomSeed });
       });
       const programme = service.default();
-      programme.services.auth.init(config.apiKey !== undefined && config.apiSecret !== undefined ? { apiKey: config.apiKey, apiSecret: config.apiSecret } : undefined);
+      programme.services.auth.init(
+        config.apiKey !== undefined && config.apiSecret !== undefined ? { apiKey: config.apiKey, apiSecret: config.apiSecret } : undefined,
+      );
       // A --webhook-key that cannot serve stops the start, rather than the first delivery.
       if (config.webhookKey !== undefined) programme.services.webhooks.verificationKey();
       // --webhook-faults sets the default programme's faults at every start (docs/webhooks.md: Webhooks → The delivery lab).
@@ -248,14 +267,21 @@ export function createProgrammes({ store, config, log, shared, ids, random: secr
       let clockFrozenAt: number | undefined;
       if (input.clock !== undefined) {
         clockFrozenAt = parseClockOption(input.clock, wall());
-        if (clockFrozenAt === undefined) fail('invalid_request', `invalid body: clock must be "now" or an ISO 8601 date-time, got "${input.clock}"`, [{ path: 'clock', message: 'must be "now" or an ISO 8601 date-time' }]);
+        if (clockFrozenAt === undefined)
+          fail('invalid_request', `invalid body: clock must be "now" or an ISO 8601 date-time, got "${input.clock}"`, [
+            { path: 'clock', message: 'must be "now" or an ISO 8601 date-time' },
+          ]);
       }
       // Its row and credential only: its services are built when it is first used.
       let apiKey = '';
       let apiSecret = '';
       const row = store.transaction(() => {
         const total = db.select({ n: count() }).from(programmes).get()!.n;
-        if (total >= config.maxProgrammes) fail('programme_limit_reached', `this sandbox holds ${total} programmes, its limit (--max-programmes ${config.maxProgrammes}); delete one with DELETE /_sandbox/programmes/{id}`);
+        if (total >= config.maxProgrammes)
+          fail(
+            'programme_limit_reached',
+            `this sandbox holds ${total} programmes, its limit (--max-programmes ${config.maxProgrammes}); delete one with DELETE /_sandbox/programmes/{id}`,
+          );
         // Seeded (--random-seed) draws repeat after a restart with the same --db: skip what is taken.
         const free = (taken: (candidate: string) => boolean) => {
           for (;;) {
@@ -267,14 +293,21 @@ export function createProgrammes({ store, config, log, shared, ids, random: secr
         apiSecret = secrets.bytes(24).toString('base64url');
         const id = free((candidate) => rowOf(candidate) !== undefined);
         const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed });
-        db.insert(credentials).values({ apiKey, programmeId: id, secretHash: hashSecret(apiSecret), createdAt: made.createdAt }).run();
+        db.insert(credentials)
+          .values({ apiKey, programmeId: id, secretHash: hashSecret(apiSecret), createdAt: made.createdAt })
+          .run();
         return made;
       });
       return { ...summary(row), apiKey, apiSecret };
     },
 
     list(): ProgrammeSummary[] {
-      return db.select().from(programmes).orderBy(programmes.createdAt, sql`rowid`).all().map(summary);
+      return db
+        .select()
+        .from(programmes)
+        .orderBy(programmes.createdAt, sql`rowid`)
+        .all()
+        .map(summary);
     },
 
     describe(id: string): ProgrammeSummary {

@@ -46,7 +46,11 @@ describe('advance (time travel)', () => {
     });
     schedule('step', 'x', T0 + S);
     await scheduler.advance(T0 + 6 * S);
-    expect(ran.map((r) => [r.subject, r.now - T0])).toEqual([['x', S], ['x+', 3 * S], ['x++', 5 * S]]);
+    expect(ran.map((r) => [r.subject, r.now - T0])).toEqual([
+      ['x', S],
+      ['x+', 3 * S],
+      ['x++', 5 * S],
+    ]);
     expect(jobs.pending().map((j) => j.dueAt - T0)).toEqual([7 * S]);
   });
 

@@ -20,7 +20,11 @@ describe('sseParser', () => {
   it('joins messages split anywhere across chunks, whatever the line ending', () => {
     const text = 'event: request\r\nid: 7\r\ndata: {"x":1}\r\n\r\nevent: event\rdata: 2\r\rdata: 3\n\n';
     const whole = parse([text]);
-    expect(whole).toEqual([{ event: 'request', id: '7', data: '{"x":1}' }, { event: 'event', data: '2' }, { event: 'message', data: '3' }]);
+    expect(whole).toEqual([
+      { event: 'request', id: '7', data: '{"x":1}' },
+      { event: 'event', data: '2' },
+      { event: 'message', data: '3' },
+    ]);
     for (let cut = 1; cut < text.length; cut++) expect(parse([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
   });
 });

@@ -2,9 +2,33 @@
  * The control plane's answers as the inspector names them: the types generated from
  * GET /_sandbox/openapi.json (docs/inspector.md: The inspector), types only.
  */
-import type { AttemptView, ClockState, DeliverySummary, EventDetail, EventSummary, JournalEntry, Operations, StreamedAttempt, StreamedEvent } from '../src/client/control.generated.js';
+import type {
+  AttemptView,
+  ClockState,
+  DeliverySummary,
+  EventDetail,
+  EventSummary,
+  JournalEntry,
+  Operations,
+  StreamedAttempt,
+  StreamedEvent,
+} from '../src/client/control.generated.js';
 
-export type { Authorisation, Health, JournalEntry, ProgrammeSummary, Problem, Report, Transaction, Webhook, World, WorldAccount, WorldCard, WorldCounts, WorldCustomer } from '../src/client/control.generated.js';
+export type {
+  Authorisation,
+  Health,
+  JournalEntry,
+  ProgrammeSummary,
+  Problem,
+  Report,
+  Transaction,
+  Webhook,
+  World,
+  WorldAccount,
+  WorldCard,
+  WorldCounts,
+  WorldCustomer,
+} from '../src/client/control.generated.js';
 
 export type Clock = ClockState;
 export type Attempt = AttemptView;

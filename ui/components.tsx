@@ -17,7 +17,13 @@ export function Badge({ state, tone, title }: { state: string; tone?: Tone; titl
 /** The event's deliveries at a glance: the worst state among them. */
 export function DeliveriesBadge({ event }: { event: Event }) {
   const state = eventState(event.deliveries);
-  return <Badge state={state === 'none' ? 'no webhook' : state} tone={toneOf(state)} title={event.deliveries.map((d) => `${d.callbackUrl}: ${d.status}`).join('\n') || 'no webhook was subscribed to this type'} />;
+  return (
+    <Badge
+      state={state === 'none' ? 'no webhook' : state}
+      tone={toneOf(state)}
+      title={event.deliveries.map((d) => `${d.callbackUrl}: ${d.status}`).join('\n') || 'no webhook was subscribed to this type'}
+    />
+  );
 }
 
 export function Copy({ text, label = 'Copy' }: { text: string; label?: string }) {
@@ -79,7 +85,17 @@ export function Failure({ error }: { error: unknown }) {
   );
 }
 
-export function Panel({ title, children, actions, class: extra }: { title: ComponentChildren; children: ComponentChildren; actions?: ComponentChildren; class?: string }) {
+export function Panel({
+  title,
+  children,
+  actions,
+  class: extra,
+}: {
+  title: ComponentChildren;
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+  class?: string;
+}) {
   return (
     <section class={`panel ${extra ?? ''}`}>
       <header>
@@ -110,7 +126,19 @@ export function Facts({ rows }: { rows: [string, ComponentChildren][] }) {
 }
 
 /** Runs `action` on click, disabled meanwhile; the outcome goes to `onDone`. */
-export function Action({ label, action, onDone, kind, disabled }: { label: string; action: () => Promise<unknown>; onDone?: (error?: unknown) => void; kind?: 'primary' | 'danger'; disabled?: boolean }) {
+export function Action({
+  label,
+  action,
+  onDone,
+  kind,
+  disabled,
+}: {
+  label: string;
+  action: () => Promise<unknown>;
+  onDone?: (error?: unknown) => void;
+  kind?: 'primary' | 'danger';
+  disabled?: boolean;
+}) {
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);

@@ -3,10 +3,35 @@ import { describe, expect, it } from 'vitest';
 import type { AttemptMessage, Delivery, Event } from './api-types.js';
 import { deliveryState, eventState, failing, withAttempts } from './deliveries.js';
 
-const delivery = (over: Partial<Delivery> = {}): Delivery => ({ id: 'd1', webhookId: 'w1', callbackUrl: 'http://127.0.0.1:1/hooks', status: 'pending', attempts: 0, ...over });
-const event = (id: string, deliveries: Delivery[]): Event => ({ id, type: 'card.updated', entityId: 'c1', createdAt: '2026-03-01T09:00:00.000Z', body: {}, deliveries });
+const delivery = (over: Partial<Delivery> = {}): Delivery => ({
+  id: 'd1',
+  webhookId: 'w1',
+  callbackUrl: 'http://127.0.0.1:1/hooks',
+  status: 'pending',
+  attempts: 0,
+  ...over,
+});
+const event = (id: string, deliveries: Delivery[]): Event => ({
+  id,
+  type: 'card.updated',
+  entityId: 'c1',
+  createdAt: '2026-03-01T09:00:00.000Z',
+  body: {},
+  deliveries,
+});
 const attempt = (over: Partial<AttemptMessage>): AttemptMessage => ({
-  kind: 'attempt', eventId: 'e1', type: 'card.updated', entityId: 'c1', deliveryId: 'd1', webhookId: 'w1', callbackUrl: 'http://127.0.0.1:1/hooks', attempt: 1, at: '2026-03-01T09:00:00.000Z', durationMs: 3, status: 'delivered', ...over,
+  kind: 'attempt',
+  eventId: 'e1',
+  type: 'card.updated',
+  entityId: 'c1',
+  deliveryId: 'd1',
+  webhookId: 'w1',
+  callbackUrl: 'http://127.0.0.1:1/hooks',
+  attempt: 1,
+  at: '2026-03-01T09:00:00.000Z',
+  durationMs: 3,
+  status: 'delivered',
+  ...over,
 });
 
 describe('deliveryState and eventState', () => {
@@ -26,7 +51,7 @@ describe('deliveryState and eventState', () => {
 });
 
 describe('withAttempts', () => {
-  it("updates the delivery an attempt names, drops its next attempt once there is none, and ignores a stale attempt", () => {
+  it('updates the delivery an attempt names, drops its next attempt once there is none, and ignores a stale attempt', () => {
     const list = [event('e2', []), event('e1', [delivery({ attempts: 1, nextAttemptAt: '2026-03-01T09:00:01.000Z' })])];
     const { list: after, missing } = withAttempts(list, [attempt({ attempt: 2, status: 'delivered' })]);
     expect(missing).toBe(0);

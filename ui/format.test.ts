@@ -19,9 +19,17 @@ describe('when and toneOf', () => {
   it('writes sandbox time plainly, and colours states by what they mean', () => {
     expect(when('2026-03-01T09:00:00.123Z')).toBe('2026-03-01 09:00:00');
     expect(when(undefined)).toBe('');
-    expect(withoutBase('the signature does not verify with key "k". The signature base the sandbox computed:\n"@method": GET')).toBe('the signature does not verify with key "k"');
+    expect(withoutBase('the signature does not verify with key "k". The signature base the sandbox computed:\n"@method": GET')).toBe(
+      'the signature does not verify with key "k"',
+    );
     expect(withoutBase('keyid "k" is not a registered signing key')).toBe('keyid "k" is not a registered signing key');
-    expect([toneOf('active'), toneOf('issuing'), toneOf('discarded'), toneOf('terminated'), toneOf('something new')]).toEqual(['ok', 'wait', 'bad', 'off', 'info']);
+    expect([toneOf('active'), toneOf('issuing'), toneOf('discarded'), toneOf('terminated'), toneOf('something new')]).toEqual([
+      'ok',
+      'wait',
+      'bad',
+      'off',
+      'info',
+    ]);
   });
 });
 

@@ -11,17 +11,43 @@ export const plural = (n: number, one: string, many = `${one}s`): string => `${n
 export type Tone = 'ok' | 'wait' | 'bad' | 'off' | 'info';
 
 const TONES: Record<string, Tone> = {
-  active: 'ok', delivered: 'ok', captured: 'ok', processed: 'ok', ok: 'ok',
-  initiating: 'wait', screening: 'wait', verifying: 'wait', pending: 'wait', issuing: 'wait', capturing: 'wait', releasing: 'wait', processing: 'wait', retrying: 'wait', paused: 'wait', reversing: 'wait',
-  rejected: 'bad', issue_failed: 'bad', failed: 'bad', discarded: 'bad', blocked: 'bad', refused: 'bad',
-  inactive: 'off', closed: 'off', terminated: 'off', released: 'off', suspended: 'off', reversed: 'off', none: 'off',
+  active: 'ok',
+  delivered: 'ok',
+  captured: 'ok',
+  processed: 'ok',
+  ok: 'ok',
+  initiating: 'wait',
+  screening: 'wait',
+  verifying: 'wait',
+  pending: 'wait',
+  issuing: 'wait',
+  capturing: 'wait',
+  releasing: 'wait',
+  processing: 'wait',
+  retrying: 'wait',
+  paused: 'wait',
+  reversing: 'wait',
+  rejected: 'bad',
+  issue_failed: 'bad',
+  failed: 'bad',
+  discarded: 'bad',
+  blocked: 'bad',
+  refused: 'bad',
+  inactive: 'off',
+  closed: 'off',
+  terminated: 'off',
+  released: 'off',
+  suspended: 'off',
+  reversed: 'off',
+  none: 'off',
 };
 
 /** The colour a state is shown in; unknown states are neutral. */
 export const toneOf = (status: string): Tone => TONES[status] ?? 'info';
 
 /** An HTTP status's tone: 2xx fine, 4xx refused, 5xx broken, 0 (a connection closed without an answer) broken too. */
-export const statusTone = (status: number | undefined): Tone => (status === undefined || status === 0 ? 'bad' : status < 300 ? 'ok' : status < 400 ? 'info' : 'bad');
+export const statusTone = (status: number | undefined): Tone =>
+  status === undefined || status === 0 ? 'bad' : status < 300 ? 'ok' : status < 400 ? 'info' : 'bad';
 
 /** A journal entry's status as shown: 0 is a connection closed without an answer (docs/api-faults.md: The API fault lab). */
 export const statusText = (status: number): string => (status === 0 ? 'no answer' : String(status));

@@ -102,7 +102,9 @@ async function followLive(programme: string, stop: AbortSignal): Promise<void> {
     };
     const following = { programme, onMessage: updates.receive, signal: attempt.signal, onOpen };
     let refused: unknown;
-    await Promise.race([control.follow('streamEvents', undefined, following), control.follow('streamRequests', following)]).catch((error: unknown) => (refused = error));
+    await Promise.race([control.follow('streamEvents', undefined, following), control.follow('streamRequests', following)]).catch(
+      (error: unknown) => (refused = error),
+    );
     attempt.abort();
     stop.removeEventListener('abort', hangUp);
     if (stop.aborted) return;

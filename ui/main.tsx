@@ -20,7 +20,14 @@ import { Simulator } from './views/simulator.js';
 import { TokenGate } from './views/token.js';
 import { World } from './views/world.js';
 
-const TITLES: Record<View, string> = { overview: 'Overview', world: 'World', events: 'Events', requests: 'Requests', simulator: 'Simulator', readiness: 'Readiness' };
+const TITLES: Record<View, string> = {
+  overview: 'Overview',
+  world: 'World',
+  events: 'Events',
+  requests: 'Requests',
+  simulator: 'Simulator',
+  readiness: 'Readiness',
+};
 const THEMES = ['auto', 'light', 'dark'] as const;
 type Theme = (typeof THEMES)[number];
 const THEME_KEY = 'card-sandbox.theme';
@@ -51,7 +58,11 @@ function ProgrammeSwitcher({ programme }: { programme: string }) {
   return (
     <label class="programme">
       <span>Programme</span>
-      <select value={programme} onFocus={() => void refreshProgrammes().catch(() => undefined)} onChange={(e) => (location.hash = href(route.value.view, undefined, {}, e.currentTarget.value))}>
+      <select
+        value={programme}
+        onFocus={() => void refreshProgrammes().catch(() => undefined)}
+        onChange={(e) => (location.hash = href(route.value.view, undefined, {}, e.currentTarget.value))}
+      >
         {list.map((p) => (
           <option key={p.id} value={p.id}>
             {p.name === p.id ? p.id : `${p.name} (${p.id.slice(0, 8)})`}
@@ -92,7 +103,8 @@ function Shortcuts({ onClose }: { onClose: () => void }) {
   );
 }
 
-const typing = (target: EventTarget | null) => target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
 function App() {
   const r = useSignal(route);
@@ -157,7 +169,11 @@ function App() {
         <span class="clock-chip" title="The programme's sandbox clock">
           {c ? `${when(c.now)} UTC${c.frozen ? ' · frozen' : ''}` : '…'}
         </span>
-        <Badge state={state === 'live' ? 'live' : state === 'down' ? 'reconnecting' : 'connecting'} tone={state === 'live' ? 'ok' : state === 'down' ? 'bad' : 'wait'} title="Live updates over the control plane's streams" />
+        <Badge
+          state={state === 'live' ? 'live' : state === 'down' ? 'reconnecting' : 'connecting'}
+          tone={state === 'live' ? 'ok' : state === 'down' ? 'bad' : 'wait'}
+          title="Live updates over the control plane's streams"
+        />
         <span class="spacer" />
         <button type="button" class="quiet" onClick={() => setHelp(true)} title="Keyboard shortcuts (?)">
           Keys

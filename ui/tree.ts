@@ -20,18 +20,49 @@ export interface TreeRow {
   parent?: string;
 }
 
-const customerRow = ({ accounts: _, ...json }: WorldCustomer): TreeRow => ({ kind: 'customer', id: json.id, depth: 0, label: json.externalId, status: json.status, json });
+const customerRow = ({ accounts: _, ...json }: WorldCustomer): TreeRow => ({
+  kind: 'customer',
+  id: json.id,
+  depth: 0,
+  label: json.externalId,
+  status: json.status,
+  json,
+});
 const accountRow = ({ cards: _, transactions: __, ...json }: WorldAccount, parent: string): TreeRow => ({
-  kind: 'account', id: json.id, depth: 1, label: json.currencies.join(', '), status: json.status, json, parent,
+  kind: 'account',
+  id: json.id,
+  depth: 1,
+  label: json.currencies.join(', '),
+  status: json.status,
+  json,
+  parent,
 });
 const cardRow = ({ authorisations: _, transactions: __, ...json }: WorldCard, parent: string): TreeRow => ({
-  kind: 'card', id: json.id, depth: 2, label: `${json.type}${json.maskedPan ? ` ${json.maskedPan}` : ''}${json.expirationDate ? ` · ${json.expirationDate}` : ''}`, status: json.status, json, parent,
+  kind: 'card',
+  id: json.id,
+  depth: 2,
+  label: `${json.type}${json.maskedPan ? ` ${json.maskedPan}` : ''}${json.expirationDate ? ` · ${json.expirationDate}` : ''}`,
+  status: json.status,
+  json,
+  parent,
 });
 const authorisationRow = (a: Authorisation, parent: string): TreeRow => ({
-  kind: 'authorisation', id: a.id, depth: 3, label: `${a.merchantAmount} ${a.merchantCurrency} · ${a.merchant.name}`, status: a.status, json: a, parent,
+  kind: 'authorisation',
+  id: a.id,
+  depth: 3,
+  label: `${a.merchantAmount} ${a.merchantCurrency} · ${a.merchant.name}`,
+  status: a.status,
+  json: a,
+  parent,
 });
 const transactionRow = (t: Transaction, parent: string, depth: number): TreeRow => ({
-  kind: 'transaction', id: t.id, depth, label: `${t.amount} ${t.currency}`, status: t.status, json: t, parent,
+  kind: 'transaction',
+  id: t.id,
+  depth,
+  label: `${t.amount} ${t.currency}`,
+  status: t.status,
+  json: t,
+  parent,
 });
 const webhookRow = (w: Webhook): TreeRow => ({ kind: 'webhook', id: w.id, depth: 0, label: w.callbackUrl, json: w });
 

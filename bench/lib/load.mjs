@@ -58,7 +58,10 @@ export function combine(rounds) {
     cpuUs: cpu,
     total,
     bad,
-    detail: rounds.map((r) => r.detail).filter(Boolean).join('; '),
+    detail: rounds
+      .map((r) => r.detail)
+      .filter(Boolean)
+      .join('; '),
   };
 }
 

@@ -20,8 +20,11 @@ export function ensurePrism() {
   mkdirSync(DIR, { recursive: true });
   process.stderr.write(`bench: installing @stoplight/prism-cli@${PRISM_VERSION} into ${DIR} (once)…\n`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', DIR, `@stoplight/prism-cli@${PRISM_VERSION}`], { encoding: 'utf8' });
-  if (result.status !== 0 || !existsSync(BIN)) return { error: `could not install Prism: ${(result.stderr || result.error?.message || '').trim().split('\n').slice(-3).join(' ')}` };
+  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', DIR, `@stoplight/prism-cli@${PRISM_VERSION}`], {
+    encoding: 'utf8',
+  });
+  if (result.status !== 0 || !existsSync(BIN))
+    return { error: `could not install Prism: ${(result.stderr || result.error?.message || '').trim().split('\n').slice(-3).join(' ')}` };
   return { bin: BIN };
 }
 
@@ -49,7 +52,10 @@ export async function startPrism(bin, spec, probe) {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Prism exited before answering: ${stderr}`);
-    const status = await fetch(`${url}${probe.path}`, { method: probe.method, headers: probe.headers, body: probe.body }).then((r) => r.status, () => undefined);
+    const status = await fetch(`${url}${probe.path}`, { method: probe.method, headers: probe.headers, body: probe.body }).then(
+      (r) => r.status,
+      () => undefined,
+    );
     if (status !== undefined && status < 500) break;
     if (performance.now() - started > START_TIMEOUT_MS) {
       child.kill('SIGKILL');

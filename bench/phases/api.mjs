@@ -36,11 +36,22 @@ const newCustomer = (i, run) => ({
 /** The write load, for the sandbox and Prism alike: POST /v1/customers, a new customer and Idempotency-Key each. */
 function customerWrites(run) {
   let n = 0;
-  return [{ method: 'POST', path: '/v1/customers', setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': randomUUID() }, body: JSON.stringify(newCustomer(n++, run)) }) }];
+  return [
+    {
+      method: 'POST',
+      path: '/v1/customers',
+      setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': randomUUID() }, body: JSON.stringify(newCustomer(n++, run)) }),
+    },
+  ];
 }
 
 /** The request Prism's start is timed to. */
-const prismProbe = { method: 'POST', path: '/v1/customers', headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json' }, body: JSON.stringify(newCustomer(1, '0')) };
+const prismProbe = {
+  method: 'POST',
+  path: '/v1/customers',
+  headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json' },
+  body: JSON.stringify(newCustomer(1, '0')),
+};
 
 /**
  * Spawn to the first 200 from /_sandbox/health, `COLD_STARTS` times, each sandbox stopped before
@@ -156,7 +167,13 @@ export async function strictReads(nodeArgs = []) {
       const fresh = await freshSignedGets(key, sandbox.url, path, bearer, count);
       const warm = Math.min(2000, Math.floor(count / 6));
       await load(sandbox.url, { requests: fresh.requests, amount: warm });
-      results.push({ path, replayed, fresh: await load(sandbox.url, { requests: fresh.requests, amount: count - warm, seconds: undefined, pid: sandbox.pid }), signed: count, verifyPerSecond });
+      results.push({
+        path,
+        replayed,
+        fresh: await load(sandbox.url, { requests: fresh.requests, amount: count - warm, seconds: undefined, pid: sandbox.pid }),
+        signed: count,
+        verifyPerSecond,
+      });
     }
     return results;
   } finally {

@@ -33,7 +33,10 @@ export async function programmeCosts(nodeArgs = []) {
     const ids = [];
     for (let i = 0; i < PROGRAMMES; i++) {
       let started = performance.now();
-      const { id, apiKey, apiSecret } = await call(sandbox.url, 'POST', '/_sandbox/programmes', { body: { name: `bench-${i}`, clock: '2026-03-01T09:00:00Z' }, expect: 201 });
+      const { id, apiKey, apiSecret } = await call(sandbox.url, 'POST', '/_sandbox/programmes', {
+        body: { name: `bench-${i}`, clock: '2026-03-01T09:00:00Z' },
+        expect: 201,
+      });
       times.push(performance.now() - started);
       started = performance.now();
       await call(sandbox.url, 'POST', '/v1/auth/token', { body: { apiKey, apiSecret }, expect: 200 });
@@ -42,7 +45,10 @@ export async function programmeCosts(nodeArgs = []) {
     }
     const rssAfter = sandbox.memory().rssMiB;
     for (const id of ids) {
-      await call(sandbox.url, 'POST', `/_sandbox/seed?programme=${id}`, { body: { customers: [{ externalId: 'c', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] }, expect: 201 });
+      await call(sandbox.url, 'POST', `/_sandbox/seed?programme=${id}`, {
+        body: { customers: [{ externalId: 'c', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] },
+        expect: 201,
+      });
     }
     const rssWorlds = sandbox.memory().rssMiB;
     const idleMany = await idleCpu(sandbox.pid);

@@ -84,14 +84,19 @@ export async function advanceWithFailures(nodeArgs = []) {
   try {
     // One event per customer left in `initiating`: exactly FAILING_DELIVERIES deliveries.
     const customers = Array.from({ length: FAILING_DELIVERIES }, (_, i) => ({ externalId: `failing-${i}`, status: 'initiating' }));
-    await call(sandbox.url, 'POST', '/_sandbox/seed', { body: { webhooks: [{ callbackUrl: receiver.url, types: [...WEBHOOK_TYPES] }], customers }, expect: 201 });
+    await call(sandbox.url, 'POST', '/_sandbox/seed', {
+      body: { webhooks: [{ callbackUrl: receiver.url, types: [...WEBHOOK_TYPES] }], customers },
+      expect: 201,
+    });
     // In real time the first attempt and the immediate retry run; the next waits 1 s of the frozen clock.
     await receiver.until((s) => s.requests >= 2 * FAILING_DELIVERIES, DELIVERY_TIMEOUT_MS);
     await new Promise((r) => setTimeout(r, 300));
     const before = await deliveryStates(sandbox.url);
     const requestsBefore = receiver.stats.requests;
     const started = performance.now();
-    const result = await call(sandbox.url, 'POST', '/_sandbox/clock/advance', { body: { by: '24h' }, timeoutMs: ADVANCE_TIMEOUT_MS }).catch((error) => ({ error: error.message }));
+    const result = await call(sandbox.url, 'POST', '/_sandbox/clock/advance', { body: { by: '24h' }, timeoutMs: ADVANCE_TIMEOUT_MS }).catch((error) => ({
+      error: error.message,
+    }));
     const seconds = (performance.now() - started) / 1000;
     const after = await deliveryStates(sandbox.url);
     return {

@@ -28,7 +28,11 @@ let carol: { id: string };
 const cli = (...args: string[]) => runCli([...args, '--url', sandbox.url]);
 /** The control plane directly, for what a test only needs to look at or set up. */
 const control = async (method: string, path: string, body?: unknown): Promise<any> => {
-  const res = await fetch(`${sandbox.url}/_sandbox${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${sandbox.url}/_sandbox${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return res.json();
 };
 const json = async (...args: string[]) => {
@@ -55,7 +59,8 @@ describe('help', () => {
   it('shows every command and examples', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
-    for (const command of ['start', 'seed', 'clock', 'events', 'verify', 'reject', 'issue', 'fail', 'authorise', 'capture', 'release', 'reset']) expect(run.stdout).toContain(`  ${command} `);
+    for (const command of ['start', 'seed', 'clock', 'events', 'verify', 'reject', 'issue', 'fail', 'authorise', 'capture', 'release', 'reset'])
+      expect(run.stdout).toContain(`  ${command} `);
     expect(run.stdout).toContain('$ card-sandbox clock advance 25h');
     const sub = await runCli(['authorise', '--help']);
     expect(sub.stdout).toContain('--no-capture');
@@ -154,7 +159,10 @@ describe('events', () => {
 describe('seed and reset', () => {
   it('a broken document loads nothing and names the place; reset wipes the world', async () => {
     const before = (await control('GET', '/events?limit=1000')).length;
-    const broken = await cli('seed', file('broken.json', { customers: [{ externalId: 'new', accounts: [{ currencies: ['EUR'] }, { currencies: ['EUR'], cards: [{}, {}] }] }] }));
+    const broken = await cli(
+      'seed',
+      file('broken.json', { customers: [{ externalId: 'new', accounts: [{ currencies: ['EUR'] }, { currencies: ['EUR'], cards: [{}, {}] }] }] }),
+    );
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('  customers[0].accounts[1].cards[1] card_limit_reached');
     expect((await control('GET', '/events?limit=1000')).length).toBe(before);

@@ -24,9 +24,14 @@ describe('resolveClientOptions', () => {
     expect(resolveClientOptions({}, {}, one).url).toBe('http://127.0.0.1:5000');
     expect(resolveClientOptions({}, { CARD_SANDBOX_PORT: '0' }, one).url).toBe('http://127.0.0.1:5000');
     expect(resolveClientOptions({ url: 'http://h:1' }, {}, one).url).toBe('http://h:1');
-    const two = (url: string) => () => [{ pid: 1, url }, { pid: 2, url: 'http://127.0.0.1:5000' }];
+    const two = (url: string) => () => [
+      { pid: 1, url },
+      { pid: 2, url: 'http://127.0.0.1:5000' },
+    ];
     expect(resolveClientOptions({}, {}, two('http://127.0.0.1:4242')).url).toBe('http://127.0.0.1:4242');
-    expect(() => resolveClientOptions({}, {}, two('http://127.0.0.1:6000'))).toThrow('2 sandboxes are running (http://127.0.0.1:6000, http://127.0.0.1:5000): say which with --url');
+    expect(() => resolveClientOptions({}, {}, two('http://127.0.0.1:6000'))).toThrow(
+      '2 sandboxes are running (http://127.0.0.1:6000, http://127.0.0.1:5000): say which with --url',
+    );
   });
 
   it('accepts the API or control plane URL the banner prints', () => {

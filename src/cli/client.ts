@@ -15,7 +15,13 @@ export const DEFAULT_URL = 'http://127.0.0.1:4242';
 export type Problem = Pick<SandboxProblem, 'title' | 'status'> & Partial<SandboxProblem>;
 
 export function refusalOf(error: ApiError): Problem {
-  return error.problem ?? { title: `HTTP ${error.status}`, status: error.status, detail: error.body.slice(0, 200) || 'the server answered without a problem body; is this a card-sandbox URL?' };
+  return (
+    error.problem ?? {
+      title: `HTTP ${error.status}`,
+      status: error.status,
+      detail: error.body.slice(0, 200) || 'the server answered without a problem body; is this a card-sandbox URL?',
+    }
+  );
 }
 
 /** The command ran and its outcome is a failure (exit 1): an unhealthy sandbox, a failed report. */
@@ -64,7 +70,11 @@ function discovered(running: () => RunFile[]): string {
  * variables `start` reads too), else the one sandbox running on this machine, else the default. A
  * URL pointing at /v1 or /_sandbox is trimmed to its base.
  */
-export function resolveClientOptions(options: ClientOptions, env: Record<string, string | undefined>, running: () => RunFile[] = runningSandboxes): ResolvedClientOptions {
+export function resolveClientOptions(
+  options: ClientOptions,
+  env: Record<string, string | undefined>,
+  running: () => RunFile[] = runningSandboxes,
+): ResolvedClientOptions {
   const raw =
     options.url ??
     (options.port !== undefined ? urlOfPort(options.port, '--port', env) : undefined) ??

@@ -22,7 +22,14 @@ interface Copy {
 
 /** The files of the build context (this checkout) a source with a `*` in its last part matches. */
 function matching(source: string): string[] {
-  const name = new RegExp(`^${source.split('/').pop()!.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+  const name = new RegExp(
+    `^${source
+      .split('/')
+      .pop()!
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]*')}$`,
+  );
   return readdirSync(join(ROOT, dirname(source)))
     .filter((f) => name.test(f))
     .map((f) => join(dirname(source), f));
@@ -33,7 +40,10 @@ function stage(dockerfile: string, name: string) {
   const text = dockerfile.split(/^FROM /m).find((s) => new RegExp(`^\\S+ AS ${name}\\s*$`, 'm').test(s.split('\n')[0] ?? ''));
   if (!text) throw new Error(`the Dockerfile has no ${name} stage`);
   // Continued lines (ending in a backslash) are one instruction.
-  const lines = text.replace(/\\\n\s*/g, '').split('\n').map((l) => l.trim());
+  const lines = text
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .map((l) => l.trim());
   const copies: Copy[] = lines
     .filter((l) => l.startsWith('COPY '))
     .flatMap((l) => {
@@ -43,7 +53,11 @@ function stage(dockerfile: string, name: string) {
       // A `*` in a source from the build context names every file it matches (docs/*.md).
       const sources = args.flatMap((source) => (from || !source.includes('*') ? [source] : matching(source)));
       // Several sources go into a directory; one source is copied to the destination itself.
-      return sources.map((source) => ({ from: source, to: sources.length > 1 || to.endsWith('/') ? join(to, source.split('/').pop()!) : to, ...(from && { stage: from }) }));
+      return sources.map((source) => ({
+        from: source,
+        to: sources.length > 1 || to.endsWith('/') ? join(to, source.split('/').pop()!) : to,
+        ...(from && { stage: from }),
+      }));
     });
   const runs = lines.filter((l) => l.startsWith('RUN ')).map((l) => l.slice(4));
   const cmd = lines.find((l) => l.startsWith('CMD '));
@@ -73,7 +87,9 @@ test("the image's stages, replayed, build a runtime that serves with only what i
   expect(readdirSync(join(runtime, 'dist')).sort()).toEqual(['card-sandbox.cjs', 'card-sandbox.cjs.cache', 'mcp.cjs', 'migrated.sqlite', 'prebuilds', 'ui']);
   expect(readdirSync(join(runtime, 'dist', 'prebuilds'))).toEqual([`linux-${process.arch}.node`]);
   // The manual's pages, which `card-sandbox mcp` serves, and none of its screenshots.
-  const pages = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort();
+  const pages = readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   expect(readdirSync(join(runtime, 'docs')).sort()).toEqual(pages);
 
   // The image's command, with the database where /data would be and a free port.
@@ -83,7 +99,10 @@ test("the image's stages, replayed, build a runtime that serves with only what i
   expect(args).toEqual(['start', '--host', '0.0.0.0', '--db', join(dir, 'data', 'sandbox.db')]);
   const child = spawn(process.execPath, ['bin/card-sandbox.cjs', ...args, '--port', String(port)], { cwd: runtime, stdio: 'ignore' });
   try {
-    const health = execFileSync(process.execPath, ['bin/card-sandbox.cjs', 'health', '--port', String(port), '--wait', '20s', '--json'], { cwd: runtime, encoding: 'utf8' });
+    const health = execFileSync(process.execPath, ['bin/card-sandbox.cjs', 'health', '--port', String(port), '--wait', '20s', '--json'], {
+      cwd: runtime,
+      encoding: 'utf8',
+    });
     expect(JSON.parse(health)).toMatchObject({ status: 'ok' });
     expect(existsSync(join(dir, 'data', 'sandbox.db'))).toBe(true);
     // The inspector (docs/inspector.md: The inspector), page and script, from the image's files alone.

@@ -30,7 +30,10 @@ test('npm start builds when dist/ is missing or stale, and not when it is curren
   const calls = join(dir, 'calls');
   const record = (what: string) => `node -e "require('node:fs').appendFileSync(process.env.CALLS, '${what}\\n')"`;
   writeFileSync(join(clone, 'package.json'), JSON.stringify({ name: 'clone', private: true, scripts: { start, build: record('build') } }));
-  writeFileSync(join(clone, 'bin/card-sandbox.cjs'), "require('node:fs').appendFileSync(process.env.CALLS, 'started ' + process.argv.slice(2).join(' ') + '\\n');");
+  writeFileSync(
+    join(clone, 'bin/card-sandbox.cjs'),
+    "require('node:fs').appendFileSync(process.env.CALLS, 'started ' + process.argv.slice(2).join(' ') + '\\n');",
+  );
   for (const f of ['package-lock.json', 'src/a.ts', 'ui/b.ts', 'drizzle/0000.sql']) writeFileSync(join(clone, f), '{}');
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   const npmStart = () => spawnSync('npm', ['start', '--', '--port', '5000'], { cwd: clone, encoding: 'utf8', env: { ...env, CALLS: calls } });
@@ -43,7 +46,19 @@ test('npm start builds when dist/ is missing or stale, and not when it is curren
 
   writeFileSync(join(clone, 'dist/card-sandbox.cjs'), '');
   const past = new Date(Date.now() - 60_000);
-  for (const f of ['package.json', 'package-lock.json', 'src/a.ts', 'ui/b.ts', 'drizzle/0000.sql', 'scripts/ensure-built.mjs', 'src', 'ui', 'drizzle', 'scripts']) utimesSync(join(clone, f), past, past);
+  for (const f of [
+    'package.json',
+    'package-lock.json',
+    'src/a.ts',
+    'ui/b.ts',
+    'drizzle/0000.sql',
+    'scripts/ensure-built.mjs',
+    'src',
+    'ui',
+    'drizzle',
+    'scripts',
+  ])
+    utimesSync(join(clone, f), past, past);
   const current = npmStart();
   expect(current.stderr).not.toContain('building first');
   expect(called()).toBe('build\nstarted start --port 5000\nstarted start --port 5000\n');
@@ -57,7 +72,10 @@ test('npm start builds when dist/ is missing or stale, and not when it is curren
 test('run by an npm script, it stops when npm is stopped by its pid, and frees the port', async () => {
   // sh stands in for npm: it starts the sandbox as `npm start` would, then is killed as `kill <npm's pid>` kills npm.
   const ready = join(dir, 'ready');
-  const npm = spawn('sh', ['-c', `npm_lifecycle_event=start "${process.execPath}" "${join(ROOT, 'bin/card-sandbox.cjs')}" start --port 0 --json > "${ready}" 2>/dev/null & echo $!; wait`]);
+  const npm = spawn('sh', [
+    '-c',
+    `npm_lifecycle_event=start "${process.execPath}" "${join(ROOT, 'bin/card-sandbox.cjs')}" start --port 0 --json > "${ready}" 2>/dev/null & echo $!; wait`,
+  ]);
   const pid = await new Promise<number>((resolve) => npm.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))));
   const alive = () => {
     try {
@@ -68,7 +86,8 @@ test('run by an npm script, it stops when npm is stopped by its pid, and frees t
     }
   };
   try {
-    for (let i = 0; i < 200 && !(existsSync(ready) && readFileSync(ready, 'utf8').includes('"event":"ready"')); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && !(existsSync(ready) && readFileSync(ready, 'utf8').includes('"event":"ready"')); i++)
+      await new Promise((r) => setTimeout(r, 25));
     const { url } = JSON.parse(readFileSync(ready, 'utf8').split('\n')[0]!) as { url: string };
     npm.kill('SIGKILL');
     for (let i = 0; i < 200 && alive(); i++) await new Promise((r) => setTimeout(r, 25));

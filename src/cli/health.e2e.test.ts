@@ -105,5 +105,4 @@ describe('card-sandbox health', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(sandbox.url);
   });
-
 });

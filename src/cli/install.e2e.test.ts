@@ -47,13 +47,24 @@ function expectOk(result: SpawnSyncReturns<string>): void {
 function project(name: string, lockWith: string[]): string {
   const dir = join(work, name);
   mkdirSync(dir);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module', devDependencies: { 'card-sandbox': `file:${tarball}`, ...DEV_DEPENDENCIES } }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name, private: true, type: 'module', devDependencies: { 'card-sandbox': `file:${tarball}`, ...DEV_DEPENDENCIES } }, null, 2),
+  );
   copyFileSync(join(ROOT, 'examples/journey.test.ts'), join(dir, 'journey.test.ts'));
   writeFileSync(
     join(dir, 'uses-both.ts'),
     "import { createSandbox, type Sandbox } from 'card-sandbox';\nimport { createClient, verifyWebhook } from 'card-sandbox/client';\nexport const used: [typeof createSandbox, typeof createClient, typeof verifyWebhook] = [createSandbox, createClient, verifyWebhook];\nexport type Kept = Sandbox['client'];\n",
   );
-  const compilerOptions = { strict: true, skipLibCheck: false, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', types: ['node'] };
+  const compilerOptions = {
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    target: 'ES2022',
+    types: ['node'],
+  };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['uses-both.ts'] }));
   // The lockfile is made with the machine's toolchain and the user's own npm or pnpm.
   expectOk(run(lockWith[0]!, [...lockWith.slice(1)], dir, userEnv(process.env.PATH ?? '')));
@@ -62,15 +73,29 @@ function project(name: string, lockWith: string[]): string {
 
 beforeAll(() => {
   assertBuilt();
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', env: userEnv(process.env.PATH ?? '') })) as [{ filename: string }];
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', env: userEnv(process.env.PATH ?? '') }),
+  ) as [{ filename: string }];
   tarball = join(work, packed.filename);
   bareEnv = userEnv(pathWithoutToolchain());
 }, 120_000);
 
 const installs = [
-  { name: 'npm 10.8', lock: ['npx', '-y', 'npm@10.8', 'install', '--package-lock-only', '--no-audit', '--no-fund'], install: ['npx', '-y', 'npm@10.8', 'ci', '--no-audit', '--no-fund'] },
-  { name: 'npm 10.9', lock: ['npx', '-y', 'npm@10.9', 'install', '--package-lock-only', '--no-audit', '--no-fund'], install: ['npx', '-y', 'npm@10.9', 'ci', '--no-audit', '--no-fund'] },
-  { name: 'npm 11', lock: ['npx', '-y', 'npm@11', 'install', '--package-lock-only', '--no-audit', '--no-fund'], install: ['npx', '-y', 'npm@11', 'ci', '--no-audit', '--no-fund'] },
+  {
+    name: 'npm 10.8',
+    lock: ['npx', '-y', 'npm@10.8', 'install', '--package-lock-only', '--no-audit', '--no-fund'],
+    install: ['npx', '-y', 'npm@10.8', 'ci', '--no-audit', '--no-fund'],
+  },
+  {
+    name: 'npm 10.9',
+    lock: ['npx', '-y', 'npm@10.9', 'install', '--package-lock-only', '--no-audit', '--no-fund'],
+    install: ['npx', '-y', 'npm@10.9', 'ci', '--no-audit', '--no-fund'],
+  },
+  {
+    name: 'npm 11',
+    lock: ['npx', '-y', 'npm@11', 'install', '--package-lock-only', '--no-audit', '--no-fund'],
+    install: ['npx', '-y', 'npm@11', 'ci', '--no-audit', '--no-fund'],
+  },
   { name: 'pnpm 10', lock: ['npx', '-y', 'pnpm@10', 'install', '--lockfile-only'], install: ['npx', '-y', 'pnpm@10', 'install', '--frozen-lockfile'] },
 ];
 
@@ -88,12 +113,16 @@ describe.skipIf(process.platform !== 'linux')('installed from the tarball with n
     expect(run.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   }, 180_000);
 
-  test.each(installs)('$name installs it, the journey passes and a strict project type-checks', ({ name, lock, install }) => {
-    const dir = project(name.replace(/\W+/g, '-'), lock);
-    expectOk(run(install[0]!, install.slice(1), dir, bareEnv));
-    expectOk(run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'journey.test.ts'], dir, bareEnv));
-    const tsc = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], dir, bareEnv);
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.status).toBe(0);
-  }, 300_000);
+  test.each(installs)(
+    '$name installs it, the journey passes and a strict project type-checks',
+    ({ name, lock, install }) => {
+      const dir = project(name.replace(/\W+/g, '-'), lock);
+      expectOk(run(install[0]!, install.slice(1), dir, bareEnv));
+      expectOk(run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'journey.test.ts'], dir, bareEnv));
+      const tsc = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], dir, bareEnv);
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.status).toBe(0);
+    },
+    300_000,
+  );
 });

@@ -57,14 +57,26 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
         warn: (m, f) => err(`${time()} ${color.yellow('warn')} ${m}${fields(f)}`),
         error: (m, f) => err(`${time()} ${color.red('error')} ${m}${fields(f)}`),
         request: (l: RequestLine) => {
-          const extra = [l.replayed ? color.cyan('replayed') : '', ...l.warnings.map((w) => color.yellow(`⚠ ${w}`)), l.fault ? color.magenta(faultNote(l.fault)) : ''].filter(Boolean).join(' ');
-          requestLine(`${time()} ${l.method.padEnd(6)} ${l.path} ${statusColour(l.status === 0 ? 'no answer' : String(l.status))} ${color.dim(`${l.ms}ms`)}${extra ? ` ${extra}` : ''}`);
+          const extra = [
+            l.replayed ? color.cyan('replayed') : '',
+            ...l.warnings.map((w) => color.yellow(`⚠ ${w}`)),
+            l.fault ? color.magenta(faultNote(l.fault)) : '',
+          ]
+            .filter(Boolean)
+            .join(' ');
+          requestLine(
+            `${time()} ${l.method.padEnd(6)} ${l.path} ${statusColour(l.status === 0 ? 'no answer' : String(l.status))} ${color.dim(`${l.ms}ms`)}${extra ? ` ${extra}` : ''}`,
+          );
         },
       };
     },
     table(headers, rows) {
       const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => stripVTControlCharacters(r[i] ?? '').length)));
-      const line = (cells: string[]) => cells.map((c, i) => c + ' '.repeat(Math.max(0, widths[i]! - stripVTControlCharacters(c).length))).join('  ').trimEnd();
+      const line = (cells: string[]) =>
+        cells
+          .map((c, i) => c + ' '.repeat(Math.max(0, widths[i]! - stripVTControlCharacters(c).length)))
+          .join('  ')
+          .trimEnd();
       out(color.bold(line(headers)));
       for (const row of rows) out(line(row));
     },

@@ -14,10 +14,15 @@ let sandbox: RunningCli;
 let receiver: Receiver;
 const cli = (...args: string[]) => runCli([...args, '--url', sandbox.url]);
 const control = async (method: string, path: string, body?: unknown): Promise<any> => {
-  const res = await fetch(`${sandbox.url}/_sandbox${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${sandbox.url}/_sandbox${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return res.status === 204 ? undefined : res.json();
 };
-const newCustomer = async (externalId: string) => (await control('POST', '/seed', { customers: [{ externalId, status: 'initiating' }] })).customers[0].id as string;
+const newCustomer = async (externalId: string) =>
+  (await control('POST', '/seed', { customers: [{ externalId, status: 'initiating' }] })).customers[0].id as string;
 
 beforeAll(async () => {
   assertBuilt();
@@ -101,7 +106,9 @@ describe('the delivery lab commands', () => {
   it('lists the new commands in the help', async () => {
     const help = (await runCli(['--help'])).stdout;
     for (const command of ['listen', 'webhooks', 'deliveries']) expect(help).toContain(`  ${command} `);
-    expect((await runCli(['webhooks', 'faults', 'set', '--help'])).stdout).toContain("$ card-sandbox webhooks faults set 'duplicate=0.2,reorder=0.2,delay=2s-30s'");
+    expect((await runCli(['webhooks', 'faults', 'set', '--help'])).stdout).toContain(
+      "$ card-sandbox webhooks faults set 'duplicate=0.2,reorder=0.2,delay=2s-30s'",
+    );
   });
 });
 

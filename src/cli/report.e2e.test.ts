@@ -18,16 +18,32 @@ test('prints the checks, exits 1 when one fails, and writes JUnit XML', async ()
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).toContain('Checks: 0 pass, 0 fail, 8 not exercised');
 
-    const { token } = (await (await fetch(`${sandbox.url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }) })).json()) as { token: string };
-    await fetch(`${sandbox.url}/v1/customers`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
+    const { token } = (await (
+      await fetch(`${sandbox.url}/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }),
+      })
+    ).json()) as { token: string };
+    await fetch(`${sandbox.url}/v1/customers`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     const file = join(dir, 'go-live.xml');
     const failing = await runCli(['report', '--url', sandbox.url, '--junit', file]);
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/✗ fail {2}Nothing the client sent was refused for its shape/);
     expect(failing.stderr).toMatch(/error \d+ checks? failed/);
-    const suite = (new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(file, 'utf8')) as { testsuites: { testsuite: { failures: string; testcase: { name: string; failure?: unknown }[] } } }).testsuites.testsuite;
+    const suite = (
+      new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(file, 'utf8')) as {
+        testsuites: { testsuite: { failures: string; testcase: { name: string; failure?: unknown }[] } };
+      }
+    ).testsuites.testsuite;
     expect(Number(suite.failures)).toBeGreaterThanOrEqual(1);
-    expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => t.name)).toContain('Nothing the client sent was refused for its shape (invalid_request or idempotency_key_reused) in the last 100 requests');
+    expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => t.name)).toContain(
+      'Nothing the client sent was refused for its shape (invalid_request or idempotency_key_reused) in the last 100 requests',
+    );
   } finally {
     await sandbox.stop();
   }

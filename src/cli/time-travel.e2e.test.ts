@@ -27,7 +27,11 @@ const cliJson = async (...args: string[]) => {
 
 /** A /v1 request with a fresh token (tokens expire with sandbox time); verification is in warn mode. */
 async function api(method: string, path: string): Promise<any> {
-  const auth = await fetch(`${sandbox.url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }) });
+  const auth = await fetch(`${sandbox.url}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }),
+  });
   const { token } = (await auth.json()) as { token: string };
   const res = await fetch(`${sandbox.url}/v1${path}`, { method, headers: { Authorization: `Bearer ${token}` } });
   return res.status === 204 ? undefined : res.json();
@@ -42,7 +46,15 @@ beforeAll(async () => {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({
       webhooks: [{ callbackUrl: `${receiver.url}/hooks`, types: ['authorisation.updated'] }],
-      customers: [{ externalId: 'traveller', accounts: [{ currencies: ['EUR'], cards: [{}] }, { currencies: ['EUR'], cards: [{}] }] }],
+      customers: [
+        {
+          externalId: 'traveller',
+          accounts: [
+            { currencies: ['EUR'], cards: [{}] },
+            { currencies: ['EUR'], cards: [{}] },
+          ],
+        },
+      ],
     }),
   });
   const { customers } = (await res.json()) as { customers: { accounts: { cards: { id: string }[] }[] }[] };
@@ -82,7 +94,12 @@ describe('clock advance', () => {
     expect(at.at(-1) - first).toBeGreaterThan(DAY - 2 * 3_600_000);
     expect(delivery.history.every((a: { statusCode: number }) => a.statusCode === 500)).toBe(true);
 
-    const lines = () => tail.stdout().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = () =>
+      tail
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
     await waitForOutput(tail, () => lines().filter((l) => l.kind === 'attempt').length === delivery.attempts);
     tail.child.kill('SIGINT');
     await tail.exited;

@@ -10,7 +10,11 @@ const ORIGIN = 'http://127.0.0.1:4242';
 
 /** Sends what signRequest produced through the in-process app. */
 async function send(sb: TestSandbox, path: string, signed: ReturnType<typeof signRequest>) {
-  const res = await sb.app.request(`${ORIGIN}${path}`, { method: signed.method, headers: { ...signed.headers, Authorization: `Bearer ${sb.token()}` }, body: signed.body });
+  const res = await sb.app.request(`${ORIGIN}${path}`, {
+    method: signed.method,
+    headers: { ...signed.headers, Authorization: `Bearer ${sb.token()}` },
+    body: signed.body,
+  });
   return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
 }
 
@@ -37,7 +41,13 @@ describe('signRequest', () => {
     const sb = createTestSandbox({ verify: 'strict' });
     const key = newSigningKey();
     await registerSigningKey(sb, key);
-    const signed = signRequest({ method: 'PUT', url: `${ORIGIN}/v1/webhooks`, body: { callbackUrl: 'http://127.0.0.1:9/a', types: ['card.updated'] }, keyId: key.keyId, privateKey: key.privateKey });
+    const signed = signRequest({
+      method: 'PUT',
+      url: `${ORIGIN}/v1/webhooks`,
+      body: { callbackUrl: 'http://127.0.0.1:9/a', types: ['card.updated'] },
+      keyId: key.keyId,
+      privateKey: key.privateKey,
+    });
     const tampered = { ...signed, body: JSON.stringify({ callbackUrl: 'http://127.0.0.1:9/b', types: ['card.updated'] }) };
     const res = await send(sb, '/v1/webhooks', tampered);
     expect(res.status).toBe(400);

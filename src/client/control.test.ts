@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createControlClient, UnreachableError, type SseMessage } from './control.js';
 import { ApiError } from './operations.js';
 
-const answering = (body: string, status: number, contentType: string) => () => Promise.resolve(new Response(body, { status, headers: { 'Content-Type': contentType } }));
+const answering = (body: string, status: number, contentType: string) => () =>
+  Promise.resolve(new Response(body, { status, headers: { 'Content-Type': contentType } }));
 
 describe('createControlClient', () => {
   it('sends JSON with the admin token and the programme to the route the operation names, and parses the answer', async () => {
@@ -23,15 +24,23 @@ describe('createControlClient', () => {
     expect(seen[0]!.init.body).toBe('{"by":"1h"}');
   });
 
-  it('puts path parameters and the query in the URL, and a programme given to the call before the client\'s', async () => {
+  it("puts path parameters and the query in the URL, and a programme given to the call before the client's", async () => {
     const seen: { url: string; headers: unknown }[] = [];
     let programme = 'first';
-    const client = createControlClient({ baseUrl: 'http://h:1', programme: () => programme, fetch: (url, init) => (seen.push({ url, headers: init!.headers }), Promise.resolve(Response.json([]))) });
+    const client = createControlClient({
+      baseUrl: 'http://h:1',
+      programme: () => programme,
+      fetch: (url, init) => (seen.push({ url, headers: init!.headers }), Promise.resolve(Response.json([]))),
+    });
     await client.listEvents({ type: 'card.updated', limit: 5, entityId: undefined });
     programme = 'second';
     await client.getEvent('a/b', { programme: 'third' });
     await client.getWorld();
-    expect(seen.map((s) => s.url)).toEqual(['http://h:1/_sandbox/events?type=card.updated&limit=5', 'http://h:1/_sandbox/events/a%2Fb', 'http://h:1/_sandbox/world']);
+    expect(seen.map((s) => s.url)).toEqual([
+      'http://h:1/_sandbox/events?type=card.updated&limit=5',
+      'http://h:1/_sandbox/events/a%2Fb',
+      'http://h:1/_sandbox/world',
+    ]);
     expect(seen.map((s) => (s.headers as Record<string, string>)['Sandbox-Programme'])).toEqual(['first', 'third', 'second']);
   });
 
@@ -41,12 +50,21 @@ describe('createControlClient', () => {
   });
 
   it('throws ApiError carrying the problem', async () => {
-    const problem = { type: 'about:blank', title: 'Customer not found', status: 404, detail: 'no customer with id x', code: 'customer_not_found', requestId: 'r' };
+    const problem = {
+      type: 'about:blank',
+      title: 'Customer not found',
+      status: 404,
+      detail: 'no customer with id x',
+      code: 'customer_not_found',
+      requestId: 'r',
+    };
     const client = createControlClient({ baseUrl: 'http://h:1', fetch: answering(JSON.stringify(problem), 404, 'application/problem+json') });
     const error = await client.simulateVerifyCustomer('x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ operation: 'simulateVerifyCustomer', status: 404, problem, code: 'customer_not_found' });
-    expect((error as Error).message).toBe('simulateVerifyCustomer: PATCH /_sandbox/simulator/customers/x/verify answered 404 customer_not_found: no customer with id x');
+    expect((error as Error).message).toBe(
+      'simulateVerifyCustomer: PATCH /_sandbox/simulator/customers/x/verify answered 404 customer_not_found: no customer with id x',
+    );
   });
 
   it('keeps the text of an answer from something that is not a sandbox', async () => {
@@ -56,7 +74,10 @@ describe('createControlClient', () => {
   });
 
   it('says clearly when nothing answers', async () => {
-    const client = createControlClient({ baseUrl: 'http://127.0.0.1:9', fetch: () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) })) });
+    const client = createControlClient({
+      baseUrl: 'http://127.0.0.1:9',
+      fetch: () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) })),
+    });
     const error = await client.getClock().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreachableError);
     expect((error as Error).message).toBe('no sandbox reachable at http://127.0.0.1:9 (ECONNREFUSED) — start one with `card-sandbox start`');
@@ -65,15 +86,29 @@ describe('createControlClient', () => {
 
 describe('follow', () => {
   const streaming = (chunks: string[]) => () =>
-    Promise.resolve(new Response(new ReadableStream({
-      start(controller) {
-        for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
-        controller.close();
-      },
-    }), { headers: { 'Content-Type': 'text/event-stream' } }));
+    Promise.resolve(
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+            controller.close();
+          },
+        }),
+        { headers: { 'Content-Type': 'text/event-stream' } },
+      ),
+    );
 
   it('parses messages split anywhere, skipping comments, joining data lines, with any line ending', async () => {
-    const client = createControlClient({ baseUrl: 'http://h:1', fetch: streaming([': connected\n\nevent: ev', 'ent\nid: 1\ndata: {"a":', '1}\n\n', 'data: line one\r\ndata: line two\r\n\r\n', ': heartbeat\n\nevent: attempt\ndata:x\n\nevent: nodata\n\n']) });
+    const client = createControlClient({
+      baseUrl: 'http://h:1',
+      fetch: streaming([
+        ': connected\n\nevent: ev',
+        'ent\nid: 1\ndata: {"a":',
+        '1}\n\n',
+        'data: line one\r\ndata: line two\r\n\r\n',
+        ': heartbeat\n\nevent: attempt\ndata:x\n\nevent: nodata\n\n',
+      ]),
+    });
     const messages: SseMessage[] = [];
     let opened = false;
     await client.follow('streamEvents', undefined, { onMessage: (m) => messages.push(m), onOpen: () => (opened = true) });
@@ -87,7 +122,10 @@ describe('follow', () => {
 
   it('stops quietly when the caller hangs up', async () => {
     const abort = new AbortController();
-    const client = createControlClient({ baseUrl: 'http://h:1', fetch: () => Promise.resolve(new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('data: 1\n\n')) }))) });
+    const client = createControlClient({
+      baseUrl: 'http://h:1',
+      fetch: () => Promise.resolve(new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('data: 1\n\n')) }))),
+    });
     const messages: SseMessage[] = [];
     await client.follow('streamRequests', {
       signal: abort.signal,

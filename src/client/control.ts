@@ -86,7 +86,12 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     };
     let res: Response;
     try {
-      res = await send(`${url}${placed.path}`, { method: op.method, headers, body: placed.body === undefined ? undefined : JSON.stringify(placed.body), signal: call.signal });
+      res = await send(`${url}${placed.path}`, {
+        method: op.method,
+        headers,
+        body: placed.body === undefined ? undefined : JSON.stringify(placed.body),
+        signal: call.signal,
+      });
     } catch (error) {
       if (call.signal?.aborted) throw error;
       throw new UnreachableError(url || 'this page', reasonOf(error));
@@ -119,10 +124,11 @@ export function createControlClient(options: ControlClientOptions): ControlClien
 
   const client: Record<string, unknown> = { url, follow, open: (name: Streams, ...args: unknown[]) => request(name, args) };
   for (const name of Object.keys(OPERATIONS) as ControlOperation[]) {
-    if (!('stream' in OPERATIONS[name])) client[name] = async (...args: unknown[]) => {
-      const text = await (await request(name, args)).text();
-      return text === '' ? undefined : JSON.parse(text);
-    };
+    if (!('stream' in OPERATIONS[name]))
+      client[name] = async (...args: unknown[]) => {
+        const text = await (await request(name, args)).text();
+        return text === '' ? undefined : JSON.parse(text);
+      };
   }
   return client as ControlClient;
 }

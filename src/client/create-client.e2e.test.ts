@@ -28,8 +28,13 @@ const checkedFetch: typeof fetch = async (input, init) => {
 
 const DEFAULT = { apiKey: '11111111-1111-4111-8111-111111111111', apiSecret: 'sandbox-secret' };
 const control = (path: string, body?: unknown) =>
-  fetch(`${sandbox.url}/_sandbox${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
-const newClient = (options: Partial<Parameters<typeof createClient>[0]> = {}) => createClient({ baseUrl: sandbox.url, ...DEFAULT, fetch: checkedFetch, ...options });
+  fetch(`${sandbox.url}/_sandbox${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then((r) => r.json());
+const newClient = (options: Partial<Parameters<typeof createClient>[0]> = {}) =>
+  createClient({ baseUrl: sandbox.url, ...DEFAULT, fetch: checkedFetch, ...options });
 
 beforeAll(async () => {
   const deps = buildDeps(defaultConfig({ port: 0, verify: 'strict', clock: '2026-03-01T09:00:00Z' }), { log: memoryLog() });
@@ -133,12 +138,12 @@ describe('createClient', () => {
     await client.getChains();
     expect(await client.token()).not.toBe(before);
     const journal = (await control('/requests')) as { method: string; path: string; status: number }[];
-    expect(journal.slice(0, 4).reverse().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
-      'GET /v1/chains 200',
-      'GET /v1/chains 401',
-      'POST /v1/auth/token 200',
-      'GET /v1/chains 200',
-    ]);
+    expect(
+      journal
+        .slice(0, 4)
+        .reverse()
+        .map((r) => `${r.method} ${r.path} ${r.status}`),
+    ).toEqual(['GET /v1/chains 200', 'GET /v1/chains 401', 'POST /v1/auth/token 200', 'GET /v1/chains 200']);
   });
 
   test('keeps the Idempotency-Key of a mutation it is given: the same key creates one customer', async () => {

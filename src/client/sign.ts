@@ -8,15 +8,7 @@
 import { createPrivateKey, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { MUTATIONS } from '../domain/idempotency.js';
 import { checkContentDigest, contentDigest } from '../signatures/digest.js';
-import {
-  ALGORITHM,
-  parseSignature,
-  parseSignatureInput,
-  signatureBase,
-  signMessage,
-  verifyBase,
-  type SignedMessage,
-} from '../signatures/message.js';
+import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, signMessage, verifyBase, type SignedMessage } from '../signatures/message.js';
 
 export interface SignRequestOptions {
   method: string;

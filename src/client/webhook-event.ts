@@ -1,19 +1,13 @@
 /**
  * What a webhook carries (docs/webhooks.md: Webhooks): `{webhookType, eventId, …the entity as GET returns
- * it}`, typed by its `webhookType` from the generated resource types.
+ * it}`, typed by its `webhookType` from the webhooks of the sandbox's own /openapi.json.
  */
-import type { Account, Authorisation, Card, Customer, Transaction } from './api.generated.js';
+import type { WebhookEvents } from './api.generated.js';
+
+export type WebhookEventType = keyof WebhookEvents;
 
 /** The entity each webhook type carries. */
-export interface WebhookBodies {
-  'customer.updated': Customer;
-  'account.updated': Account;
-  'card.updated': Card;
-  'authorisation.updated': Authorisation;
-  'transaction.updated': Transaction;
-}
-
-export type WebhookEventType = keyof WebhookBodies;
+export type WebhookBodies = { [K in WebhookEventType]: Omit<WebhookEvents[K], 'webhookType' | 'eventId'> };
 
 /** A webhook body; narrow it by `webhookType`. */
-export type WebhookEvent<T extends WebhookEventType = WebhookEventType> = { [K in T]: WebhookBodies[K] & { webhookType: K; eventId: string } }[T];
+export type WebhookEvent<T extends WebhookEventType = WebhookEventType> = WebhookEvents[T];

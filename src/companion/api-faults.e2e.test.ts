@@ -28,7 +28,11 @@ test('an expired token is answered 401, and the client gets a new one and carrie
   await sandbox.faults.api.set({ rules: [{ expireToken: true, times: 1 }] });
   expect(await sandbox.client.getCustomers()).toHaveLength(1);
   expect((await sandbox.faults.api.get()).rules[0]).toMatchObject({ hits: 1 });
-  const requests = (await (await fetch(`${sandbox.url}/_sandbox/requests`, { headers: { 'Sandbox-Programme': sandbox.programme } })).json()) as { path: string; status: number; fault?: object }[];
+  const requests = (await (await fetch(`${sandbox.url}/_sandbox/requests`, { headers: { 'Sandbox-Programme': sandbox.programme } })).json()) as {
+    path: string;
+    status: number;
+    fault?: object;
+  }[];
   expect(requests.slice(0, 3).map((r) => [r.path, r.status, r.fault !== undefined])).toEqual([
     ['/v1/customers', 200, false],
     ['/v1/auth/token', 200, false],

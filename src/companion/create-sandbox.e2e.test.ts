@@ -8,7 +8,6 @@ import { createSandbox, type Sandbox } from './create-sandbox.js';
 import { until } from '../testing/wait.js';
 import { WaitTimeoutError } from './waiting.js';
 
-
 /** An active customer in `sandbox`, through the client alone. */
 async function activeCustomer(sandbox: Sandbox) {
   const wallet = sandbox.wallet();
@@ -80,7 +79,10 @@ describe('createSandbox() in-process', () => {
       const replay = (body: string, headers = original!.headers) =>
         new Promise<number>((resolve, reject) => {
           const { 'content-length': _, connection: __, ...kept } = headers;
-          http.request(receiver.url, { method: 'POST', headers: kept }, (res) => resolve(res.resume().statusCode!)).once('error', reject).end(body);
+          http
+            .request(receiver.url, { method: 'POST', headers: kept }, (res) => resolve(res.resume().statusCode!))
+            .once('error', reject)
+            .end(body);
         });
       expect(await replay(original!.body.toString('utf8'))).toBe(200);
       const tampered = original!.body.toString('utf8').replace('"initiating"', '"active"');
@@ -117,7 +119,12 @@ describe('createSandbox() in-process', () => {
   });
 
   test('refuses a clock it cannot read, with the problem', async () => {
-    await expect(createSandbox({ url: sandbox.url, clock: 'yesterday' })).rejects.toMatchObject({ name: 'ApiError', status: 400, code: 'invalid_request', problem: { errors: [{ path: 'clock' }] } });
+    await expect(createSandbox({ url: sandbox.url, clock: 'yesterday' })).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 400,
+      code: 'invalid_request',
+      problem: { errors: [{ path: 'clock' }] },
+    });
   });
 
   test('close() stops the sandbox it started', async () => {

@@ -89,7 +89,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let created: Awaited<ReturnType<ControlClient['createProgramme']>>;
   try {
     const clock = options.clock instanceof Date ? options.clock.toISOString() : options.clock;
-    created = await createControlClient({ baseUrl: url, adminToken: options.adminToken }).createProgramme({ name: options.name, clock, randomSeed: options.randomSeed });
+    created = await createControlClient({ baseUrl: url, adminToken: options.adminToken }).createProgramme({
+      name: options.name,
+      clock,
+      randomSeed: options.randomSeed,
+    });
   } catch (error) {
     await stopServer?.();
     throw error;

@@ -122,7 +122,11 @@ export async function startReceiver(client: ApiClient, options: ReceiverOptions 
           wakers.delete(check);
           const ofType = events.filter((e) => e.webhookType === type);
           const also = refused.length > 0 ? `; ${refused.length} deliveries refused (${refused.at(-1)!.reason})` : '';
-          reject(new WaitTimeoutError(`the receiver at ${url} timed out after ${timeout} ms waiting for ${awaited(type, predicate)}: ${arrived(type, ofType)}${also}`));
+          reject(
+            new WaitTimeoutError(
+              `the receiver at ${url} timed out after ${timeout} ms waiting for ${awaited(type, predicate)}: ${arrived(type, ofType)}${also}`,
+            ),
+          );
         }, timeout);
         wakers.add(check);
         check();

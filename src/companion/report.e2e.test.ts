@@ -21,7 +21,11 @@ afterAll(async () => {
 });
 
 const forge = (sandbox: typeof careful, rate: number) =>
-  fetch(`${sandbox.url}/_sandbox/webhooks/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json', 'Sandbox-Programme': sandbox.programme }, body: JSON.stringify({ forge: rate, seed: 3 }) });
+  fetch(`${sandbox.url}/_sandbox/webhooks/faults`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', 'Sandbox-Programme': sandbox.programme },
+    body: JSON.stringify({ forge: rate, seed: 3 }),
+  });
 const byId = (report: Report) => Object.fromEntries(report.checks.map((c) => [c.id, c])) as Record<string, Check>;
 
 test('a client that signs and uses keys, and a receiver that verifies: the checks pass, the untried ones say so', async () => {
@@ -52,8 +56,18 @@ test('a client that signs and uses keys, and a receiver that verifies: the check
 test('a client that neither signs nor sends keys, and a receiver that answers 200 to anything: those checks fail, with evidence', async () => {
   expect((await forge(careless, 1)).status).toBe(200);
   const api = async (method: string, path: string, body?: unknown) => {
-    const { token } = (await (await fetch(`${careless.url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: careless.apiKey, apiSecret: careless.apiSecret }) })).json()) as { token: string };
-    return fetch(`${careless.url}/v1${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const { token } = (await (
+      await fetch(`${careless.url}/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiKey: careless.apiKey, apiSecret: careless.apiSecret }),
+      })
+    ).json()) as { token: string };
+    return fetch(`${careless.url}/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   };
   const address = naive.address() as { port: number };
   expect((await api('PUT', '/webhooks', { callbackUrl: `http://127.0.0.1:${address.port}/hooks`, types: ['customer.updated'] })).status).toBe(200);
@@ -66,16 +80,24 @@ test('a client that neither signs nor sends keys, and a receiver that answers 20
 
   const report = await careless.report();
   const checks = byId(report);
-  expect(checks.signatures).toMatchObject({ status: 'fail', evidence: { failed: expect.any(Number), requestIds: expect.arrayContaining([created.headers.get('Request-Id')]) }, hint: expect.stringContaining('@method') });
+  expect(checks.signatures).toMatchObject({
+    status: 'fail',
+    evidence: { failed: expect.any(Number), requestIds: expect.arrayContaining([created.headers.get('Request-Id')]) },
+    hint: expect.stringContaining('@method'),
+  });
   expect(checks['idempotency-keys']).toMatchObject({ status: 'fail', evidence: { requestIds: expect.arrayContaining([created.headers.get('Request-Id')]) } });
   expect(checks['forged-deliveries']).toMatchObject({ status: 'fail', evidence: { accepted: expect.any(Number), deliveryIds: expect.any(Array) } });
   expect(checks['request-shapes']).toMatchObject({ status: 'fail', evidence: { requestIds: [refused.headers.get('Request-Id')] } });
   expect(report.summary.fail).toBe(4);
 
-  const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(junitXml(report)) as { testsuites: { testsuite: { tests: string; failures: string; testcase: { name: string; failure?: unknown; skipped?: unknown }[] } } };
+  const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(junitXml(report)) as {
+    testsuites: { testsuite: { tests: string; failures: string; testcase: { name: string; failure?: unknown; skipped?: unknown }[] } };
+  };
   const suite = junit.testsuites.testsuite;
   expect(Number(suite.failures)).toBe(4);
   expect(Number(suite.tests)).toBe(report.checks.length + report.coverage.neverCalled.length);
-  expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => t.name)).toEqual(report.checks.filter((c) => c.status === 'fail').map((c) => c.title));
+  expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => t.name)).toEqual(
+    report.checks.filter((c) => c.status === 'fail').map((c) => c.title),
+  );
   expect(suite.testcase.filter((t) => t.skipped !== undefined).map((t) => t.name)).toEqual(expect.arrayContaining(report.coverage.neverCalled));
 });

@@ -9,8 +9,18 @@ export type { ApiFaultRuleView, ApiFaultsView, ApiFaultView };
 
 /** One line for a fault as shown: `latency=2s status=429 retry-after=3 effect=before`. */
 export function faultText({ latency, status, retryAfter, reset, expireToken, effect }: ApiFaultView): string {
-  return [latency && `latency=${latency}`, status && `status=${status}`, retryAfter !== undefined && `retry-after=${retryAfter}`, reset && 'reset', expireToken && 'expire-token', `effect=${effect}`].filter(Boolean).join(' ');
+  return [
+    latency && `latency=${latency}`,
+    status && `status=${status}`,
+    retryAfter !== undefined && `retry-after=${retryAfter}`,
+    reset && 'reset',
+    expireToken && 'expire-token',
+    `effect=${effect}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** A fault as put on a request, in one line: `fault status=503 effect=before (rule 1)`, or `(header)`. */
-export const faultNote = (fault: ApiFaultView & { source: number | 'header' }): string => `fault ${faultText(fault)} (${fault.source === 'header' ? 'header' : `rule ${fault.source}`})`;
+export const faultNote = (fault: ApiFaultView & { source: number | 'header' }): string =>
+  `fault ${faultText(fault)} (${fault.source === 'header' ? 'header' : `rule ${fault.source}`})`;

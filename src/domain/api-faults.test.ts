@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../ids.js';
-import { ApiFaultsBody, faultText, latencyMs, matches, operationFinder, parseApiFaultsJson, parseFaultHeader, pickRule, ruleView, unmetRules, type ApiRequest, type DeclaredOperation } from './api-faults.js';
+import {
+  ApiFaultsBody,
+  faultText,
+  latencyMs,
+  matches,
+  operationFinder,
+  parseApiFaultsJson,
+  parseFaultHeader,
+  pickRule,
+  ruleView,
+  unmetRules,
+  type ApiRequest,
+  type DeclaredOperation,
+} from './api-faults.js';
 
 const request = (method: string, path: string, operationId?: string): ApiRequest => ({ method, path, operationId });
 const rules = (body: unknown) => ApiFaultsBody.parse(body).rules;
@@ -8,7 +21,13 @@ const errorsOf = (body: unknown) => ApiFaultsBody.safeParse(body).error?.issues.
 
 describe('the rules PUT /_sandbox/api/faults takes', () => {
   it('keeps each rule in its normal form: times counted down, rate 1 and effect before unless given, 429 with Retry-After', () => {
-    const [a, b, c] = rules({ rules: [{ status: 503, times: 2 }, { match: { method: 'post', path: '/v1/customers' }, status: 429, rate: 0.5 }, { latency: '100ms-2s', retryAfter: 'PT3S', status: 503, effect: 'after' }] });
+    const [a, b, c] = rules({
+      rules: [
+        { status: 503, times: 2 },
+        { match: { method: 'post', path: '/v1/customers' }, status: 429, rate: 0.5 },
+        { latency: '100ms-2s', retryAfter: 'PT3S', status: 503, effect: 'after' },
+      ],
+    });
     expect(a).toEqual({ match: {}, fault: { status: 503, effect: 'before' }, rate: 1, times: 2, remaining: 2 });
     expect(b).toEqual({ match: { method: 'POST', path: '/v1/customers' }, fault: { status: 429, retryAfterSeconds: 1, effect: 'before' }, rate: 0.5 });
     expect(c!.fault).toEqual({ latency: { minMs: 100, maxMs: 2000 }, status: 503, retryAfterSeconds: 3, effect: 'after' });
@@ -36,7 +55,9 @@ describe('the rules PUT /_sandbox/api/faults takes', () => {
   it('reads --api-faults as JSON, saying where it is wrong', () => {
     expect(parseApiFaultsJson('{"rules":[{"status":503}]}')).toEqual({ faults: { rules: [{ match: {}, fault: { status: 503, effect: 'before' }, rate: 1 }] } });
     expect(parseApiFaultsJson('{"rules":')).toEqual({ errors: [{ path: 'api faults', message: expect.stringContaining('is not JSON') }] });
-    expect(parseApiFaultsJson('{"rules":[{"status":404}]}')).toEqual({ errors: [{ path: 'rules.0.status', message: 'must be one of 500, 502, 503, 504, 429' }] });
+    expect(parseApiFaultsJson('{"rules":[{"status":404}]}')).toEqual({
+      errors: [{ path: 'rules.0.status', message: 'must be one of 500, 502, 503, 504, 429' }],
+    });
   });
 });
 
@@ -127,14 +148,34 @@ describe('rules no request can meet', () => {
     { method: 'get', path: '/cards/{cardId}', operationId: 'getCard' },
     { method: 'get', path: '/cards/{cardId}/transactions', operationId: 'getCardTransactions' },
   ];
-  const unmet = (...matches: object[]) => unmetRules(rules({ rules: matches.map((match) => ({ match, status: 503 })) }), faulted, [token, ...faulted]).map((e) => `${e.path}: ${e.message}`);
+  const unmet = (...matches: object[]) =>
+    unmetRules(rules({ rules: matches.map((match) => ({ match, status: 503 })) }), faulted, [token, ...faulted]).map((e) => `${e.path}: ${e.message}`);
 
   it('lets through every match some operation meets: none, a template under any name, a concrete path, with or without /v1', () => {
-    expect(unmet({}, { method: 'POST' }, { path: '/v1/cards/{id}' }, { path: '/cards/{cardId}/transactions' }, { path: '/v1/cards/6f1c' }, { method: 'GET', path: '/v1/customers/' }, { operationId: 'getCard', path: '/v1/cards/{cardId}' })).toEqual([]);
+    expect(
+      unmet(
+        {},
+        { method: 'POST' },
+        { path: '/v1/cards/{id}' },
+        { path: '/cards/{cardId}/transactions' },
+        { path: '/v1/cards/6f1c' },
+        { method: 'GET', path: '/v1/customers/' },
+        { operationId: 'getCard', path: '/v1/cards/{cardId}' },
+      ),
+    ).toEqual([]);
   });
 
   it('names the field no operation has, or the combination none has', () => {
-    expect(unmet({ operationId: 'createCustomers' }, { path: '/v1/customer' }, { path: '/v1/cards/6f1c/freeze' }, { method: 'PATCH' }, { method: 'POST', path: '/v1/cards/{cardId}' }, { operationId: 'getCard', method: 'POST' })).toEqual([
+    expect(
+      unmet(
+        { operationId: 'createCustomers' },
+        { path: '/v1/customer' },
+        { path: '/v1/cards/6f1c/freeze' },
+        { method: 'PATCH' },
+        { method: 'POST', path: '/v1/cards/{cardId}' },
+        { operationId: 'getCard', method: 'POST' },
+      ),
+    ).toEqual([
       'rules.0.match.operationId: is not an operationId of /openapi.json',
       'rules.1.match.path: is the path of no /v1 operation',
       'rules.2.match.path: is the path of no /v1 operation',

@@ -134,8 +134,15 @@ const statusMessage = `must be one of ${API_FAULT_STATUSES.join(', ')}`;
 const Status = z.int(statusMessage).refine((s): s is ApiFaultStatus => (API_FAULT_STATUSES as readonly number[]).includes(s), statusMessage);
 
 const Match = z.strictObject({
-  method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method, such as POST').transform((m) => m.toUpperCase()).optional(),
-  path: z.string().regex(/^\/\S*$/, 'must be a path starting with /, such as /v1/cards/{cardId}').optional(),
+  method: z
+    .string()
+    .regex(/^[A-Za-z]+$/, 'must be an HTTP method, such as POST')
+    .transform((m) => m.toUpperCase())
+    .optional(),
+  path: z
+    .string()
+    .regex(/^\/\S*$/, 'must be a path starting with /, such as /v1/cards/{cardId}')
+    .optional(),
   operationId: z.string().min(1, 'must be an operationId of /openapi.json').optional(),
 });
 
@@ -154,8 +161,10 @@ function checkFault(fault: FaultInput, ctx: z.RefinementCtx): void {
   const outcomes = (['status', 'reset', 'expireToken'] as const).filter((k) => fault[k] !== undefined);
   if (outcomes.length > 1) ctx.addIssue({ code: 'custom', message: `give one of status, reset and expireToken, not ${outcomes.join(' and ')}` });
   if (outcomes.length === 0 && fault.latency === undefined) ctx.addIssue({ code: 'custom', message: 'a fault needs latency, status, reset or expireToken' });
-  if (fault.retryAfter !== undefined && fault.status === undefined) ctx.addIssue({ code: 'custom', path: ['retryAfter'], message: 'goes with a status (429 or 503)' });
-  if (fault.expireToken && fault.effect === 'after') ctx.addIssue({ code: 'custom', path: ['effect'], message: 'an expired token is refused before the request does anything: leave effect out' });
+  if (fault.retryAfter !== undefined && fault.status === undefined)
+    ctx.addIssue({ code: 'custom', path: ['retryAfter'], message: 'goes with a status (429 or 503)' });
+  if (fault.expireToken && fault.effect === 'after')
+    ctx.addIssue({ code: 'custom', path: ['effect'], message: 'an expired token is refused before the request does anything: leave effect out' });
 }
 
 function faultOf({ latency, status, retryAfter, reset, expireToken, effect }: FaultInput): ApiFault {
@@ -172,7 +181,10 @@ const Rule = z
     times: z.int('must be a whole number').min(1, `must be from 1 to ${MAX_TIMES}`).max(MAX_TIMES, `must be from 1 to ${MAX_TIMES}`).optional(),
   })
   .superRefine(checkFault)
-  .transform(({ match, rate, times, ...fault }): ApiFaultRule => strip({ match: strip(match ?? {}), fault: faultOf(fault), rate: rate ?? 1, times, remaining: times }) as ApiFaultRule);
+  .transform(
+    ({ match, rate, times, ...fault }): ApiFaultRule =>
+      strip({ match: strip(match ?? {}), fault: faultOf(fault), rate: rate ?? 1, times, remaining: times }) as ApiFaultRule,
+  );
 
 /** The body of `PUT /_sandbox/api/faults` (and `--api-faults`). */
 export const ApiFaultsBody = z
@@ -200,7 +212,14 @@ function fieldErrors<T, R>(result: z.ZodSafeParseResult<T>, ok: (data: T) => R):
   return { errors: result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'faults', message: issue.message })) };
 }
 
-const HEADER_KEYS: Record<string, keyof FaultInput> = { status: 'status', latency: 'latency', 'retry-after': 'retryAfter', reset: 'reset', 'expire-token': 'expireToken', effect: 'effect' };
+const HEADER_KEYS: Record<string, keyof FaultInput> = {
+  status: 'status',
+  latency: 'latency',
+  'retry-after': 'retryAfter',
+  reset: 'reset',
+  'expire-token': 'expireToken',
+  effect: 'effect',
+};
 
 /**
  * The `Sandbox-Fault` header: `status=503`, `latency=2s`, `reset`, `status=429; retry-after=3`,
@@ -209,7 +228,10 @@ const HEADER_KEYS: Record<string, keyof FaultInput> = { status: 'status', latenc
 export function parseFaultHeader(header: string): { fault: ApiFault } | { errors: FieldError[] } {
   const input: Record<string, unknown> = {};
   const errors: FieldError[] = [];
-  for (const item of header.split(/[;,]/).map((s) => s.trim()).filter(Boolean)) {
+  for (const item of header
+    .split(/[;,]/)
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = item.indexOf('=');
     const name = (eq < 0 ? item : item.slice(0, eq)).trim().toLowerCase();
     const value = eq < 0 ? undefined : item.slice(eq + 1).trim();
@@ -267,7 +289,8 @@ export function pickRule(rules: readonly ApiFaultRule[], request: ApiRequest, dr
 }
 
 /** How long to wait: the range's low end, or a draw between its ends. */
-export const latencyMs = ({ minMs, maxMs }: { minMs: number; maxMs: number }, draw: () => number): number => (minMs === maxMs ? minMs : Math.round(minMs + draw() * (maxMs - minMs)));
+export const latencyMs = ({ minMs, maxMs }: { minMs: number; maxMs: number }, draw: () => number): number =>
+  minMs === maxMs ? minMs : Math.round(minMs + draw() * (maxMs - minMs));
 
 export const faultView = ({ latency, status, retryAfterSeconds, reset, expireToken, effect }: ApiFault): ApiFaultView =>
   strip({ latency: latency && rangeText(latency), status, retryAfter: retryAfterSeconds, reset, expireToken, effect });

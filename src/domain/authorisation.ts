@@ -40,7 +40,13 @@ export const DEFAULT_MERCHANT: Readonly<Merchant> = { id: 'TEST', name: 'Test Me
 /** The default merchant with the fields the request gave replaced, in the wire's field order. */
 export function merchantFrom(override: Partial<Merchant> = {}): Merchant {
   const d = DEFAULT_MERCHANT;
-  return { id: override.id ?? d.id, name: override.name ?? d.name, mcc: override.mcc ?? d.mcc, country: override.country ?? d.country, city: override.city ?? d.city };
+  return {
+    id: override.id ?? d.id,
+    name: override.name ?? d.name,
+    mcc: override.mcc ?? d.mcc,
+    country: override.country ?? d.country,
+    city: override.city ?? d.city,
+  };
 }
 
 /**
@@ -50,6 +56,7 @@ export function merchantFrom(override: Partial<Merchant> = {}): Merchant {
 export function manualRefusal(auth: { id: string; status: AuthorisationStatus; capture: boolean }, action: 'capture' | 'release'): string | undefined {
   const done = action === 'capture' ? 'captured' : 'released';
   if (auth.status !== 'pending') return `authorisation ${auth.id} is ${auth.status}; only a pending authorisation can be ${done}`;
-  if (auth.capture) return `authorisation ${auth.id} was created with capture: true and is captured automatically; only one created with capture: false can be ${done} by the simulator`;
+  if (auth.capture)
+    return `authorisation ${auth.id} was created with capture: true and is captured automatically; only one created with capture: false can be ${done} by the simulator`;
   return undefined;
 }

@@ -34,7 +34,10 @@ describe('withinCardLimit', () => {
   });
 
   it('does not count failed or terminated cards', () => {
-    const ended = [{ type: 'virtual', status: 'issue_failed' }, { type: 'virtual', status: 'terminated' }];
+    const ended = [
+      { type: 'virtual', status: 'issue_failed' },
+      { type: 'virtual', status: 'terminated' },
+    ];
     expect(withinCardLimit(ended, 'virtual')).toBe(true);
   });
 });

@@ -3,12 +3,54 @@ import { checkWallet, CUSTOMER_ACTIONS, CUSTOMER_MACHINE, customerTransition, ty
 
 // Every state × every action: the next state, or the refusal code.
 const EXPECTED: Record<CustomerStatus, Record<CustomerAction, string>> = {
-  initiating: { sign: 'screening', screen: 'invalid_state_transition', verify: 'active', reject: 'rejected', deactivate: 'invalid_state_transition', activate: 'invalid_state_transition' },
-  screening: { sign: 'invalid_state_transition', screen: 'verifying', verify: 'active', reject: 'rejected', deactivate: 'invalid_state_transition', activate: 'invalid_state_transition' },
-  verifying: { sign: 'invalid_state_transition', screen: 'invalid_state_transition', verify: 'active', reject: 'rejected', deactivate: 'invalid_state_transition', activate: 'invalid_state_transition' },
-  rejected: { sign: 'invalid_state_transition', screen: 'invalid_state_transition', verify: 'customer_not_pending', reject: 'customer_not_pending', deactivate: 'invalid_state_transition', activate: 'invalid_state_transition' },
-  active: { sign: 'invalid_state_transition', screen: 'invalid_state_transition', verify: 'customer_not_pending', reject: 'customer_not_pending', deactivate: 'inactive', activate: 'invalid_state_transition' },
-  inactive: { sign: 'invalid_state_transition', screen: 'invalid_state_transition', verify: 'customer_not_pending', reject: 'customer_not_pending', deactivate: 'invalid_state_transition', activate: 'active' },
+  initiating: {
+    sign: 'screening',
+    screen: 'invalid_state_transition',
+    verify: 'active',
+    reject: 'rejected',
+    deactivate: 'invalid_state_transition',
+    activate: 'invalid_state_transition',
+  },
+  screening: {
+    sign: 'invalid_state_transition',
+    screen: 'verifying',
+    verify: 'active',
+    reject: 'rejected',
+    deactivate: 'invalid_state_transition',
+    activate: 'invalid_state_transition',
+  },
+  verifying: {
+    sign: 'invalid_state_transition',
+    screen: 'invalid_state_transition',
+    verify: 'active',
+    reject: 'rejected',
+    deactivate: 'invalid_state_transition',
+    activate: 'invalid_state_transition',
+  },
+  rejected: {
+    sign: 'invalid_state_transition',
+    screen: 'invalid_state_transition',
+    verify: 'customer_not_pending',
+    reject: 'customer_not_pending',
+    deactivate: 'invalid_state_transition',
+    activate: 'invalid_state_transition',
+  },
+  active: {
+    sign: 'invalid_state_transition',
+    screen: 'invalid_state_transition',
+    verify: 'customer_not_pending',
+    reject: 'customer_not_pending',
+    deactivate: 'inactive',
+    activate: 'invalid_state_transition',
+  },
+  inactive: {
+    sign: 'invalid_state_transition',
+    screen: 'invalid_state_transition',
+    verify: 'customer_not_pending',
+    reject: 'customer_not_pending',
+    deactivate: 'invalid_state_transition',
+    activate: 'active',
+  },
 };
 
 describe('customer state machine', () => {

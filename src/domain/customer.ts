@@ -40,7 +40,9 @@ export type WalletCheck = { ok: true; chain: string; address: string } | { ok: f
 export function checkWallet(chainId: string, isSupportedChain: (chain: string) => boolean): WalletCheck {
   const account = parseAccountId(chainId);
   if (!account) return { ok: false, message: 'must be a CAIP-10 account id such as eip155:11155111:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb' };
-  if (account.namespace !== 'eip155') return { ok: false, message: `only eip155 (EVM) chains are supported, not ${account.namespace}; GET /v1/chains lists them` };
-  if (!isSupportedChain(account.chain)) return { ok: false, message: `chain ${account.chain} is not supported here; GET /v1/chains lists the supported chains` };
+  if (account.namespace !== 'eip155')
+    return { ok: false, message: `only eip155 (EVM) chains are supported, not ${account.namespace}; GET /v1/chains lists them` };
+  if (!isSupportedChain(account.chain))
+    return { ok: false, message: `chain ${account.chain} is not supported here; GET /v1/chains lists the supported chains` };
   return { ok: true, chain: account.chain, address: account.address };
 }

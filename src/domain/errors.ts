@@ -69,7 +69,6 @@ export class SandboxError extends Error {
     super(detail);
     this.name = 'SandboxError';
   }
-
 }
 
 /** Shorthand for the common refusal. */

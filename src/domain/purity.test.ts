@@ -9,7 +9,17 @@ import { describe, expect, it } from 'vitest';
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const modules = readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
 
-const FORBIDDEN_IMPORTS = [/\.\.\/store\//, /\.\.\/http\//, /\.\.\/services\//, /\.\.\/webhooks\//, /\.\.\/wire\//, /^node:(http|https|net|fs|child_process)$/, /^hono/, /^drizzle-orm/, /^better-sqlite3$/];
+const FORBIDDEN_IMPORTS = [
+  /\.\.\/store\//,
+  /\.\.\/http\//,
+  /\.\.\/services\//,
+  /\.\.\/webhooks\//,
+  /\.\.\/wire\//,
+  /^node:(http|https|net|fs|child_process)$/,
+  /^hono/,
+  /^drizzle-orm/,
+  /^better-sqlite3$/,
+];
 const WALL_CLOCK = [/\bDate\.now\(/, /\bnew Date\(\)/, /\bperformance\.now\(/];
 
 describe('domain/', () => {

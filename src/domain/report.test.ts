@@ -10,11 +10,23 @@ const entry = (fields: Partial<JournalEntry> & { method: string; path: string; s
 };
 /** Oldest first here; the journal lists newest first. */
 const report = (entries: JournalEntry[], input: Partial<ReportInput> = {}) =>
-  Object.fromEntries(goLiveReport({ verify: 'strict', operations: [], attempts: [], statesReached: {}, requests: [...entries].reverse(), ...input }).checks.map((c) => [c.id, c]));
+  Object.fromEntries(
+    goLiveReport({ verify: 'strict', operations: [], attempts: [], statesReached: {}, requests: [...entries].reverse(), ...input }).checks.map((c) => [
+      c.id,
+      c,
+    ]),
+  );
 
 describe('retries', () => {
   const failed = (second: number, key?: string, retryAfter?: number) =>
-    entry({ method: 'POST', path: '/v1/customers', status: 503, second, ...(key && { idempotencyKey: key }), ...(retryAfter !== undefined && { fault: { status: 503, retryAfter, effect: 'before', source: 1 } }) });
+    entry({
+      method: 'POST',
+      path: '/v1/customers',
+      status: 503,
+      second,
+      ...(key && { idempotencyKey: key }),
+      ...(retryAfter !== undefined && { fault: { status: 503, retryAfter, effect: 'before', source: 1 } }),
+    });
   const ok = (second: number, key?: string) => entry({ method: 'POST', path: '/v1/customers', status: 201, second, ...(key && { idempotencyKey: key }) });
 
   it('passes a retry with the same key after Retry-After', () => {
@@ -22,8 +34,12 @@ describe('retries', () => {
   });
 
   it('fails a retry with a new key, one sooner than Retry-After, and no retry at all', () => {
-    expect(report([failed(0, 'k'), ok(1, 'other')]).retries!.evidence.problems).toEqual([{ requestId: expect.any(String), why: expect.stringContaining('with a new key') }]);
-    expect(report([failed(0, 'k', 5), ok(2, 'k')]).retries!.evidence.problems).toEqual([{ requestId: expect.any(String), why: expect.stringContaining('sooner than Retry-After: 5 s') }]);
+    expect(report([failed(0, 'k'), ok(1, 'other')]).retries!.evidence.problems).toEqual([
+      { requestId: expect.any(String), why: expect.stringContaining('with a new key') },
+    ]);
+    expect(report([failed(0, 'k', 5), ok(2, 'k')]).retries!.evidence.problems).toEqual([
+      { requestId: expect.any(String), why: expect.stringContaining('sooner than Retry-After: 5 s') },
+    ]);
     expect(report([failed(0, 'k')]).retries).toMatchObject({ status: 'fail', evidence: { problems: [{ why: 'not retried' }] } });
   });
 
@@ -33,7 +49,14 @@ describe('retries', () => {
 });
 
 describe('token renewal', () => {
-  const expired = (second: number) => entry({ method: 'GET', path: '/v1/customers', status: 401, second, problem: { code: 'not_authorised', detail: 'the token expired at 2026-01-01T10:00:00.000Z (sandbox time)' } });
+  const expired = (second: number) =>
+    entry({
+      method: 'GET',
+      path: '/v1/customers',
+      status: 401,
+      second,
+      problem: { code: 'not_authorised', detail: 'the token expired at 2026-01-01T10:00:00.000Z (sandbox time)' },
+    });
   const token = (second: number) => entry({ method: 'POST', path: '/v1/auth/token', status: 200, second });
 
   it('passes one 401 followed by a new token', () => {

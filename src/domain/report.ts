@@ -17,7 +17,6 @@ import { MUTATIONS } from './idempotency.js';
 import { TRANSACTION_STATUSES } from './transaction.js';
 import type { AttemptFault } from './webhook-faults.js';
 
-
 export interface ReportAttempt {
   deliveryId: string;
   eventType: WebhookType;
@@ -39,7 +38,13 @@ export interface ReportInput {
   statesReached: Readonly<Partial<Record<ResourceType, readonly string[]>>>;
 }
 
-const STATES = { customer: CUSTOMER_STATUSES, account: ACCOUNT_STATUSES, card: CARD_STATUSES, authorisation: AUTHORISATION_STATUSES, transaction: TRANSACTION_STATUSES } as const;
+const STATES = {
+  customer: CUSTOMER_STATUSES,
+  account: ACCOUNT_STATUSES,
+  card: CARD_STATUSES,
+  authorisation: AUTHORISATION_STATUSES,
+  transaction: TRANSACTION_STATUSES,
+} as const;
 export type ResourceType = keyof typeof STATES;
 
 const CheckStatus = z.enum(['pass', 'fail', 'not exercised']);
@@ -64,14 +69,15 @@ export const Report = z
     coverage: z.object({
       operations: z.array(z.object({ operationId: z.string(), method: z.string(), path: z.string(), calls: Count, statuses: Tally })),
       neverCalled: z.array(z.string()),
-      states: z.array(z.object({ resource: z.enum(Object.keys(STATES) as [ResourceType, ...ResourceType[]]), reached: z.array(z.string()), never: z.array(z.string()) })),
+      states: z.array(
+        z.object({ resource: z.enum(Object.keys(STATES) as [ResourceType, ...ResourceType[]]), reached: z.array(z.string()), never: z.array(z.string()) }),
+      ),
       webhooks: z.array(z.object({ type: z.enum(WEBHOOK_TYPES), attempts: Count, answers: Tally })),
     }),
   })
   .meta({ id: 'Report' });
 export type Report = z.infer<typeof Report>;
 export type Check = Report['checks'][number];
-
 
 /** How many of the newest requests the shape check reads. */
 export const SHAPE_WINDOW = 100;
@@ -84,28 +90,59 @@ const codes = (e: JournalEntry) => new Set([...(e.verification?.failures.map((f)
 const pathOf = (e: JournalEntry) => e.path.split('?')[0]!;
 const isApi = (e: JournalEntry) => !pathOf(e).startsWith('/v1/auth/');
 const is2xx = (a: ReportAttempt) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
-const check = (id: string, title: string, status: CheckStatus, evidence: Record<string, unknown>, hint?: string): Check => ({ id, title, status, evidence, ...(hint && { hint }) });
+const check = (id: string, title: string, status: CheckStatus, evidence: Record<string, unknown>, hint?: string): Check => ({
+  id,
+  title,
+  status,
+  evidence,
+  ...(hint && { hint }),
+});
 
 function signatures({ verify, requests }: ReportInput): Check {
   const title = 'Every request carried a valid RFC 9421 signature and a Content-Digest that matched its body';
   const signed = requests.filter(isApi);
   if (verify === 'off' || signed.length === 0) {
-    return check('signatures', title, 'not exercised', { requests: signed.length, verify }, verify === 'off' ? 'start the sandbox with --verify warn or strict: with off nothing is checked' : 'send API requests');
+    return check(
+      'signatures',
+      title,
+      'not exercised',
+      { requests: signed.length, verify },
+      verify === 'off' ? 'start the sandbox with --verify warn or strict: with off nothing is checked' : 'send API requests',
+    );
   }
   const bad = signed.filter((e) => codes(e).has('invalid_signature') || codes(e).has('invalid_content_digest'));
   return bad.length
-    ? check('signatures', title, 'fail', { requests: signed.length, failed: bad.length, requestIds: ids(bad) }, 'sign "@method", "@authority", "@path" and "content-digest" with the key registered at PUT /v1/auth/signing; explain a request id to see the base the sandbox computed')
+    ? check(
+        'signatures',
+        title,
+        'fail',
+        { requests: signed.length, failed: bad.length, requestIds: ids(bad) },
+        'sign "@method", "@authority", "@path" and "content-digest" with the key registered at PUT /v1/auth/signing; explain a request id to see the base the sandbox computed',
+      )
     : check('signatures', title, 'pass', { requests: signed.length });
 }
 
 function idempotencyKeys({ verify, requests }: ReportInput): Check {
   const title = 'Every state-changing request carried an Idempotency-Key, and retries reused it';
   const writes = requests.filter((e) => isApi(e) && MUTATIONS.has(e.method));
-  if (writes.length === 0 || verify === 'off') return check('idempotency-keys', title, 'not exercised', { writes: writes.length, verify }, 'send POST, PUT, PATCH or DELETE requests with --verify warn or strict');
+  if (writes.length === 0 || verify === 'off')
+    return check(
+      'idempotency-keys',
+      title,
+      'not exercised',
+      { writes: writes.length, verify },
+      'send POST, PUT, PATCH or DELETE requests with --verify warn or strict',
+    );
   const bad = writes.filter((e) => codes(e).has('missing_idempotency_key') || codes(e).has('invalid_idempotency_key'));
   const replayed = writes.filter((e) => e.replayed).length;
   return bad.length
-    ? check('idempotency-keys', title, 'fail', { writes: writes.length, withoutKey: bad.length, requestIds: ids(bad), replayed }, 'send Idempotency-Key: <a new UUID> on every POST, PUT, PATCH and DELETE, and the same one when retrying')
+    ? check(
+        'idempotency-keys',
+        title,
+        'fail',
+        { writes: writes.length, withoutKey: bad.length, requestIds: ids(bad), replayed },
+        'send Idempotency-Key: <a new UUID> on every POST, PUT, PATCH and DELETE, and the same one when retrying',
+      )
     : check('idempotency-keys', title, 'pass', { writes: writes.length, replayed });
 }
 
@@ -114,18 +151,30 @@ function retries({ requests }: ReportInput): Check {
   const title = 'After a 5xx, a 429 or a dropped connection the client retried with the same Idempotency-Key, no sooner than Retry-After';
   const oldestFirst = [...requests].reverse();
   const failed = oldestFirst.filter((e) => isApi(e) && MUTATIONS.has(e.method) && (e.status === 0 || e.status === 429 || e.status >= 500));
-  if (failed.length === 0) return check('retries', title, 'not exercised', {}, 'inject failures with the API fault lab (PUT /_sandbox/api/faults) and let the client meet them');
+  if (failed.length === 0)
+    return check('retries', title, 'not exercised', {}, 'inject failures with the API fault lab (PUT /_sandbox/api/faults) and let the client meet them');
   const problems: { requestId: string; why: string }[] = [];
   for (const e of failed) {
     const later = oldestFirst.slice(oldestFirst.indexOf(e) + 1).find((l) => l.method === e.method && pathOf(l) === pathOf(e));
     if (!later) problems.push({ requestId: e.requestId, why: 'not retried' });
-    else if (e.idempotencyKey === undefined || later.idempotencyKey !== e.idempotencyKey) problems.push({ requestId: e.requestId, why: `retried as ${later.requestId} with ${later.idempotencyKey === undefined ? 'no key' : 'a new key'}` });
-    else if (e.fault?.retryAfter !== undefined && Date.parse(later.time) - Date.parse(e.time) < e.fault.retryAfter * 1000 && Date.parse(later.time) !== Date.parse(e.time)) {
+    else if (e.idempotencyKey === undefined || later.idempotencyKey !== e.idempotencyKey)
+      problems.push({ requestId: e.requestId, why: `retried as ${later.requestId} with ${later.idempotencyKey === undefined ? 'no key' : 'a new key'}` });
+    else if (
+      e.fault?.retryAfter !== undefined &&
+      Date.parse(later.time) - Date.parse(e.time) < e.fault.retryAfter * 1000 &&
+      Date.parse(later.time) !== Date.parse(e.time)
+    ) {
       problems.push({ requestId: e.requestId, why: `retried as ${later.requestId} sooner than Retry-After: ${e.fault.retryAfter} s` });
     }
   }
   return problems.length
-    ? check('retries', title, 'fail', { failures: failed.length, problems: problems.slice(0, SHOWN) }, 'retry a failed write with the same Idempotency-Key (the answer may have been lost after it committed), waiting at least Retry-After')
+    ? check(
+        'retries',
+        title,
+        'fail',
+        { failures: failed.length, problems: problems.slice(0, SHOWN) },
+        'retry a failed write with the same Idempotency-Key (the answer may have been lost after it committed), waiting at least Retry-After',
+      )
     : check('retries', title, 'pass', { failures: failed.length });
 }
 
@@ -133,7 +182,8 @@ function tokenRenewal({ requests }: ReportInput): Check {
   const title = 'When its token expired the client got a new one, without a burst of 401s';
   const oldestFirst = [...requests].reverse();
   const expired = oldestFirst.filter((e) => e.status === 401 && e.problem?.detail.startsWith('the token expired'));
-  if (expired.length === 0) return check('token-renewal', title, 'not exercised', {}, 'let a token expire (clock advance 1h, or expireToken in the API fault lab)');
+  if (expired.length === 0)
+    return check('token-renewal', title, 'not exercised', {}, 'let a token expire (clock advance 1h, or expireToken in the API fault lab)');
   let streak = 0;
   let longest = 0;
   let renewed = false;
@@ -145,7 +195,13 @@ function tokenRenewal({ requests }: ReportInput): Check {
     }
   }
   const ok = renewed && longest <= 2;
-  return check('token-renewal', title, ok ? 'pass' : 'fail', { expired: expired.length, longestRun: longest, renewed, requestIds: ids(expired) }, ok ? undefined : 'on a 401 "the token expired", call POST /v1/auth/token once and retry; tokens last an hour of sandbox time');
+  return check(
+    'token-renewal',
+    title,
+    ok ? 'pass' : 'fail',
+    { expired: expired.length, longestRun: longest, renewed, requestIds: ids(expired) },
+    ok ? undefined : 'on a 401 "the token expired", call POST /v1/auth/token once and retry; tokens last an hour of sandbox time',
+  );
 }
 
 function receiverAnswers({ attempts }: ReportInput): Check {
@@ -154,7 +210,13 @@ function receiverAnswers({ attempts }: ReportInput): Check {
   if (real.length === 0) return check('receiver-answers', title, 'not exercised', {}, 'subscribe your receiver (PUT /v1/webhooks) and make events happen');
   const bad = real.filter((a) => !is2xx(a) || a.durationMs > RECEIVER_DEADLINE_MS);
   return bad.length
-    ? check('receiver-answers', title, 'fail', { attempts: real.length, failed: bad.length, deliveryIds: deliveryIds(bad) }, 'answer 2xx quickly and do the work afterwards; see each attempt with events show')
+    ? check(
+        'receiver-answers',
+        title,
+        'fail',
+        { attempts: real.length, failed: bad.length, deliveryIds: deliveryIds(bad) },
+        'answer 2xx quickly and do the work afterwards; see each attempt with events show',
+      )
     : check('receiver-answers', title, 'pass', { attempts: real.length });
 }
 
@@ -164,17 +226,36 @@ function forgedDeliveries({ attempts }: ReportInput): Check {
   if (forged.length === 0) return check('forged-deliveries', title, 'not exercised', {}, 'set the delivery-lab fault forge (webhooks faults set forge=0.2)');
   const accepted = forged.filter(is2xx);
   return accepted.length
-    ? check('forged-deliveries', title, 'fail', { forged: forged.length, accepted: accepted.length, deliveryIds: deliveryIds(accepted) }, 'verify Content-Digest and the signature of every delivery (verifyWebhook from card-sandbox/client) and answer 4xx when they do not match')
+    ? check(
+        'forged-deliveries',
+        title,
+        'fail',
+        { forged: forged.length, accepted: accepted.length, deliveryIds: deliveryIds(accepted) },
+        'verify Content-Digest and the signature of every delivery (verifyWebhook from card-sandbox/client) and answer 4xx when they do not match',
+      )
     : check('forged-deliveries', title, 'pass', { forged: forged.length });
 }
 
 function duplicatesAndOrder({ attempts }: ReportInput): Check {
   const title = 'The receiver acknowledged duplicates (the same eventId) and events out of order without error';
   const touched = attempts.filter((a) => a.fault === 'duplicate' || a.fault === 'reordered');
-  if (touched.length === 0) return check('duplicates-and-order', title, 'not exercised', {}, 'set the delivery-lab faults duplicate and reorder (webhooks faults set duplicate=0.3,reorder=0.3)');
+  if (touched.length === 0)
+    return check(
+      'duplicates-and-order',
+      title,
+      'not exercised',
+      {},
+      'set the delivery-lab faults duplicate and reorder (webhooks faults set duplicate=0.3,reorder=0.3)',
+    );
   const bad = touched.filter((a) => !is2xx(a));
   return bad.length
-    ? check('duplicates-and-order', title, 'fail', { attempts: touched.length, failed: bad.length, deliveryIds: deliveryIds(bad) }, 'act once per eventId and answer 2xx to a repeat; read the resource as it is now rather than trust the order')
+    ? check(
+        'duplicates-and-order',
+        title,
+        'fail',
+        { attempts: touched.length, failed: bad.length, deliveryIds: deliveryIds(bad) },
+        'act once per eventId and answer 2xx to a repeat; read the resource as it is now rather than trust the order',
+      )
     : check('duplicates-and-order', title, 'pass', { attempts: touched.length });
 }
 
@@ -184,7 +265,13 @@ function requestShapes({ requests }: ReportInput): Check {
   if (recent.length === 0) return check('request-shapes', title, 'not exercised', {}, 'send API requests');
   const bad = recent.filter((e) => e.problem?.code === 'invalid_request' || e.problem?.code === 'idempotency_key_reused');
   return bad.length
-    ? check('request-shapes', title, 'fail', { requests: recent.length, refused: bad.length, requestIds: ids(bad) }, 'compare the bodies with /openapi.json; each refusal names the fields (requests, or explain a request id)')
+    ? check(
+        'request-shapes',
+        title,
+        'fail',
+        { requests: recent.length, refused: bad.length, requestIds: ids(bad) },
+        'compare the bodies with /openapi.json; each refusal names the fields (requests, or explain a request id)',
+      )
     : check('request-shapes', title, 'pass', { requests: recent.length });
 }
 
@@ -206,7 +293,13 @@ export function goLiveReport(input: ReportInput): Report {
   }
   const operations = input.operations.map((o) => {
     const statuses = calls.get(o.operationId) ?? {};
-    return { operationId: o.operationId, method: o.method.toUpperCase(), path: `/v1${o.path}`, calls: Object.values(statuses).reduce((a, b) => a + b, 0), statuses };
+    return {
+      operationId: o.operationId,
+      method: o.method.toUpperCase(),
+      path: `/v1${o.path}`,
+      calls: Object.values(statuses).reduce((a, b) => a + b, 0),
+      statuses,
+    };
   });
   const webhooks = new Map<WebhookType, { attempts: number; answers: Record<string, number> }>();
   for (const a of input.attempts) {

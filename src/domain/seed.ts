@@ -37,11 +37,17 @@ export function seedTreeErrors(document: SeedTree): { path: SeedPath; message: s
   const errors: { path: SeedPath; message: string }[] = [];
   document.customers.forEach((customer, c) => {
     if (customer.accounts.length > 0 && !HOLDS_ACCOUNTS.includes(customer.status)) {
-      errors.push({ path: ['customers', c, 'accounts'], message: `a customer seeded as ${customer.status} cannot have accounts; accounts need the customer ${either(HOLDS_ACCOUNTS)}` });
+      errors.push({
+        path: ['customers', c, 'accounts'],
+        message: `a customer seeded as ${customer.status} cannot have accounts; accounts need the customer ${either(HOLDS_ACCOUNTS)}`,
+      });
     }
     customer.accounts.forEach((account, a) => {
       if (account.cards.length > 0 && !HOLDS_CARDS.includes(account.status)) {
-        errors.push({ path: ['customers', c, 'accounts', a, 'cards'], message: `an account seeded as ${account.status} cannot have cards; cards need the account ${either(HOLDS_CARDS)}` });
+        errors.push({
+          path: ['customers', c, 'accounts', a, 'cards'],
+          message: `an account seeded as ${account.status} cannot have cards; cards need the account ${either(HOLDS_CARDS)}`,
+        });
       }
     });
   });

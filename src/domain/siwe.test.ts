@@ -25,9 +25,25 @@ describe('EIP-4361 messages', () => {
 
   it('are read the same by an independent implementation (viem)', () => {
     const parsed = viemParse(buildSiweMessage(message));
-    expect(parsed).toMatchObject({ domain: message.domain, address: message.address, chainId: 11155111, nonce: message.nonce, statement: 'Prove it.', version: '1', requestId: 'req-1' });
+    expect(parsed).toMatchObject({
+      domain: message.domain,
+      address: message.address,
+      chainId: 11155111,
+      nonce: message.nonce,
+      statement: 'Prove it.',
+      version: '1',
+      requestId: 'req-1',
+    });
     expect(parsed.issuedAt?.toISOString()).toBe(message.issuedAt);
-    expect(validateSiweMessage({ message: parsed, address: message.address as `0x${string}`, domain: message.domain, nonce: message.nonce, time: new Date('2026-03-01T09:30:00Z') })).toBe(true);
+    expect(
+      validateSiweMessage({
+        message: parsed,
+        address: message.address as `0x${string}`,
+        domain: message.domain,
+        nonce: message.nonce,
+        time: new Date('2026-03-01T09:30:00Z'),
+      }),
+    ).toBe(true);
     expect(validateSiweMessage({ message: parsed, time: new Date('2026-03-01T10:00:01Z') })).toBe(false);
   });
 
@@ -37,7 +53,14 @@ describe('EIP-4361 messages', () => {
   });
 
   it('challenges are base64 of the message with the sandbox times', () => {
-    const challenge = encodeChallenge({ address: message.address, chainId: 300, statement: 'S.', nonce: 'n0nceN0NCEn0nce1', issuedAt: Date.parse(message.issuedAt), expiresAt: Date.parse(message.expirationTime!) });
+    const challenge = encodeChallenge({
+      address: message.address,
+      chainId: 300,
+      statement: 'S.',
+      nonce: 'n0nceN0NCEn0nce1',
+      issuedAt: Date.parse(message.issuedAt),
+      expiresAt: Date.parse(message.expirationTime!),
+    });
     const parsed = parseSiweMessage(Buffer.from(challenge, 'base64').toString('utf8'));
     expect(parsed).toMatchObject({ chainId: 300, issuedAt: message.issuedAt, expirationTime: message.expirationTime, nonce: 'n0nceN0NCEn0nce1' });
   });

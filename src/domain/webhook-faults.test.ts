@@ -4,7 +4,9 @@ import { faultsView, hasFaults, parseDelay, parseFaultsSpec } from './webhook-fa
 
 describe('the --webhook-faults syntax', () => {
   it('reads the issue example and every field, nested ones dotted', () => {
-    expect(parseFaultsSpec('duplicate=0.2,reorder=0.2,delay=2s-30s')).toEqual({ faults: { duplicate: 0.2, reorder: 0.2, delay: { minMs: 2000, maxMs: 30_000 } } });
+    expect(parseFaultsSpec('duplicate=0.2,reorder=0.2,delay=2s-30s')).toEqual({
+      faults: { duplicate: 0.2, reorder: 0.2, delay: { minMs: 2000, maxMs: 30_000 } },
+    });
     expect(parseFaultsSpec(' fail.status=503 , fail.times=3,timeout=0.1,seed=7,delay=PT5S ')).toEqual({
       faults: { fail: { status: 503, times: 3, remaining: 3 }, timeout: 0.1, seed: 7, delay: { minMs: 5000, maxMs: 5000 } },
     });
@@ -49,7 +51,9 @@ describe('delays', () => {
 describe('hasFaults', () => {
   it('is true only when some fault can happen', () => {
     expect(hasFaults(undefined)).toBe(false);
-    expect(hasFaults({ seed: 1, duplicate: 0, reorder: 0, timeout: 0, delay: { minMs: 0, maxMs: 0 }, fail: { status: 503, times: 1, remaining: 0 } })).toBe(false);
+    expect(hasFaults({ seed: 1, duplicate: 0, reorder: 0, timeout: 0, delay: { minMs: 0, maxMs: 0 }, fail: { status: 503, times: 1, remaining: 0 } })).toBe(
+      false,
+    );
     expect(hasFaults({ fail: { status: 503, rate: 0.1 } })).toBe(true);
     expect(hasFaults({ fail: { status: 503, times: 2, remaining: 1 } })).toBe(true);
     expect(hasFaults({ delay: { minMs: 0, maxMs: 1 } })).toBe(true);

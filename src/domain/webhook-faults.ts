@@ -69,17 +69,26 @@ const Delay = z.string().transform((text, ctx) => {
 
 const Fail = z
   .strictObject({
-    status: z.int('must be an HTTP status from 300 to 599').min(300, 'must be an HTTP status from 300 to 599 (a failure)').max(599, 'must be an HTTP status from 300 to 599'),
+    status: z
+      .int('must be an HTTP status from 300 to 599')
+      .min(300, 'must be an HTTP status from 300 to 599 (a failure)')
+      .max(599, 'must be an HTTP status from 300 to 599'),
     times: z.int('must be a whole number').min(1, `must be from 1 to ${MAX_FAIL_TIMES}`).max(MAX_FAIL_TIMES, `must be from 1 to ${MAX_FAIL_TIMES}`).optional(),
     rate: probability.optional(),
   })
   .superRefine((fail, ctx) => {
-    if ((fail.times === undefined) === (fail.rate === undefined)) ctx.addIssue({ code: 'custom', message: 'give either times (the next N attempts) or rate (a share of attempts)' });
+    if ((fail.times === undefined) === (fail.rate === undefined))
+      ctx.addIssue({ code: 'custom', message: 'give either times (the next N attempts) or rate (a share of attempts)' });
   })
-  .transform((fail): FailFault => (fail.times !== undefined ? { status: fail.status, times: fail.times, remaining: fail.times } : { status: fail.status, rate: fail.rate! }));
+  .transform((fail): FailFault =>
+    fail.times !== undefined ? { status: fail.status, times: fail.times, remaining: fail.times } : { status: fail.status, rate: fail.rate! },
+  );
 
 /** A seed for the faults' draws. */
-export const Seed = z.int('must be an integer from 0 to 4294967295').min(0, 'must be an integer from 0 to 4294967295').max(2 ** 32 - 1, 'must be an integer from 0 to 4294967295');
+export const Seed = z
+  .int('must be an integer from 0 to 4294967295')
+  .min(0, 'must be an integer from 0 to 4294967295')
+  .max(2 ** 32 - 1, 'must be an integer from 0 to 4294967295');
 
 /** The body of `PUT …/faults`: every field optional, none other allowed. */
 export const FaultsBody = z
@@ -117,7 +126,6 @@ export const FaultsView = z
   .meta({ id: 'FaultsView' });
 export type FaultsView = z.infer<typeof FaultsView>;
 
-
 /** In the order the body lists them. */
 export function faultsView({ duplicate, reorder, delay, fail, timeout, forge, seed }: Faults): FaultsView {
   const view: FaultsView = { duplicate, reorder, delay: delay && rangeText(delay), fail, timeout, forge, seed };
@@ -134,7 +142,10 @@ const FIELDS = new Set(['duplicate', 'reorder', 'delay', 'fail.status', 'fail.ti
 export function faultsSpecBody(spec: string): { body: Record<string, unknown>; errors: FieldError[] } {
   const body: Record<string, unknown> = {};
   const errors: FieldError[] = [];
-  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = item.indexOf('=');
     const key = eq < 0 ? item : item.slice(0, eq).trim();
     const value = eq < 0 ? '' : item.slice(eq + 1).trim();

@@ -16,19 +16,34 @@ let running: RunningSandbox;
 let token: string;
 beforeAll(async () => {
   running = await startServer(buildDeps(defaultConfig({ port: 0, verify: 'off' }), { log }));
-  const auth = await fetch(`${running.url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }) });
+  const auth = await fetch(`${running.url}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }),
+  });
   ({ token } = (await auth.json()) as { token: string });
 });
 afterAll(() => running.close());
 
-const setFaults = (body: unknown) => fetch(`${running.url}/_sandbox/api/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const setFaults = (body: unknown) =>
+  fetch(`${running.url}/_sandbox/api/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 const createCustomer = (key: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${running.url}/v1/customers`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key, ...headers }, body: JSON.stringify(body) });
-const listCustomers = async () => ((await (await fetch(`${running.url}/v1/customers`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { id: string }[]);
+  fetch(`${running.url}/v1/customers`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key, ...headers },
+    body: JSON.stringify(body),
+  });
+const listCustomers = async () =>
+  (await (await fetch(`${running.url}/v1/customers`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { id: string }[];
 const journal = async () => (await (await fetch(`${running.url}/_sandbox/requests`)).json()) as { status: number; fault?: Record<string, unknown> }[];
 
 test('reset closes the connection without an answer; after it committed, a retry with the same key gets the customer, once', async () => {
-  await setFaults({ rules: [{ match: { operationId: 'createCustomer' }, reset: true, times: 1 }, { match: { operationId: 'createCustomer' }, reset: true, effect: 'after', times: 1 }] });
+  await setFaults({
+    rules: [
+      { match: { operationId: 'createCustomer' }, reset: true, times: 1 },
+      { match: { operationId: 'createCustomer' }, reset: true, effect: 'after', times: 1 },
+    ],
+  });
   const before = (await listCustomers()).length;
   const name = randomUUID();
   const body = { chainId: testWallet(name).chainId, externalId: name };
@@ -52,7 +67,12 @@ test('reset closes the connection without an answer; after it committed, a retry
 });
 
 test('a 429 carries Retry-After on the wire, and so does a 503 whose request committed', async () => {
-  await setFaults({ rules: [{ match: { method: 'GET' }, status: 429, retryAfter: '2s', times: 1 }, { match: { operationId: 'createCustomer' }, status: 503, retryAfter: 5, effect: 'after', times: 1 }] });
+  await setFaults({
+    rules: [
+      { match: { method: 'GET' }, status: 429, retryAfter: '2s', times: 1 },
+      { match: { operationId: 'createCustomer' }, status: 503, retryAfter: 5, effect: 'after', times: 1 },
+    ],
+  });
   const limited = await fetch(`${running.url}/v1/customers`, { headers: { Authorization: `Bearer ${token}` } });
   expect([limited.status, limited.headers.get('Retry-After'), limited.headers.get('Content-Type')]).toEqual([429, '2', 'application/problem+json']);
   const name = randomUUID();

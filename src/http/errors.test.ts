@@ -73,14 +73,21 @@ describe('request bodies', () => {
     const text = await sandbox.request('POST', '/v1/probes', { body: JSON.stringify({ name: 'a', size: 1 }), headers: { 'Content-Type': 'text/plain' } });
     expect((await problem(text, 400, 'invalid_request')).detail).toMatch(/Content-Type: application\/json \(got "text\/plain"\)/);
     const bytes = new TextEncoder().encode(JSON.stringify({ name: 'a', size: 1 }));
-    const untyped = await sandbox.app.request('http://127.0.0.1:4242/v1/probes', { method: 'POST', body: bytes, headers: { Authorization: `Bearer ${sandbox.token()}` } });
+    const untyped = await sandbox.app.request('http://127.0.0.1:4242/v1/probes', {
+      method: 'POST',
+      body: bytes,
+      headers: { Authorization: `Bearer ${sandbox.token()}` },
+    });
     expect((await problem(untyped, 400, 'invalid_request')).detail).toMatch(/no Content-Type/);
     expect(probes.effects).toEqual([]);
   });
 
   it('accepts JSON with parameters, ignores unknown fields', async () => {
     const { sandbox, probes } = sandboxWithProbes();
-    const res = await sandbox.request('POST', '/v1/probes', { body: { name: 'a', size: 1, extra: true }, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    const res = await sandbox.request('POST', '/v1/probes', {
+      body: { name: 'a', size: 1, extra: true },
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    });
     expect(res.status).toBe(201);
     expect(probes.effects).toEqual([{ name: 'a', size: 1 }]);
   });
@@ -175,9 +182,22 @@ describe('no input produces a 500', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
-        fc.constantFrom('/v1/probes', '/v1/probes/', '/v1/chains', '/v1/assets?chain=', '/v1/auth/token', '/v1/auth/signing', '/v1/auth/credentials', '/_sandbox/', '/v1/'),
+        fc.constantFrom(
+          '/v1/probes',
+          '/v1/probes/',
+          '/v1/chains',
+          '/v1/assets?chain=',
+          '/v1/auth/token',
+          '/v1/auth/signing',
+          '/v1/auth/credentials',
+          '/_sandbox/',
+          '/v1/',
+        ),
         fc.webSegment(),
-        fc.record({ Authorization: printable, 'Content-Digest': printable, 'Signature-Input': printable, Signature: printable, 'Idempotency-Key': printable }, { requiredKeys: [] }),
+        fc.record(
+          { Authorization: printable, 'Content-Digest': printable, 'Signature-Input': printable, Signature: printable, 'Idempotency-Key': printable },
+          { requiredKeys: [] },
+        ),
         fc.option(fc.oneof(fc.json(), fc.string()), { nil: undefined }),
         async (method, prefix, segment, headers, body) => {
           const res = await sandbox.request(method, `${prefix}${segment}`, { headers, body: method === 'GET' ? undefined : body });

@@ -123,7 +123,8 @@ export function toSandboxError(error: unknown, log: Log, rawBody?: Uint8Array): 
   }
   // Node aborts the request stream when the client hangs up, or breaks the framing, before the
   // body is complete: the client's failure, not the sandbox's (and nobody is left to answer).
-  if ((error as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET') return new SandboxError('invalid_request', 'the request body ended early: the connection closed before it was complete');
+  if ((error as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET')
+    return new SandboxError('invalid_request', 'the request body ended early: the connection closed before it was complete');
   log.error('internal error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return new SandboxError('internal_error', 'the sandbox failed to handle this request; the log has the details');
 }

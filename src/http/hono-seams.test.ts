@@ -14,7 +14,7 @@ describe('the seams into Hono', () => {
     expect(await res.json()).toEqual({ parsed: { kept: true }, text: '{"kept":true}', read: 10 });
   });
 
-  it('answerJsonWith: c.json answers with the serialiser\'s text, its status and headers, as JSON', async () => {
+  it("answerJsonWith: c.json answers with the serialiser's text, its status and headers, as JSON", async () => {
     const app = new Hono();
     app.get('/', (c) => {
       answerJsonWith(c, (value) => `${JSON.stringify(value)} `);

@@ -11,7 +11,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { PROBLEMS } from './errors.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
-import { brokenAuthorization, brokenDigest, brokenIdempotencyKey, brokenSignature, brokenSignatureInput, contentType, hostileQuery, hostileRawBody, hostileSegment, hostileValue } from '../testing/hostile-input.js';
+import {
+  brokenAuthorization,
+  brokenDigest,
+  brokenIdempotencyKey,
+  brokenSignature,
+  brokenSignatureInput,
+  contentType,
+  hostileQuery,
+  hostileRawBody,
+  hostileSegment,
+  hostileValue,
+} from '../testing/hostile-input.js';
 import { buildWorld, fieldPaths, validBody, withField, worldStands, type HostileWorld } from '../testing/hostile-world.js';
 import { digestHeader, HARNESS_ORIGIN, newSigningKey, type TestSigningKey } from '../testing/signer.js';
 import { recordChanges, type ChangeRecorder } from '../testing/state.js';
@@ -19,10 +30,23 @@ import { recordChanges, type ChangeRecorder } from '../testing/state.js';
 const RUNS = 8;
 
 /** Every route the app answers, as [method, pattern]; middleware-only entries (ALL) left out. */
-const ROUTES: [string, string][] = [...new Map(createTestSandbox().app.routes.filter((r) => r.method !== 'ALL').map((r) => [`${r.method} ${r.path}`, [r.method, r.path] as [string, string]])).values()];
+const ROUTES: [string, string][] = [
+  ...new Map(
+    createTestSandbox()
+      .app.routes.filter((r) => r.method !== 'ALL')
+      .map((r) => [`${r.method} ${r.path}`, [r.method, r.path] as [string, string]]),
+  ).values(),
+];
 
 /** Refusals of the request pipeline, before any route runs. */
-const PIPELINE_CODES = ['not_authorised', 'invalid_signature', 'invalid_content_digest', 'missing_idempotency_key', 'invalid_idempotency_key', 'payload_too_large'];
+const PIPELINE_CODES = [
+  'not_authorised',
+  'invalid_signature',
+  'invalid_content_digest',
+  'missing_idempotency_key',
+  'invalid_idempotency_key',
+  'payload_too_large',
+];
 
 // The only state a refusal may touch, both by contract: the idempotency record, which keeps refusals
 // to replay them (docs/signatures.md: Idempotency), and the challenge a wrong signature replaces with a new one (§7).
@@ -30,7 +54,8 @@ const CHALLENGE = ['challenge', 'challenge_expires_at'];
 const WATCH = { except: ['idempotency_keys'], apart: { customers: CHALLENGE, accounts: CHALLENGE } };
 
 type Param = { kind: 'id'; i: number; upper: boolean } | { kind: 'unknown' } | { kind: 'raw'; segment: string };
-type Body = { kind: 'none' } | { kind: 'valid' } | { kind: 'mutate'; at: number; value: unknown } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string };
+type Body =
+  { kind: 'none' } | { kind: 'valid' } | { kind: 'mutate'; at: number; value: unknown } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string };
 type Header = { kind: 'valid' } | { kind: 'none' } | { kind: 'broken'; value: string };
 
 interface Attack {
@@ -45,7 +70,10 @@ interface Attack {
 }
 
 const VALID: Attack = {
-  params: [{ kind: 'id', i: 0, upper: false }, { kind: 'id', i: 0, upper: false }],
+  params: [
+    { kind: 'id', i: 0, upper: false },
+    { kind: 'id', i: 0, upper: false },
+  ],
   query: '',
   body: { kind: 'valid' },
   contentType: 'application/json',
@@ -56,7 +84,11 @@ const VALID: Attack = {
 };
 
 const header = (broken: fc.Arbitrary<string>): fc.Arbitrary<Header> =>
-  fc.oneof({ weight: 4, arbitrary: fc.constant({ kind: 'valid' as const }) }, fc.constant({ kind: 'none' as const }), broken.map((value) => ({ kind: 'broken' as const, value })));
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constant({ kind: 'valid' as const }) },
+    fc.constant({ kind: 'none' as const }),
+    broken.map((value) => ({ kind: 'broken' as const, value })),
+  );
 
 /** In strict mode most requests are signed, or few would reach a route; warn lets unsigned ones through. */
 function attacks(verify: 'strict' | 'warn', keyId: string, token: string): fc.Arbitrary<Attack> {
@@ -81,7 +113,11 @@ function attacks(verify: 'strict' | 'warn', keyId: string, token: string): fc.Ar
     signature: fc.oneof(
       { weight: verify === 'strict' ? 4 : 1, arbitrary: fc.constant({ kind: 'valid' as const }) },
       fc.constant({ kind: 'none' as const }),
-      fc.record({ kind: fc.constant('broken' as const), input: fc.option(brokenSignatureInput(keyId), { nil: undefined }), signature: fc.option(brokenSignature, { nil: undefined }) }),
+      fc.record({
+        kind: fc.constant('broken' as const),
+        input: fc.option(brokenSignatureInput(keyId), { nil: undefined }),
+        signature: fc.option(brokenSignature, { nil: undefined }),
+      }),
     ),
     digest: header(brokenDigest),
     idempotencyKey: fc.oneof(header(brokenIdempotencyKey), fc.constant({ kind: 'reused' as const })),
@@ -95,7 +131,12 @@ function attacks(verify: 'strict' | 'warn', keyId: string, token: string): fc.Ar
  */
 function signatureHeaders(key: TestSigningKey, method: string, url: string, digest: string | undefined): Record<string, string> {
   const { host, pathname } = new URL(`${HARNESS_ORIGIN}${url}`);
-  const values: [string, string][] = [['@method', method], ['@authority', host], ['@path', pathname], ...(digest !== undefined ? [['content-digest', digest] as [string, string]] : [])];
+  const values: [string, string][] = [
+    ['@method', method],
+    ['@authority', host],
+    ['@path', pathname],
+    ...(digest !== undefined ? [['content-digest', digest] as [string, string]] : []),
+  ];
   const params = `(${values.map(([name]) => `"${name}"`).join(' ')});created=${Math.floor(Date.now() / 1000)};keyid="${key.keyId}";alg="ecdsa-p384-sha384"`;
   const base = [...values.map(([name, value]) => `"${name}": ${value}`), `"@signature-params": ${params}`].join('\n');
   const signature = sign('sha384', Buffer.from(base), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64');
@@ -164,7 +205,8 @@ describe.each(['strict', 'warn'] as const)('hostile input, --verify %s', (verify
     if (body !== undefined && a.contentType !== undefined) headers['Content-Type'] = a.contentType;
     const token = freshToken();
     if (a.authorization.kind !== 'none') headers.Authorization = a.authorization.kind === 'valid' ? `Bearer ${token}` : a.authorization.value;
-    if (a.idempotencyKey.kind !== 'none') headers['Idempotency-Key'] = a.idempotencyKey.kind === 'broken' ? a.idempotencyKey.value : a.idempotencyKey.kind === 'reused' ? REUSED_KEY : randomUUID();
+    if (a.idempotencyKey.kind !== 'none')
+      headers['Idempotency-Key'] = a.idempotencyKey.kind === 'broken' ? a.idempotencyKey.value : a.idempotencyKey.kind === 'reused' ? REUSED_KEY : randomUUID();
     if (body !== undefined && a.digest.kind !== 'none') headers['Content-Digest'] = a.digest.kind === 'valid' ? digestHeader(body) : a.digest.value;
     if (a.signature.kind === 'valid') Object.assign(headers, signatureHeaders(key, method, url, headers['Content-Digest']));
     else if (a.signature.kind === 'broken') {
@@ -198,7 +240,10 @@ describe.each(['strict', 'warn'] as const)('hostile input, --verify %s', (verify
     expect(typeof problem.type === 'string' && typeof problem.detail === 'string', label).toBe(true);
     expect(problem.detail, label).not.toMatch(/\n\s+at /);
     const allowed = (op: string) => op === 'update-apart' && problem.code === 'invalid_challenge_signature';
-    expect(recorder.changes().filter((change) => !allowed(change.op)), `${label}: ${problem.code} changed the database`).toEqual([]);
+    expect(
+      recorder.changes().filter((change) => !allowed(change.op)),
+      `${label}: ${problem.code} changed the database`,
+    ).toEqual([]);
     expect(sb.deps.clock.now(), `${label}: moved the clock`).toBe(clockBefore);
     return problem.code;
   };
@@ -206,7 +251,9 @@ describe.each(['strict', 'warn'] as const)('hostile input, --verify %s', (verify
   it('covers every /v1 operation of /openapi.json and every /_sandbox route', async () => {
     const doc = (await sb.json('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const served = new Set(ROUTES.map(([method, pattern]) => `${method} ${pattern}`));
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
     expect(documented.length).toBeGreaterThanOrEqual(46);
     for (const op of documented) expect(served, op).toContain(op);
     expect(ROUTES.filter(([, p]) => p.startsWith('/_sandbox/')).length).toBeGreaterThanOrEqual(10);
@@ -219,6 +266,9 @@ describe.each(['strict', 'warn'] as const)('hostile input, --verify %s', (verify
     // it get past authentication and verification to the route itself.
     const code = await attack(method, pattern, VALID);
     expect(PIPELINE_CODES, `a valid ${method} ${pattern} was refused with ${code}`).not.toContain(code);
-    await fc.assert(fc.asyncProperty(attacks(verify, key.keyId, freshToken()), (a) => attack(method, pattern, a).then(() => undefined)), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(attacks(verify, key.keyId, freshToken()), (a) => attack(method, pattern, a).then(() => undefined)),
+      { numRuns: RUNS },
+    );
   });
 });

@@ -16,8 +16,20 @@ import { issuedCard } from '../testing/world.js';
 import { createAgents, sendAttempt } from '../webhooks/send.js';
 import { WebhookEvents } from '../wire/webhook.js';
 
-interface Parameter { $ref?: string; in?: string; name?: string; required?: boolean; schema?: Record<string, unknown> }
-interface Operation { operationId: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: { $ref?: string } }> }; responses: Record<string, unknown>; security?: unknown[] }
+interface Parameter {
+  $ref?: string;
+  in?: string;
+  name?: string;
+  required?: boolean;
+  schema?: Record<string, unknown>;
+}
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+  responses: Record<string, unknown>;
+  security?: unknown[];
+}
 interface Document {
   security: unknown[];
   paths: Record<string, Record<string, Operation>>;
@@ -117,7 +129,8 @@ describe('/openapi.json: security, statuses and formats', () => {
   });
 
   it('gives the base64 and URL fields their formats', () => {
-    const body = (path: string, method: string) => (doc.paths[path]![method]!.requestBody!.content['application/json']!.schema as { properties: Record<string, { format?: string }> }).properties;
+    const body = (path: string, method: string) =>
+      (doc.paths[path]![method]!.requestBody!.content['application/json']!.schema as { properties: Record<string, { format?: string }> }).properties;
     expect(body('/v1/auth/signing', 'put').signingKey!.format).toBe('byte');
     expect(body('/v1/webhooks', 'put').callbackUrl!.format).toBe('uri');
     expect((doc.components.schemas.VerificationKey!.properties as Record<string, { format?: string }>).key!.format).toBe('byte');
@@ -157,13 +170,23 @@ describe('/openapi.json: the webhooks', () => {
       expect(row, type).toBeDefined();
       expect(WebhookEvents[type].safeParse(JSON.parse(row!.body)).success, type).toBe(true);
 
-      await sendAttempt({ callbackUrl: `${receiver.url}/hooks`, body: Buffer.from(row!.body), eventId: randomUUID(), attempt: 1, signer: { keyId: keyFingerprintId(publicKey), privateKey }, created: Math.floor(Date.now() / 1000), agents });
+      await sendAttempt({
+        callbackUrl: `${receiver.url}/hooks`,
+        body: Buffer.from(row!.body),
+        eventId: randomUUID(),
+        attempt: 1,
+        signer: { keyId: keyFingerprintId(publicKey), privateKey },
+        created: Math.floor(Date.now() / 1000),
+        agents,
+      });
       const sent = receiver.requests.at(-1)!.headers;
       for (const [name, header] of headersOf(doc, op)) {
         expect(header.required, `${type} ${name}`).toBe(true);
         expect(sent, `${type} ${name}`).toHaveProperty(name.toLowerCase());
       }
-      expect([...headersOf(doc, op).keys()]).toEqual(expect.arrayContaining(['Signature', 'Signature-Input', 'Content-Digest', 'Sandbox-Event-Id', 'Sandbox-Delivery-Attempt']));
+      expect([...headersOf(doc, op).keys()]).toEqual(
+        expect.arrayContaining(['Signature', 'Signature-Input', 'Content-Digest', 'Sandbox-Event-Id', 'Sandbox-Delivery-Attempt']),
+      );
     }
   });
 });

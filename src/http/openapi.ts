@@ -24,7 +24,8 @@ const HEADERS = {
   },
   SignatureInput: {
     name: 'Signature-Input',
-    description: 'RFC 9421 signature input: the covered components ("@method" "@authority" "@path", and "content-digest" when there is a body) with `created` and `keyid`',
+    description:
+      'RFC 9421 signature input: the covered components ("@method" "@authority" "@path", and "content-digest" when there is a body) with `created` and `keyid`',
     schema: { type: 'string' },
   },
   ContentDigest: {
@@ -98,8 +99,20 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
         { ...ref('ContentDigest'), description: 'RFC 9530 SHA-512 digest of the body bytes' },
         { ...ref('SignatureInput'), description: `Covers "@method" "@authority" "@path" "content-digest"; ${signed}` },
         { ...ref('Signature'), description: `ecdsa-p384-sha384, ${signed}` },
-        { in: 'header', name: 'Sandbox-Event-Id', required: true, description: 'The event id, the same on every attempt and resend: deduplicate on it', schema: { type: 'string', format: 'uuid' } },
-        { in: 'header', name: 'Sandbox-Delivery-Attempt', required: true, description: 'Which attempt of this delivery this is, from 1', schema: { type: 'integer', minimum: 1 } },
+        {
+          in: 'header',
+          name: 'Sandbox-Event-Id',
+          required: true,
+          description: 'The event id, the same on every attempt and resend: deduplicate on it',
+          schema: { type: 'string', format: 'uuid' },
+        },
+        {
+          in: 'header',
+          name: 'Sandbox-Delivery-Attempt',
+          required: true,
+          description: 'Which attempt of this delivery this is, from 1',
+          schema: { type: 'integer', minimum: 1 },
+        },
       ],
       request: { body: { required: true, content: { 'application/json': { schema: WebhookEvents[type] } } } },
       responses: {

@@ -11,13 +11,25 @@ import { recordChanges } from '../testing/state.js';
 import { crossSite, hostAllowed, hostName, isLoopbackName } from './middleware/same-site.js';
 
 const sb = createTestSandbox();
-const ROUTES = [...new Map(sb.app.routes.filter((r) => r.method !== 'ALL').map((r) => [`${r.method} ${r.path}`, [r.method, r.path.replace(/:(\w+)\{[^}]*\}|:(\w+)/g, '00000000-0000-4000-8000-000000000000')] as [string, string]])).values()];
+const ROUTES = [
+  ...new Map(
+    sb.app.routes
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => [`${r.method} ${r.path}`, [r.method, r.path.replace(/:(\w+)\{[^}]*\}|:(\w+)/g, '00000000-0000-4000-8000-000000000000')] as [string, string]]),
+  ).values(),
+];
 const GUARDED = ROUTES.filter(([, path]) => (path.startsWith('/_sandbox') && !path.startsWith('/_sandbox/ui')) || path.startsWith('/v1/simulator'));
 const STATE_CHANGING = GUARDED.filter(([method]) => method !== 'GET');
 
 describe('the rules', () => {
   it('reads the name out of a Host header', () => {
-    expect(['localhost:4242', 'LOCALHOST', '[::1]:4242', '127.0.0.1:80', 'evil.example.:4242'].map(hostName)).toEqual(['localhost', 'localhost', '::1', '127.0.0.1', 'evil.example']);
+    expect(['localhost:4242', 'LOCALHOST', '[::1]:4242', '127.0.0.1:80', 'evil.example.:4242'].map(hostName)).toEqual([
+      'localhost',
+      'localhost',
+      '::1',
+      '127.0.0.1',
+      'evil.example',
+    ]);
   });
 
   it('answers loopback names and the names allowed; bound elsewhere, also addresses and single-label names', () => {
@@ -44,7 +56,9 @@ describe('the rules', () => {
 
 describe('every route', () => {
   it('covers the routes that change things', () => {
-    expect(STATE_CHANGING.map(([m, p]) => `${m} ${p}`)).toEqual(expect.arrayContaining(['POST /_sandbox/reset', 'POST /_sandbox/clock/advance', 'POST /_sandbox/programmes', 'PUT /_sandbox/api/faults']));
+    expect(STATE_CHANGING.map(([m, p]) => `${m} ${p}`)).toEqual(
+      expect.arrayContaining(['POST /_sandbox/reset', 'POST /_sandbox/clock/advance', 'POST /_sandbox/programmes', 'PUT /_sandbox/api/faults']),
+    );
     expect(STATE_CHANGING.some(([, p]) => p.startsWith('/v1/simulator'))).toBe(true);
   });
 
@@ -52,7 +66,12 @@ describe('every route', () => {
     const recorder = recordChanges(sb.deps.store);
     recorder.clear();
     const before = sb.deps.clock.now();
-    const pages: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }, { Origin: 'http://localhost:3000', 'Sec-Fetch-Site': 'same-site' }];
+    const pages: Record<string, string>[] = [
+      { Origin: 'https://evil.example' },
+      { Origin: 'null' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: 'http://localhost:3000', 'Sec-Fetch-Site': 'same-site' },
+    ];
     for (const headers of pages) {
       const res = await sb.json(method, path, { headers, token: false, ...(method === 'GET' ? {} : { body: '' }) });
       expect(res.status, JSON.stringify(headers)).toBe(403);
@@ -73,9 +92,11 @@ describe('every route', () => {
 });
 
 describe('what is untouched', () => {
-  it('the sandbox\'s own pages and clients that send no Origin', async () => {
+  it("the sandbox's own pages and clients that send no Origin", async () => {
     const own = createTestSandbox();
-    expect((await own.json('GET', '/_sandbox/world', { token: false, headers: { Origin: 'http://127.0.0.1:4242', 'Sec-Fetch-Site': 'same-origin' } })).status).toBe(200);
+    expect(
+      (await own.json('GET', '/_sandbox/world', { token: false, headers: { Origin: 'http://127.0.0.1:4242', 'Sec-Fetch-Site': 'same-origin' } })).status,
+    ).toBe(200);
     expect((await own.json('POST', '/_sandbox/clock/advance', { token: false, body: { by: '1h' } })).status).toBe(200);
     expect((await own.json('GET', '/_sandbox/health', { token: false, headers: { Host: 'localhost:4242' } })).status).toBe(200);
     // A link to the inspector from elsewhere opens it; the page then reads everything same-origin.
@@ -87,7 +108,10 @@ describe('what is untouched', () => {
   it('the world, when a page elsewhere POSTs /_sandbox/reset as fetch(url, { method: "POST", mode: "no-cors" }) does', async () => {
     const world = createTestSandbox();
     await world.json('POST', '/_sandbox/programmes', { token: false, body: { name: 'kept' } });
-    const res = await world.request('POST', '/_sandbox/reset', { token: false, headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors' } });
+    const res = await world.request('POST', '/_sandbox/reset', {
+      token: false,
+      headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors' },
+    });
     expect(res.status).toBe(403);
     expect(((await world.json('GET', '/_sandbox/programmes', { token: false })).body as unknown[]).length).toBe(2);
   });

@@ -10,14 +10,16 @@ import type { JournalEntry } from '../journal.js';
 const FIXES: Partial<Record<ErrorCode, string>> = {
   invalid_signature:
     'Sign "@method", "@authority", "@path" (and "content-digest" when there is a body) per RFC 9421 with the P-384 key registered with PUT /v1/auth/signing, alg "ecdsa-p384-sha384", keyid that key\'s id, created within 5 minutes. Compare the base you signed with signatureBase below: the first line that differs is the mistake.',
-  invalid_content_digest: 'Send Content-Digest: sha-512=:<base64 of the SHA-512 of the exact body bytes>: (RFC 9530), computed over the bytes you send, after serialising.',
+  invalid_content_digest:
+    'Send Content-Digest: sha-512=:<base64 of the SHA-512 of the exact body bytes>: (RFC 9530), computed over the bytes you send, after serialising.',
   missing_idempotency_key: 'Send Idempotency-Key: <a new UUID> on every POST, PUT, PATCH and DELETE, and the same key when you retry that request.',
   invalid_idempotency_key: 'The Idempotency-Key must be a UUID.',
   idempotency_key_reused: 'An Idempotency-Key is for one request: a retry sends the same method, path and body; a new request needs a new key.',
   idempotency_in_flight: 'A request with this Idempotency-Key is still running: retry when it has answered.',
-  not_authorised: 'Send Authorization: Bearer <token> from POST /v1/auth/token; get a new token when it expires (an hour of sandbox time) or after credentials change.',
+  not_authorised:
+    'Send Authorization: Bearer <token> from POST /v1/auth/token; get a new token when it expires (an hour of sandbox time) or after credentials change.',
   invalid_credentials: 'Use an API key and secret of the programme (the defaults are printed by card-sandbox start).',
-  invalid_request: 'The body or parameters do not match the operation\'s schema in /openapi.json: see errors for each field.',
+  invalid_request: "The body or parameters do not match the operation's schema in /openapi.json: see errors for each field.",
   payload_too_large: 'Bodies are at most 1 MiB.',
   route_not_found: 'No operation has this method and path: see /openapi.json.',
   host_not_allowed: 'Call the sandbox by localhost or 127.0.0.1, or start it with --allowed-hosts naming this host.',
@@ -41,7 +43,10 @@ const withFix = ({ code, detail }: { code: ErrorCode; detail: string }) => ({ co
 
 export function explainRequest(journal: readonly JournalEntry[], requestId: string): Explanation {
   const entry = journal.find((e) => e.requestId === requestId);
-  if (!entry) throw new Error(`request ${requestId} is not in the journal: it keeps the newest API requests (--journal-size), and a reset clears it; list them with the requests tool`);
+  if (!entry)
+    throw new Error(
+      `request ${requestId} is not in the journal: it keeps the newest API requests (--journal-size), and a reset clears it; list them with the requests tool`,
+    );
   const failures = (entry.verification?.failures ?? []).map(withFix);
   const summary = entry.fault
     ? `answered by the API fault lab (${entry.fault.source === 'header' ? 'the Sandbox-Fault header' : `rule ${entry.fault.source}`}), not by a mistake of the client`

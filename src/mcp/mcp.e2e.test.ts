@@ -51,14 +51,37 @@ const ok = async (name: string, args: Record<string, unknown> = {}) => {
 
 test('lists the CLI commands as tools, with explain_request and journey, and its resources', async () => {
   const names = (await client.listTools()).tools.map((t) => t.name);
-  for (const name of ['health', 'clock', 'clock_advance', 'verify', 'issue', 'authorise', 'capture', 'cards_list', 'events_list', 'events_show', 'webhooks_faults_set', 'deliveries_retry', 'api_faults_set', 'requests', 'reset', 'seed', 'programmes_create', 'programmes_list', 'explain_request', 'journey']) {
+  for (const name of [
+    'health',
+    'clock',
+    'clock_advance',
+    'verify',
+    'issue',
+    'authorise',
+    'capture',
+    'cards_list',
+    'events_list',
+    'events_show',
+    'webhooks_faults_set',
+    'deliveries_retry',
+    'api_faults_set',
+    'requests',
+    'reset',
+    'seed',
+    'programmes_create',
+    'programmes_list',
+    'explain_request',
+    'journey',
+  ]) {
     expect(names).toContain(name);
   }
   const authorise = (await client.listTools()).tools.find((t) => t.name === 'authorise')!;
   expect(authorise.inputSchema.required).toEqual(['cardId', 'amount', 'currency']);
   const resources = (await client.listResources()).resources.map((r) => r.uri);
   // The README and every page of the manual, as the repository has them.
-  const pages = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort();
+  const pages = readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   expect(resources).toEqual(['card-sandbox://openapi.json', 'card-sandbox://README.md', ...pages.map((f) => `card-sandbox://docs/${f}`)]);
   const openapi = await client.readResource({ uri: 'card-sandbox://openapi.json' });
   expect(JSON.parse((openapi.contents[0] as { text: string }).text)).toMatchObject({ openapi: '3.1.0' });
@@ -71,7 +94,12 @@ test('from nothing to an authorised payment with a delivered webhook, and the cl
   const address = receiver.address() as { port: number };
   await ok('webhooks_subscribe', { callbackUrl: `http://127.0.0.1:${address.port}/hooks`, types: ['authorisation.updated', 'transaction.updated'] });
   const journey = await ok('journey', { externalId: 'agent-alice' });
-  expect(journey).toMatchObject({ customerId: expect.any(String), accountId: expect.any(String), cardId: expect.any(String), wallet: { privateKey: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+  expect(journey).toMatchObject({
+    customerId: expect.any(String),
+    accountId: expect.any(String),
+    cardId: expect.any(String),
+    wallet: { privateKey: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+  });
   expect((await ok('cards_list', { status: 'active' })).result).toEqual([expect.objectContaining({ id: journey.cardId, status: 'active' })]);
   const authorisation = await ok('authorise', { cardId: journey.cardId, amount: '12.50', currency: 'USD' });
   expect(authorisation).toMatchObject({ cardId: journey.cardId, status: 'pending', merchantAmount: '12.5' });
@@ -80,7 +108,8 @@ test('from nothing to an authorised payment with a delivered webhook, and the cl
   expect(Date.parse(moved.now)).toBeGreaterThanOrEqual(before + 2000);
   const events = (await ok('events_list', { type: 'transaction.updated' })).result as { deliveries: { status: string }[] }[];
   expect(events.length).toBeGreaterThan(0);
-  for (let i = 0; i < 100 && !delivered.some((d) => (d as { webhookType: string }).webhookType === 'transaction.updated'); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 100 && !delivered.some((d) => (d as { webhookType: string }).webhookType === 'transaction.updated'); i++)
+    await new Promise((r) => setTimeout(r, 50));
   expect(delivered).toContainEqual(expect.objectContaining({ webhookType: 'authorisation.updated', id: authorisation.id }));
   expect(delivered).toContainEqual(expect.objectContaining({ webhookType: 'transaction.updated', authorisationId: authorisation.id }));
 });
@@ -92,11 +121,24 @@ test('a refusal is a tool error carrying the problem', async () => {
 });
 
 test('explains why a tampered request was refused: the failed check, how to fix it, the base the sandbox computed', async () => {
-  const { token } = (await (await fetch(`${sandbox.url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }) })).json()) as { token: string };
+  const { token } = (await (
+    await fetch(`${sandbox.url}/v1/auth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }),
+    })
+  ).json()) as { token: string };
   // A body changed after its digest was computed, as a proxy that re-serialises it would.
   const res = await fetch(`${sandbox.url}/v1/customers`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID(), 'Content-Digest': 'sha-512=:AAAA:', 'Signature-Input': 'sig=("@method" "@authority" "@path" "content-digest");created=1;keyid="k";alg="ecdsa-p384-sha384"', Signature: 'sig=:AAAA:' },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': crypto.randomUUID(),
+      'Content-Digest': 'sha-512=:AAAA:',
+      'Signature-Input': 'sig=("@method" "@authority" "@path" "content-digest");created=1;keyid="k";alg="ecdsa-p384-sha384"',
+      Signature: 'sig=:AAAA:',
+    },
     body: JSON.stringify({ chainId: 'eip155:11155111:0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', externalId: 'tampered' }),
   });
   expect(res.status).toBe(400);

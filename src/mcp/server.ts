@@ -59,7 +59,12 @@ const listing = (name: ListingName) =>
   tool({
     name: `${name}_list`,
     description: `The programme's ${name}, oldest first, with their ids and statuses (as GET /v1 returns each).`,
-    input: { status: z.enum(LISTINGS[name].statuses as unknown as [string, ...string[]]).optional().describe('only those in this status') },
+    input: {
+      status: z
+        .enum(LISTINGS[name].statuses as unknown as [string, ...string[]])
+        .optional()
+        .describe('only those in this status'),
+    },
     run: cli((ctx, { status }) => listResources(ctx, name, status)),
   });
 
@@ -69,11 +74,15 @@ export const TOOLS: ToolSpec[] = [
   tool({ name: 'clock', description: "The programme's sandbox time, and whether it is frozen.", input: {}, run: cli(showClock) }),
   tool({
     name: 'clock_advance',
-    description: 'Move the sandbox clock forward, running every job and webhook retry that falls due, in order. Give by (25h, 30d, PT90M, P1M, 1y) or to (a future RFC 3339 instant).',
-    input: { by: z.string().optional().describe('a duration: 25h, 30d, PT90M, P1M, 1y'), to: z.string().optional().describe('a future instant, 2027-01-01T00:00:00Z') },
+    description:
+      'Move the sandbox clock forward, running every job and webhook retry that falls due, in order. Give by (25h, 30d, PT90M, P1M, 1y) or to (a future RFC 3339 instant).',
+    input: {
+      by: z.string().optional().describe('a duration: 25h, 30d, PT90M, P1M, 1y'),
+      to: z.string().optional().describe('a future instant, 2027-01-01T00:00:00Z'),
+    },
     run: cli((ctx, target) => advanceClock(ctx, target)),
   }),
-  simulation('verify', 'customer', "KYC passes: the customer becomes active (customer.updated)."),
+  simulation('verify', 'customer', 'KYC passes: the customer becomes active (customer.updated).'),
   simulation('reject', 'customer', 'KYC fails: the customer is rejected.'),
   simulation('issue', 'card', 'The card issuer issues the card: it becomes active.'),
   simulation('fail', 'card', 'The card issuer fails to issue the card.'),
@@ -92,7 +101,13 @@ export const TOOLS: ToolSpec[] = [
       merchantCity: z.string().optional(),
     },
     run: cli((ctx, { cardId, amount, currency, capture, merchantName, merchantId, mcc, merchantCountry, merchantCity }) =>
-      authorise(ctx, cardId, { amount, currency, capture: capture ?? true, merchant: { name: merchantName, id: merchantId, mcc, country: merchantCountry, city: merchantCity } })),
+      authorise(ctx, cardId, {
+        amount,
+        currency,
+        capture: capture ?? true,
+        merchant: { name: merchantName, id: merchantId, mcc, country: merchantCountry, city: merchantCity },
+      }),
+    ),
   }),
   simulation('capture', 'authorisation', 'Capture a pending authorisation.'),
   simulation('release', 'authorisation', 'Release a pending authorisation.'),
@@ -100,10 +115,20 @@ export const TOOLS: ToolSpec[] = [
   tool({
     name: 'events_list',
     description: "The programme's events, newest first, each with its webhook body and deliveries.",
-    input: { type: z.string().optional().describe('customer.updated, card.updated…'), entityId: z.string().optional(), limit: z.number().int().optional(), before: z.string().optional().describe('an event id: page backwards') },
+    input: {
+      type: z.string().optional().describe('customer.updated, card.updated…'),
+      entityId: z.string().optional(),
+      limit: z.number().int().optional(),
+      before: z.string().optional().describe('an event id: page backwards'),
+    },
     run: cli((ctx, { type, entityId, limit, before }) => listEvents(ctx, { type, entity: entityId, limit, before })),
   }),
-  tool({ name: 'events_show', description: 'One event: its body, its deliveries and every attempt.', input: { eventId: uuid('event') }, run: cli((ctx, { eventId }) => showEvent(ctx, eventId)) }),
+  tool({
+    name: 'events_show',
+    description: 'One event: its body, its deliveries and every attempt.',
+    input: { eventId: uuid('event') },
+    run: cli((ctx, { eventId }) => showEvent(ctx, eventId)),
+  }),
   tool({
     name: 'events_resend',
     description: 'Queue an event (eventId), or every event of a window (since, until, type), for delivery again.',
@@ -114,7 +139,10 @@ export const TOOLS: ToolSpec[] = [
   tool({
     name: 'webhooks_subscribe',
     description: 'Subscribe a URL to webhooks (PUT /v1/webhooks, through the control plane): every event of the types given is delivered to it, signed.',
-    input: { callbackUrl: z.string().describe('http(s) URL of your receiver'), types: z.array(z.enum(WEBHOOK_TYPES)).optional().describe('all five by default') },
+    input: {
+      callbackUrl: z.string().describe('http(s) URL of your receiver'),
+      types: z.array(z.enum(WEBHOOK_TYPES)).optional().describe('all five by default'),
+    },
     run: async ({ client }, { callbackUrl, types }) => await client.saveWebhook({ callbackUrl, types: types ?? [...WEBHOOK_TYPES] }),
   }),
   tool({
@@ -123,14 +151,38 @@ export const TOOLS: ToolSpec[] = [
     input: { faults: z.string().describe('the --webhook-faults syntax'), webhookId: z.string().optional() },
     run: cli((ctx, { faults, webhookId }) => setFaults(ctx, faults, webhookId)),
   }),
-  tool({ name: 'webhooks_faults_show', description: 'The delivery-lab faults in force.', input: { webhookId: z.string().optional() }, run: cli((ctx, { webhookId }) => showFaults(ctx, webhookId)) }),
-  tool({ name: 'webhooks_faults_clear', description: 'No more delivery-lab faults.', input: { webhookId: z.string().optional() }, run: cli((ctx, { webhookId }) => clearFaults(ctx, webhookId)) }),
-  tool({ name: 'deliveries_retry', description: 'Make the next attempt of a delivery now.', input: { deliveryId: uuid('delivery') }, run: cli((ctx, { deliveryId }) => deliveryAction(ctx, 'retry', deliveryId)) }),
-  tool({ name: 'deliveries_exhaust', description: 'Discard a delivery now, as 24 h of retries running out would.', input: { deliveryId: uuid('delivery') }, run: cli((ctx, { deliveryId }) => deliveryAction(ctx, 'exhaust', deliveryId)) }),
+  tool({
+    name: 'webhooks_faults_show',
+    description: 'The delivery-lab faults in force.',
+    input: { webhookId: z.string().optional() },
+    run: cli((ctx, { webhookId }) => showFaults(ctx, webhookId)),
+  }),
+  tool({
+    name: 'webhooks_faults_clear',
+    description: 'No more delivery-lab faults.',
+    input: { webhookId: z.string().optional() },
+    run: cli((ctx, { webhookId }) => clearFaults(ctx, webhookId)),
+  }),
+  tool({
+    name: 'deliveries_retry',
+    description: 'Make the next attempt of a delivery now.',
+    input: { deliveryId: uuid('delivery') },
+    run: cli((ctx, { deliveryId }) => deliveryAction(ctx, 'retry', deliveryId)),
+  }),
+  tool({
+    name: 'deliveries_exhaust',
+    description: 'Discard a delivery now, as 24 h of retries running out would.',
+    input: { deliveryId: uuid('delivery') },
+    run: cli((ctx, { deliveryId }) => deliveryAction(ctx, 'exhaust', deliveryId)),
+  }),
   tool({
     name: 'api_faults_set',
-    description: 'API fault lab rules for /v1: latency, 500/502/503/504, 429 with retryAfter, reset, expireToken, effect before|after, rate, times, match {method, path, operationId}.',
-    input: { rules: z.array(z.record(z.string(), z.unknown())).describe('the rules, as PUT /_sandbox/api/faults takes them'), seed: z.number().int().optional() },
+    description:
+      'API fault lab rules for /v1: latency, 500/502/503/504, 429 with retryAfter, reset, expireToken, effect before|after, rate, times, match {method, path, operationId}.',
+    input: {
+      rules: z.array(z.record(z.string(), z.unknown())).describe('the rules, as PUT /_sandbox/api/faults takes them'),
+      seed: z.number().int().optional(),
+    },
     run: cli((ctx, body) => setApiFaults(ctx, JSON.stringify(body))),
   }),
   tool({ name: 'api_faults_show', description: 'The API fault rules, with what each has left and its hits.', input: {}, run: cli(showApiFaults) }),
@@ -146,32 +198,49 @@ export const TOOLS: ToolSpec[] = [
   }),
   tool({
     name: 'explain_request',
-    description: 'Why the sandbox refused (or warned about) a request: the problem, each failed check with how to fix it, the headers it read and the signature base it computed.',
+    description:
+      'Why the sandbox refused (or warned about) a request: the problem, each failed check with how to fix it, the headers it read and the signature base it computed.',
     input: { requestId: z.string().describe('the Request-Id header of the answer, or requestId of the problem') },
     run: async ({ client }, { requestId }) => explainRequest(await client.listRequests(), requestId),
   }),
   tool({
     name: 'report',
-    description: 'The go-live report: each check (signatures, idempotency keys, retries, token renewal, the receiver\'s answers, forged deliveries, duplicates, request shapes) as pass, fail or not exercised with evidence and a hint, and the coverage of operations, states and webhooks.',
+    description:
+      "The go-live report: each check (signatures, idempotency keys, retries, token renewal, the receiver's answers, forged deliveries, duplicates, request shapes) as pass, fail or not exercised with evidence and a hint, and the coverage of operations, states and webhooks.",
     input: {},
     run: async ({ client }) => await client.getReport(),
   }),
   tool({
     name: 'journey',
-    description: 'In one call: a customer with its own new wallet, verified, with an active account and an issued virtual card. Returns the ids and the wallet key.',
+    description:
+      'In one call: a customer with its own new wallet, verified, with an active account and an issued virtual card. Returns the ids and the wallet key.',
     input: { externalId: z.string().optional(), currency: z.string().optional().describe('the account currency, EUR by default') },
     run: ({ client }, { externalId, currency }) => journey(client, externalId, currency),
   }),
   tool({ name: 'reset', description: "Wipe the programme's world (credentials, keys and clock stay).", input: {}, run: cli(reset) }),
-  tool({ name: 'seed', description: 'Load a seed world from a JSON file (all or nothing).', input: { file: z.string().describe('the path of a seed world, such as fixtures/demo.json') }, run: cli((ctx, { file }) => seed(ctx, file)) }),
+  tool({
+    name: 'seed',
+    description: 'Load a seed world from a JSON file (all or nothing).',
+    input: { file: z.string().describe('the path of a seed world, such as fixtures/demo.json') },
+    run: cli((ctx, { file }) => seed(ctx, file)),
+  }),
   tool({
     name: 'programmes_create',
     description: 'A programme of its own: credentials, clock, world.',
-    input: { name: z.string().optional(), clock: z.string().optional().describe('freeze its clock here: now or an instant'), randomSeed: z.number().int().optional() },
+    input: {
+      name: z.string().optional(),
+      clock: z.string().optional().describe('freeze its clock here: now or an instant'),
+      randomSeed: z.number().int().optional(),
+    },
     run: cli((ctx, input) => createProgramme(ctx, input)),
   }),
   tool({ name: 'programmes_list', description: 'The programmes.', input: {}, run: cli(listProgrammes) }),
-  tool({ name: 'programmes_delete', description: 'Delete a programme and all it holds.', input: { id: z.string() }, run: cli((ctx, { id }) => deleteProgramme(ctx, id)) }),
+  tool({
+    name: 'programmes_delete',
+    description: 'Delete a programme and all it holds.',
+    input: { id: z.string() },
+    run: cli((ctx, { id }) => deleteProgramme(ctx, id)),
+  }),
 ];
 
 /** A CLI command as a tool: run in JSON mode, its answer what it printed. */
@@ -197,7 +266,13 @@ async function journey(client: Client, externalId = `agent-${randomBytes(4).toSt
   const wallet = createWallet({ privateKey: walletKey });
   const seeded = await client.seedWorld({ customers: [{ externalId, chainId: wallet.chainId, accounts: [{ currencies: [currency], cards: [{}] }] }] });
   const customer = seeded.customers[0]!;
-  return { customerId: customer.id, accountId: customer.accounts[0]!.id, cardId: customer.accounts[0]!.cards[0]!.id, externalId, wallet: { address: wallet.address, chainId: wallet.chainId, privateKey: walletKey } };
+  return {
+    customerId: customer.id,
+    accountId: customer.accounts[0]!.id,
+    cardId: customer.accounts[0]!.cards[0]!.id,
+    externalId,
+    wallet: { address: wallet.address, chainId: wallet.chainId, privateKey: walletKey },
+  };
 }
 
 /** The text beside a tool's structured answer: the JSON itself, which agents read best. */
@@ -231,10 +306,15 @@ export function createMcpServer(client: Client): McpServer {
       }
     });
   }
-  server.registerResource('openapi', 'card-sandbox://openapi.json', { description: "The sandbox's OpenAPI document of the /v1 API", mimeType: 'application/json' }, async (uri) => {
-    const res = await fetch(`${client.url}/openapi.json`);
-    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: await res.text() }] };
-  });
+  server.registerResource(
+    'openapi',
+    'card-sandbox://openapi.json',
+    { description: "The sandbox's OpenAPI document of the /v1 API", mimeType: 'application/json' },
+    async (uri) => {
+      const res = await fetch(`${client.url}/openapi.json`);
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: await res.text() }] };
+    },
+  );
   // The README, then the manual's pages: each one's title is read now, its text when asked for.
   const pages = readdirSync(packagePath('docs'))
     .filter((f) => f.endsWith('.md'))
@@ -242,7 +322,8 @@ export function createMcpServer(client: Client): McpServer {
     .map((f) => `docs/${f}`);
   for (const file of ['README.md', ...pages]) {
     const title = /^# (.+)$/m.exec(readFileSync(packagePath(file), 'utf8'))?.[1] ?? file;
-    const description = file === 'README.md' ? "card-sandbox's README, with the quick start, the first five minutes and the manual's pages" : `card-sandbox's manual: ${title}`;
+    const description =
+      file === 'README.md' ? "card-sandbox's README, with the quick start, the first five minutes and the manual's pages" : `card-sandbox's manual: ${title}`;
     server.registerResource(file === 'README.md' ? 'readme' : file, `card-sandbox://${file}`, { description, mimeType: 'text/markdown' }, (uri) => ({
       contents: [{ uri: uri.href, mimeType: 'text/markdown', text: readFileSync(packagePath(file), 'utf8') }],
     }));

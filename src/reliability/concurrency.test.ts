@@ -22,7 +22,12 @@ beforeEach(async () => {
 /** Sends `paths[i]` with `method`, all at once; returns each status and problem code, in order. */
 async function burst(method: string, paths: string[], options: { body?: unknown; headers?: Record<string, string> } = {}) {
   const responses = await Promise.all(paths.map((path) => sb.json(method, path, options)));
-  return responses.map((r) => ({ status: r.status, code: r.body?.code as string | undefined, body: r.body, replayed: r.headers.get('Idempotent-Replayed') === 'true' }));
+  return responses.map((r) => ({
+    status: r.status,
+    code: r.body?.code as string | undefined,
+    body: r.body,
+    replayed: r.headers.get('Idempotent-Replayed') === 'true',
+  }));
 }
 
 const statuses = (entityId: string) => eventsOf(sb, entityId).map((e) => e.status);
@@ -84,7 +89,10 @@ describe('20 concurrent transitions on one resource', () => {
     expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
     await sb.deps.services.scheduler.advance(sb.deps.clock.now() + 5_000);
     const events = statuses(auth.id);
-    expect([['pending', 'capturing', 'captured'], ['pending', 'releasing', 'released']]).toContainEqual(events);
+    expect([
+      ['pending', 'capturing', 'captured'],
+      ['pending', 'releasing', 'released'],
+    ]).toContainEqual(events);
     expect(sb.deps.services.transactions.forCard(card.cardId)).toHaveLength(events.at(-1) === 'captured' ? 1 : 0);
   });
 });
@@ -107,7 +115,10 @@ describe('20 concurrent requests under one Idempotency-Key', () => {
 
   it('authorise a card payment once', async () => {
     const body = { amount: '7.5', currency: 'EUR', capture: false };
-    const answers = await burst('POST', Array(BURST).fill(`/v1/simulator/cards/${card.cardId}/authorisation`), { body, headers: { 'Idempotency-Key': randomUUID() } });
+    const answers = await burst('POST', Array(BURST).fill(`/v1/simulator/cards/${card.cardId}/authorisation`), {
+      body,
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
     expect(answers.filter((a) => a.status === 201 && !a.replayed)).toHaveLength(1);
     expect(answers.every((a) => a.status === 201 || a.code === 'idempotency_in_flight')).toBe(true);
     const ids = new Set(answers.filter((a) => a.status === 201).map((a) => a.body.id as string));

@@ -22,7 +22,11 @@ const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function token(url: string): Promise<string> {
-  const res = await fetch(`${url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }) });
+  const res = await fetch(`${url}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }),
+  });
   return ((await res.json()) as { token: string }).token;
 }
 
@@ -40,8 +44,16 @@ async function loadThenKill(sandbox: RunningCli, load: Load): Promise<void> {
   let killed = false;
   const write = (i: number) =>
     i % 2 === 0
-      ? fetch(`${sandbox.url}/v1/customers`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ chainId: `eip155:11155111:0x${randomBytes(20).toString('hex')}`, externalId: randomUUID() }) })
-      : fetch(`${sandbox.url}/v1/webhooks`, { method: 'PUT', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ callbackUrl: 'http://127.0.0.1:9/hook', types: ['card.updated'] }) });
+      ? fetch(`${sandbox.url}/v1/customers`, {
+          method: 'POST',
+          headers: { Authorization: auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ chainId: `eip155:11155111:0x${randomBytes(20).toString('hex')}`, externalId: randomUUID() }),
+        })
+      : fetch(`${sandbox.url}/v1/webhooks`, {
+          method: 'PUT',
+          headers: { Authorization: auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ callbackUrl: 'http://127.0.0.1:9/hook', types: ['card.updated'] }),
+        });
   const worker = async (w: number) => {
     for (let i = w; !killed; i++) {
       try {
@@ -84,7 +96,11 @@ it('loses no acknowledged write to SIGKILL under concurrent load, and the file s
     expect([...load.customers].filter((id) => !customers.has(id))).toEqual([]);
     expect([...load.webhooks].filter((id) => !webhooks.has(id))).toEqual([]);
     // Created but cut off before the answer is fine; a customer without its event is not.
-    const unmatched = sqlite.prepare("SELECT c.id, count(e.id) AS n FROM customers c LEFT JOIN events e ON e.entity_id = c.id AND e.type = 'customer.updated' GROUP BY c.id HAVING n <> 1").all();
+    const unmatched = sqlite
+      .prepare(
+        "SELECT c.id, count(e.id) AS n FROM customers c LEFT JOIN events e ON e.entity_id = c.id AND e.type = 'customer.updated' GROUP BY c.id HAVING n <> 1",
+      )
+      .all();
     expect(unmatched).toEqual([]);
   } finally {
     sqlite.close();
@@ -94,7 +110,8 @@ it('loses no acknowledged write to SIGKILL under concurrent load, and the file s
   const again = await startSandbox(['--db', db, '--verify', 'off']);
   try {
     const auth = { Authorization: `Bearer ${await token(again.url)}` };
-    const listed = async (path: string) => new Set(((await (await fetch(`${again.url}${path}`, { headers: auth })).json()) as { id: string }[]).map((r) => r.id));
+    const listed = async (path: string) =>
+      new Set(((await (await fetch(`${again.url}${path}`, { headers: auth })).json()) as { id: string }[]).map((r) => r.id));
     const customers = await listed('/v1/customers');
     const webhooks = await listed('/v1/webhooks');
     expect([...load.customers].filter((id) => !customers.has(id))).toEqual([]);

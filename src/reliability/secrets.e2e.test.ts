@@ -33,11 +33,28 @@ it('logs a whole journey with --json without one secret in it', async () => {
   const webhookKey = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   writeFileSync(webhookKeyFile, webhookKey);
   const receiver = await startTestReceiver(200);
-  const sandbox = await startSandbox(['--db', db, '--verify', 'warn', '--api-key', API_KEY, '--api-secret', API_SECRET, '--admin-token', ADMIN_TOKEN, '--webhook-key', webhookKeyFile]);
+  const sandbox = await startSandbox([
+    '--db',
+    db,
+    '--verify',
+    'warn',
+    '--api-key',
+    API_KEY,
+    '--api-secret',
+    API_SECRET,
+    '--admin-token',
+    ADMIN_TOKEN,
+    '--webhook-key',
+    webhookKeyFile,
+  ]);
   const tokens: string[] = [];
   try {
     const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${sandbox.url}${path}`, { method, headers: { 'Content-Type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const res = await fetch(`${sandbox.url}${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     };
@@ -58,7 +75,14 @@ it('logs a whole journey with --json without one secret in it', async () => {
 
     const integratorKey = newSigningKey();
     expect((await api('PUT', '/v1/auth/signing', { signingKeyId: integratorKey.keyId, signingKey: integratorKey.signingKey })).status).toBe(204);
-    expect((await api('PUT', '/v1/webhooks', { callbackUrl: `${receiver.url}/hook`, types: ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'] })).status).toBe(200);
+    expect(
+      (
+        await api('PUT', '/v1/webhooks', {
+          callbackUrl: `${receiver.url}/hook`,
+          types: ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'],
+        })
+      ).status,
+    ).toBe(200);
     const wallet = testWallet(randomUUID());
     const customer = (await api('POST', '/v1/customers', { chainId: wallet.chainId, externalId: randomUUID() })).body;
     expect((await api('POST', `/v1/customers/${customer.id}/challenge/sign`, await proofFor(wallet, customer.challenge))).status).toBe(204);
@@ -67,7 +91,12 @@ it('logs a whole journey with --json without one secret in it', async () => {
     expect((await api('POST', `/v1/accounts/${account.id}/challenge/sign`, await proofFor(wallet, account.challenge))).status).toBe(204);
     expect((await send('POST', '/_sandbox/clock/advance', { by: '2s' }, as('not-the-admin-token'))).status).toBe(401);
     expect((await admin('POST', '/_sandbox/clock/advance', { by: '2s' })).status).toBe(200);
-    const card = (await api('POST', `/v1/accounts/${account.id}/cards`, { type: 'virtual', billingAddress: { firstLine: '1 Test Street', city: 'London', country: 'GB', postCode: 'N1 1AA' } })).body;
+    const card = (
+      await api('POST', `/v1/accounts/${account.id}/cards`, {
+        type: 'virtual',
+        billingAddress: { firstLine: '1 Test Street', city: 'London', country: 'GB', postCode: 'N1 1AA' },
+      })
+    ).body;
     expect((await api('PATCH', `/v1/simulator/cards/${card.id}/issue`)).status).toBe(202);
     expect((await api('POST', `/v1/simulator/cards/${card.id}/authorisation`, { amount: '10', currency: 'EUR' })).status).toBe(201);
     expect((await admin('POST', '/_sandbox/clock/advance', { by: '3s' })).status).toBe(200);

@@ -29,7 +29,7 @@ async function expectRefused(sb: TestSandbox, token: string, detail: RegExp) {
 describe('access tokens', () => {
   const claimsOf = (sb: TestSandbox) => JSON.parse(Buffer.from(sb.token().split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 
-  it('are refused when they claim any algorithm but HS256, even MAC\'d with the right secret', async () => {
+  it("are refused when they claim any algorithm but HS256, even MAC'd with the right secret", async () => {
     const sb = createTestSandbox();
     const claims = claimsOf(sb);
     expect((await sb.json('GET', '/v1/customers', { token: forge(sb, { alg: 'HS256', typ: 'JWT' }, claims) })).status).toBe(200);
@@ -44,8 +44,17 @@ describe('access tokens', () => {
     const claims = claimsOf(sb);
     const header = { alg: 'HS256', typ: 'JWT' };
     for (const bad of [
-      { ...claims, exp: undefined }, { ...claims, exp: String(claims.exp) }, { ...claims, exp: -1e300 }, { ...claims, exp: 1e300 }, { ...claims, exp: 1.5 },
-      { ...claims, gen: '0' }, { ...claims, gen: (claims.gen as number) + 1 }, { ...claims, sub: 42 }, 'not an object', null, [claims],
+      { ...claims, exp: undefined },
+      { ...claims, exp: String(claims.exp) },
+      { ...claims, exp: -1e300 },
+      { ...claims, exp: 1e300 },
+      { ...claims, exp: 1.5 },
+      { ...claims, gen: '0' },
+      { ...claims, gen: (claims.gen as number) + 1 },
+      { ...claims, sub: 42 },
+      'not an object',
+      null,
+      [claims],
     ]) {
       const res = await sb.json('GET', '/v1/customers', { token: forge(sb, header, bad) });
       expect(res.status, JSON.stringify(bad)).toBe(401);
@@ -54,7 +63,9 @@ describe('access tokens', () => {
   });
 
   it('are signed with 32 random bytes made for each database', () => {
-    const secrets = [createTestSandbox({}, { random: cryptoRandom() }), createTestSandbox({}, { random: cryptoRandom() })].map((sb) => sb.programmeRow().tokenSecret);
+    const secrets = [createTestSandbox({}, { random: cryptoRandom() }), createTestSandbox({}, { random: cryptoRandom() })].map(
+      (sb) => sb.programmeRow().tokenSecret,
+    );
     expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
     expect(secrets[1]).not.toBe(secrets[0]);
   });
@@ -68,11 +79,17 @@ describe('access tokens', () => {
 
 describe('--admin-token', () => {
   const ADMIN = 'admin-token-for-tests';
-  const guarded = (card: { cardId: string; customerId: string }) => [
-    ['GET', '/_sandbox/requests'], ['GET', '/_sandbox/events/stream'], ['POST', '/_sandbox/seed'], ['POST', '/_sandbox/reset'],
-    ['PATCH', `/_sandbox/simulator/cards/${card.cardId}/fail`], ['POST', `/_sandbox/simulator/cards/${card.cardId}/authorisation`],
-    ['PATCH', `/_sandbox/simulator/customers/${card.customerId}/reject`], ['GET', `/_sandbox/events/${randomUUID()}`],
-  ] as const;
+  const guarded = (card: { cardId: string; customerId: string }) =>
+    [
+      ['GET', '/_sandbox/requests'],
+      ['GET', '/_sandbox/events/stream'],
+      ['POST', '/_sandbox/seed'],
+      ['POST', '/_sandbox/reset'],
+      ['PATCH', `/_sandbox/simulator/cards/${card.cardId}/fail`],
+      ['POST', `/_sandbox/simulator/cards/${card.cardId}/authorisation`],
+      ['PATCH', `/_sandbox/simulator/customers/${card.customerId}/reject`],
+      ['GET', `/_sandbox/events/${randomUUID()}`],
+    ] as const;
 
   it('refuses every control plane route without it, with a wrong one or with an API token, and changes nothing', async () => {
     const sb = createTestSandbox({ adminToken: ADMIN });
@@ -86,7 +103,10 @@ describe('--admin-token', () => {
         expect(res.body.code).toBe('not_authorised');
       }
     }
-    for (const [method, path] of [['Basic', ADMIN], ['Token', ADMIN]]) {
+    for (const [method, path] of [
+      ['Basic', ADMIN],
+      ['Token', ADMIN],
+    ]) {
       expect((await sb.json('GET', '/_sandbox/health', { token: false, headers: { Authorization: `${method} ${path}` } })).status).toBe(401);
     }
     expect(events()).toEqual(before);
@@ -102,12 +122,28 @@ describe('--admin-token', () => {
 });
 
 describe('callback URLs', () => {
-  const BAD = ['file:///etc/passwd', 'data:text/plain,hi', 'ftp://example.com/', 'ws://example.com/hook', 'gopher://example.com/', 'javascript:alert(1)', '//example.com/hook', '/hook', 'hook', 'http:/example.com', 'http:\\\\example.com\\hook', 'https://'];
+  const BAD = [
+    'file:///etc/passwd',
+    'data:text/plain,hi',
+    'ftp://example.com/',
+    'ws://example.com/hook',
+    'gopher://example.com/',
+    'javascript:alert(1)',
+    '//example.com/hook',
+    '/hook',
+    'hook',
+    'http:/example.com',
+    'http:\\\\example.com\\hook',
+    'https://',
+  ];
 
   it.each(BAD)('refuses %s on create, on update and in a seed document, changing nothing', async (callbackUrl) => {
     const sb = createTestSandbox();
     const good = (await sb.json('PUT', '/v1/webhooks', { body: { callbackUrl: 'https://example.com/hook', types: ['card.updated'] } })).body;
-    for (const body of [{ callbackUrl, types: ['card.updated'] }, { id: good.id, callbackUrl, types: ['card.updated'] }]) {
+    for (const body of [
+      { callbackUrl, types: ['card.updated'] },
+      { id: good.id, callbackUrl, types: ['card.updated'] },
+    ]) {
       const res = await sb.json('PUT', '/v1/webhooks', { body });
       expect(res.status).toBe(400);
       expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['callbackUrl']);

@@ -21,9 +21,14 @@ const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-shutdown-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function api(url: string) {
-  const res = await fetch(`${url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }) });
+  const res = await fetch(`${url}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET }),
+  });
   const headers = { Authorization: `Bearer ${((await res.json()) as { token: string }).token}`, 'Content-Type': 'application/json' };
-  return (method: string, path: string, body?: unknown) => fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return (method: string, path: string, body?: unknown) =>
+    fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 }
 
 it('keeps answering while a receiver hangs, and on SIGTERM records the cut attempts and exits within the grace period', async () => {
@@ -41,7 +46,9 @@ it('keeps answering while a receiver hangs, and on SIGTERM records the cut attem
     await receiver.waitFor(MAX_IN_FLIGHT);
 
     // The receiver holds every attempt the dispatcher may start, and no more; the API still answers.
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? call('GET', '/v1/customers') : fetch(`${sandbox.url}/_sandbox/events?limit=5`))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? call('GET', '/v1/customers') : fetch(`${sandbox.url}/_sandbox/events?limit=5`))),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(receiver.requests).toHaveLength(MAX_IN_FLIGHT);
     expect(receiver.connections).toBeLessThanOrEqual(MAX_IN_FLIGHT);
@@ -57,7 +64,11 @@ it('keeps answering while a receiver hangs, and on SIGTERM records the cut attem
       const attempts = sqlite.prepare('SELECT error, status_code FROM attempts').all() as { error: string | null; status_code: number | null }[];
       expect(attempts).toHaveLength(MAX_IN_FLIGHT);
       expect(new Set(attempts.map((a) => a.error))).toEqual(new Set(['the sandbox shut down before the receiver answered']));
-      const deliveries = sqlite.prepare('SELECT status, attempts, next_attempt_at FROM deliveries').all() as { status: string; attempts: number; next_attempt_at: number | null }[];
+      const deliveries = sqlite.prepare('SELECT status, attempts, next_attempt_at FROM deliveries').all() as {
+        status: string;
+        attempts: number;
+        next_attempt_at: number | null;
+      }[];
       expect(deliveries).toHaveLength(EVENTS);
       expect(deliveries.every((d) => d.status === 'pending' && d.next_attempt_at !== null)).toBe(true);
       expect(deliveries.filter((d) => d.attempts === 1)).toHaveLength(MAX_IN_FLIGHT);

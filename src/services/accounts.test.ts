@@ -40,7 +40,9 @@ describe('account deactivation cascade', () => {
   it('a refused activation changes nothing', async () => {
     const sb = createTestSandbox();
     const { accountId } = await activeAccount(sb);
-    expect(() => sb.deps.services.accounts.activate(accountId)).toThrow('cannot activate an account that is active: only an account that is inactive can become active');
+    expect(() => sb.deps.services.accounts.activate(accountId)).toThrow(
+      'cannot activate an account that is active: only an account that is inactive can become active',
+    );
     expect(eventsOf(sb, accountId)).toHaveLength(3);
   });
 });

@@ -36,12 +36,29 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
   const mine = eq(accounts.programmeId, programme);
   const byId = (id: string) => and(mine, eq(accounts.id, id));
   const byCreation = [asc(accounts.createdAt), asc(sql`rowid`)];
-  const account = lifecycle(core, events, { table: accounts, machine: ACCOUNT_MACHINE, event: 'account.updated', notFound: 'account_not_found', view: toAccount });
+  const account = lifecycle(core, events, {
+    table: accounts,
+    machine: ACCOUNT_MACHINE,
+    event: 'account.updated',
+    notFound: 'account_not_found',
+    view: toAccount,
+  });
   const { move } = account;
 
-  const findCustomer = (id: string): CustomerRow | undefined => db.select().from(customers).where(and(eq(customers.programmeId, programme), eq(customers.id, id))).get();
+  const findCustomer = (id: string): CustomerRow | undefined =>
+    db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.programmeId, programme), eq(customers.id, id)))
+      .get();
   const customerOf = (row: AccountRow): CustomerRow => findCustomer(row.customerId)!;
-  const accountsOf = (customerId: string) => db.select().from(accounts).where(and(mine, eq(accounts.customerId, customerId))).orderBy(...byCreation).all();
+  const accountsOf = (customerId: string) =>
+    db
+      .select()
+      .from(accounts)
+      .where(and(mine, eq(accounts.customerId, customerId)))
+      .orderBy(...byCreation)
+      .all();
 
   /** Accounts are opened and activated only under an active customer. */
   const requireActiveCustomer = (customer: CustomerRow, why: string) => {
@@ -57,7 +74,8 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
     const errors: FieldError[] = [];
     currencies.forEach((currency, i) => {
       if (currencies.indexOf(currency) !== i) errors.push({ path: `currencies.${i}`, message: `${currency} is listed twice` });
-      else if (!engine.tokenFor(chain, currency)) errors.push({ path: `currencies.${i}`, message: `${currency} has no asset on ${chain}; GET /v1/assets?chain=${chain} lists them` });
+      else if (!engine.tokenFor(chain, currency))
+        errors.push({ path: `currencies.${i}`, message: `${currency} has no asset on ${chain}; GET /v1/assets?chain=${chain} lists them` });
     });
     if (errors.length) fail('invalid_request', `unsupported currencies: ${errors.map((e) => e.path).join(', ')}`, errors);
   };
@@ -86,7 +104,16 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
         const now = clock.now();
         const id = ids.uuid();
         const row: AccountRow = {
-          programmeId: programme, id, customerId, type: input.type, currencies: input.currencies, status: 'initiating', chainId: null, cascadeDeactivated: false, createdAt: now, updatedAt: now,
+          programmeId: programme,
+          id,
+          customerId,
+          type: input.type,
+          currencies: input.currencies,
+          status: 'initiating',
+          chainId: null,
+          cascadeDeactivated: false,
+          createdAt: now,
+          updatedAt: now,
           ...challengeFor(id, customer.chainId, now),
         };
         return { ...account.create(row), challenge: row.challenge! };
@@ -95,7 +122,14 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
 
     get: (id: string): Account => toAccount(account.load(id)),
 
-    list: (): Account[] => db.select().from(accounts).where(mine).orderBy(...byCreation).all().map(toAccount),
+    list: (): Account[] =>
+      db
+        .select()
+        .from(accounts)
+        .where(mine)
+        .orderBy(...byCreation)
+        .all()
+        .map(toAccount),
 
     listForCustomer(customerId: string): Account[] {
       if (!findCustomer(customerId)) fail('customer_not_found', `no customer with id ${customerId}`);
@@ -122,7 +156,10 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
         const wallet = customerOf(row).chainId;
         const outcome = checkProof(row, proof, wallet, now, `/v1/accounts/${id}/challenge`);
         if (!outcome.ok) {
-          db.update(accounts).set(challengeFor(id, wallet, now)).where(byId(id)).run();
+          db.update(accounts)
+            .set(challengeFor(id, wallet, now))
+            .where(byId(id))
+            .run();
           return outcome.detail;
         }
         service.approve(id);

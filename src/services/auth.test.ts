@@ -32,7 +32,10 @@ describe('POST /v1/auth/token', () => {
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(['expiresAt', 'token', 'tokenType']);
     expect(body).toMatchObject({ tokenType: 'Bearer', expiresAt: T0 / 1000 + 3600 });
-    const [header, payload] = (body.token as string).split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    const [header, payload] = (body.token as string)
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
     expect(header).toMatchObject({ alg: 'HS256', typ: 'JWT' });
     expect(payload).toMatchObject({ sub: DEFAULT_API_KEY, exp: body.expiresAt });
     expect((await chainsWith(sandbox, body.token)).status).toBe(200);
@@ -45,7 +48,10 @@ describe('POST /v1/auth/token', () => {
 
   it('refuses an unknown key or a wrong secret with 401 Invalid credentials', async () => {
     const sandbox = createTestSandbox();
-    for (const [apiKey, apiSecret] of [[OTHER_KEY, DEFAULT_API_SECRET], [DEFAULT_API_KEY, 'wrong']] as const) {
+    for (const [apiKey, apiSecret] of [
+      [OTHER_KEY, DEFAULT_API_SECRET],
+      [DEFAULT_API_KEY, 'wrong'],
+    ] as const) {
       const { status, headers, body } = await tokenFor(sandbox, apiKey, apiSecret);
       expect(status).toBe(401);
       expect(headers.get('Content-Type')).toBe('application/problem+json');
@@ -113,7 +119,11 @@ describe('bearer tokens', () => {
     await refused(sandbox, `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${payload}.AA`, /algorithm must be HS256, got "none"/);
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const rsInput = `${b64url({ alg: 'RS256', typ: 'JWT' })}.${payload}`;
-    await refused(sandbox, `Bearer ${rsInput}.${cryptoSign('sha256', Buffer.from(rsInput), privateKey).toString('base64url')}`, /algorithm must be HS256, got "RS256"/);
+    await refused(
+      sandbox,
+      `Bearer ${rsInput}.${cryptoSign('sha256', Buffer.from(rsInput), privateKey).toString('base64url')}`,
+      /algorithm must be HS256, got "RS256"/,
+    );
     const hsInput = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${payload}`;
     await refused(sandbox, `Bearer ${hsInput}.${b64url('a guessed signature with 32 bytes')}`, /signature is not valid/);
   });
@@ -198,7 +208,11 @@ describe('credentials', () => {
     const unknown = await sandbox.json('DELETE', '/v1/auth/credentials', { body: { apiKey: OTHER_KEY } });
     expect(unknown.status).toBe(400);
     expect(unknown.headers.get('content-type')).toContain('application/problem+json');
-    expect(unknown.body).toMatchObject({ title: 'Invalid request', code: 'unknown_credential', errors: [{ path: 'apiKey', message: 'names no credential of this programme' }] });
+    expect(unknown.body).toMatchObject({
+      title: 'Invalid request',
+      code: 'unknown_credential',
+      errors: [{ path: 'apiKey', message: 'names no credential of this programme' }],
+    });
     expect(unknown.body.detail).toContain(OTHER_KEY);
     expect((await chainsWith(sandbox, token)).status).toBe(200);
     expect((await tokenFor(sandbox)).status).toBe(200);
@@ -261,7 +275,11 @@ describe('signing keys', () => {
     expect((await sendSigned(sandbox, key, 'GET', '/v1/chains')).status).toBe(400);
     const again = await sandbox.json('DELETE', '/v1/auth/signing', { body: { signingKeyId: OTHER_KEY } });
     expect(again.status).toBe(400);
-    expect(again.body).toMatchObject({ title: 'Invalid request', code: 'unknown_signing_key', errors: [{ path: 'signingKeyId', message: 'names no signing key of this programme' }] });
+    expect(again.body).toMatchObject({
+      title: 'Invalid request',
+      code: 'unknown_signing_key',
+      errors: [{ path: 'signingKeyId', message: 'names no signing key of this programme' }],
+    });
     expect(again.body.detail).toContain(OTHER_KEY);
   });
 });

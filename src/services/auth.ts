@@ -20,7 +20,6 @@ const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url'
 const JWT_HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
-
 /**
  * The programme a bearer token was issued for, read from its claims before anything is checked
  * (the programme's own secret checks the signature); tokens without one are the default
@@ -73,7 +72,12 @@ export function createAuth(core: Core) {
     if (clock.now() >= claims.exp * 1000) fail('not_authorised', `the token expired at ${new Date(claims.exp * 1000).toISOString()} (sandbox time)`);
     return claims.sub;
   };
-  const credentialCount = () => db.select({ n: sql<number>`count(*)` }).from(credentials).where(mine).get()!.n;
+  const credentialCount = () =>
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(credentials)
+      .where(mine)
+      .get()!.n;
 
   /** API keys are unique across programmes: one that another programme holds is refused. */
   const upsertCredential = (apiKey: string, apiSecret: string) => {
@@ -103,7 +107,11 @@ export function createAuth(core: Core) {
     },
 
     issueToken(apiKey: string, apiSecret: string): Token {
-      const row = db.select().from(credentials).where(and(mine, eq(credentials.apiKey, apiKey))).get();
+      const row = db
+        .select()
+        .from(credentials)
+        .where(and(mine, eq(credentials.apiKey, apiKey)))
+        .get();
       const given = Buffer.from(hashSecret(apiSecret), 'hex');
       if (!row || !timingSafeEqual(Buffer.from(row.secretHash, 'hex'), given)) {
         fail('invalid_credentials', INVALID_CREDENTIALS);
@@ -138,7 +146,8 @@ export function createAuth(core: Core) {
       const given = Buffer.from(signature, 'base64url');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) fail('not_authorised', 'the token signature is not valid for this sandbox');
       // Integers only: an exp out of Date's range would otherwise fail when the detail names it.
-      if (typeof claims?.sub !== 'string' || !Number.isSafeInteger(claims.exp) || !Number.isSafeInteger(claims.gen)) fail('not_authorised', 'the token lacks sub, exp or gen');
+      if (typeof claims?.sub !== 'string' || !Number.isSafeInteger(claims.exp) || !Number.isSafeInteger(claims.gen))
+        fail('not_authorised', 'the token lacks sub, exp or gen');
       const valid = { sub: claims.sub, exp: claims.exp as number, gen: claims.gen as number };
       if (checked.size >= MAX_CHECKED) checked.clear();
       checked.set(token, valid);
@@ -154,10 +163,16 @@ export function createAuth(core: Core) {
 
     deleteCredentials(apiKey: string): void {
       store.transaction(() => {
-        const row = db.select().from(credentials).where(and(mine, eq(credentials.apiKey, apiKey))).get();
+        const row = db
+          .select()
+          .from(credentials)
+          .where(and(mine, eq(credentials.apiKey, apiKey)))
+          .get();
         if (!row) fail('unknown_credential', `no credential with apiKey ${apiKey}`, [{ path: 'apiKey', message: 'names no credential of this programme' }]);
         if (credentialCount() === 1) fail('last_credential', 'cannot delete the last credential: add another with PUT /v1/auth/credentials first');
-        db.delete(credentials).where(and(mine, eq(credentials.apiKey, apiKey))).run();
+        db.delete(credentials)
+          .where(and(mine, eq(credentials.apiKey, apiKey)))
+          .run();
         bumpGeneration();
       });
     },
@@ -173,8 +188,14 @@ export function createAuth(core: Core) {
     },
 
     deleteSigningKey(signingKeyId: string): void {
-      const result = db.delete(signingKeys).where(and(eq(signingKeys.programmeId, programme), eq(signingKeys.keyId, signingKeyId))).run();
-      if (result.changes === 0) fail('unknown_signing_key', `no signing key with signingKeyId ${signingKeyId}`, [{ path: 'signingKeyId', message: 'names no signing key of this programme' }]);
+      const result = db
+        .delete(signingKeys)
+        .where(and(eq(signingKeys.programmeId, programme), eq(signingKeys.keyId, signingKeyId)))
+        .run();
+      if (result.changes === 0)
+        fail('unknown_signing_key', `no signing key with signingKeyId ${signingKeyId}`, [
+          { path: 'signingKeyId', message: 'names no signing key of this programme' },
+        ]);
       keyCache.delete(signingKeyId);
     },
 
@@ -182,7 +203,11 @@ export function createAuth(core: Core) {
     signingKey(keyId: string): KeyObject | undefined {
       const cached = keyCache.get(keyId);
       if (cached) return cached;
-      const row = db.select().from(signingKeys).where(and(eq(signingKeys.programmeId, programme), eq(signingKeys.keyId, keyId))).get();
+      const row = db
+        .select()
+        .from(signingKeys)
+        .where(and(eq(signingKeys.programmeId, programme), eq(signingKeys.keyId, keyId)))
+        .get();
       if (!row) return undefined;
       const key = createPublicKey(row.publicKey);
       keyCache.set(keyId, key);

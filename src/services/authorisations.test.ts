@@ -127,7 +127,12 @@ describe('manual capture and release', () => {
     await p.patch(a.id, 'capture');
     await p.patch(b.id, 'release');
     const tryAll = async (status: string) => {
-      for (const [id, action] of [[a.id, 'capture'], [a.id, 'release'], [b.id, 'capture'], [b.id, 'release']] as const) {
+      for (const [id, action] of [
+        [a.id, 'capture'],
+        [a.id, 'release'],
+        [b.id, 'capture'],
+        [b.id, 'release'],
+      ] as const) {
         const before = p.counts();
         const res = await p.patch(id, action);
         expect(res.body).toMatchObject({ status: 400, code: 'authorisation_not_pending', detail: expect.stringMatching(new RegExp(`is (${status})`)) });

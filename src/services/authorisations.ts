@@ -38,7 +38,10 @@ const AUTO_CAPTURE = 'authorisation.auto-capture';
 const COMPLETE = 'authorisation.complete';
 const RELEASE_HOLD = 'authorisation.release-hold';
 
-export function createAuthorisations(core: Core, { jobs, events, transactions, money }: { jobs: Jobs; events: Events; transactions: Transactions; money: MoneyTables }) {
+export function createAuthorisations(
+  core: Core,
+  { jobs, events, transactions, money }: { jobs: Jobs; events: Events; transactions: Transactions; money: MoneyTables },
+) {
   const { store, clock, ids, programme } = core;
   const { db } = store;
 
@@ -82,9 +85,18 @@ export function createAuthorisations(core: Core, { jobs, events, transactions, m
       const problems = amountProblems(request.amount, request.currency, money.currencies);
       if (problems.length) fail('invalid_request', `invalid body: ${problems.map((p) => p.path).join(', ')}`, problems);
       return store.transaction(() => {
-        const card = db.select().from(cards).where(and(eq(cards.programmeId, programme), eq(cards.id, cardId))).get() ?? fail('card_not_found', `no card with id ${cardId}`);
+        const card =
+          db
+            .select()
+            .from(cards)
+            .where(and(eq(cards.programmeId, programme), eq(cards.id, cardId)))
+            .get() ?? fail('card_not_found', `no card with id ${cardId}`);
         if (card.status !== 'active') fail('card_not_active', `card ${cardId} is ${card.status}; only an active card can be authorised`);
-        const account = db.select().from(accounts).where(and(eq(accounts.programmeId, programme), eq(accounts.id, card.accountId))).get();
+        const account = db
+          .select()
+          .from(accounts)
+          .where(and(eq(accounts.programmeId, programme), eq(accounts.id, card.accountId)))
+          .get();
         const currency = account?.currencies[0];
         if (!currency) throw new Error(`card ${cardId} has no account currency`);
         const conversion = convert(money, request.amount, request.currency, currency);
@@ -129,7 +141,11 @@ export function createAuthorisations(core: Core, { jobs, events, transactions, m
      * The cards service calls this inside the termination's transaction.
      */
     holdAfterTermination(cardId: string, now: number): void {
-      const pending = db.select({ id: authorisations.id }).from(authorisations).where(and(eq(authorisations.programmeId, programme), eq(authorisations.cardId, cardId), eq(authorisations.status, 'pending'))).all();
+      const pending = db
+        .select({ id: authorisations.id })
+        .from(authorisations)
+        .where(and(eq(authorisations.programmeId, programme), eq(authorisations.cardId, cardId), eq(authorisations.status, 'pending')))
+        .all();
       for (const { id } of pending) jobs.schedule(RELEASE_HOLD, id, now + TERMINATED_HOLD_WINDOW_MS);
     },
   };

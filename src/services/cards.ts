@@ -38,7 +38,12 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
   const byCreation = [asc(cards.createdAt), asc(sql`rowid`)];
   // GET /v1/cards serialises every card each time: the list is prepared once and kept until the
   // database changes (store/read-cache.ts).
-  const listQuery = db.select().from(cards).where(mine).orderBy(...byCreation).prepare();
+  const listQuery = db
+    .select()
+    .from(cards)
+    .where(mine)
+    .orderBy(...byCreation)
+    .prepare();
   const listAll = untilChanged(store.sqlite, () => listQuery.all().map(toCard));
 
   const card = lifecycle(core, events, {
@@ -58,13 +63,17 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
 
   /** The card's account and customer, which gate creation, activation and issue. */
   const parentsOf = (accountId: string): Parent[] => {
-    const p = db
-      .select({ account: accounts.status, customer: customers.status, customerId: customers.id })
-      .from(accounts)
-      .innerJoin(customers, and(eq(customers.programmeId, accounts.programmeId), eq(customers.id, accounts.customerId)))
-      .where(and(eq(accounts.programmeId, programme), eq(accounts.id, accountId)))
-      .get() ?? fail('account_not_found', `no account with id ${accountId}`);
-    return [{ kind: 'customer', id: p.customerId, status: p.customer }, { kind: 'account', id: accountId, status: p.account }];
+    const p =
+      db
+        .select({ account: accounts.status, customer: customers.status, customerId: customers.id })
+        .from(accounts)
+        .innerJoin(customers, and(eq(customers.programmeId, accounts.programmeId), eq(customers.id, accounts.customerId)))
+        .where(and(eq(accounts.programmeId, programme), eq(accounts.id, accountId)))
+        .get() ?? fail('account_not_found', `no account with id ${accountId}`);
+    return [
+      { kind: 'customer', id: p.customerId, status: p.customer },
+      { kind: 'account', id: accountId, status: p.account },
+    ];
   };
 
   const requireActiveParents = (accountId: string) => {
@@ -72,7 +81,13 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
     if (refusal) fail(refusal.code, refusal.detail);
   };
 
-  const cardsOf = (accountId: string) => db.select().from(cards).where(and(mine, eq(cards.accountId, accountId))).orderBy(...byCreation).all();
+  const cardsOf = (accountId: string) =>
+    db
+      .select()
+      .from(cards)
+      .where(and(mine, eq(cards.accountId, accountId)))
+      .orderBy(...byCreation)
+      .all();
 
   jobs.define(EXPIRE_JOB, (id, now) => {
     const row = card.find(id);
@@ -91,10 +106,14 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
         requireActiveParents(accountId);
         if (input.type === 'physical') {
           if (!config.physicalCards) fail('physical_cards_unsupported', 'physical cards are not enabled; start the sandbox with --physical-cards');
-          if (!input.shippingAddress) fail('invalid_request', 'physical cards need a shippingAddress', [{ path: 'shippingAddress', message: 'required for physical cards' }]);
+          if (!input.shippingAddress)
+            fail('invalid_request', 'physical cards need a shippingAddress', [{ path: 'shippingAddress', message: 'required for physical cards' }]);
         }
         if (!withinCardLimit(cardsOf(accountId), input.type)) {
-          fail('card_limit_reached', `account ${accountId} already has a ${input.type} card; terminate it first (one virtual and one physical card per account)`);
+          fail(
+            'card_limit_reached',
+            `account ${accountId} already has a ${input.type} card; terminate it first (one virtual and one physical card per account)`,
+          );
         }
         const now = clock.now();
         const row: CardRow = {
@@ -148,13 +167,20 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
         if (!outcome.ok) fail(outcome.code, outcome.detail);
         const expiration = expirationDate(now);
         jobs.schedule(EXPIRE_JOB, row.id, expiresAt(expiration));
-        return card.save(row, {
-          ...arrival(outcome.next, parentsOf(row.accountId).every((p) => p.status === 'active')),
-          name: config.cardholderName,
-          network: config.network,
-          maskedPan: maskPan(generatePan(config.network, (n) => random.bytes(n))),
-          expirationDate: expiration,
-        }, now);
+        return card.save(
+          row,
+          {
+            ...arrival(
+              outcome.next,
+              parentsOf(row.accountId).every((p) => p.status === 'active'),
+            ),
+            name: config.cardholderName,
+            network: config.network,
+            maskedPan: maskPan(generatePan(config.network, (n) => random.bytes(n))),
+            expirationDate: expiration,
+          },
+          now,
+        );
       }),
 
     /** Simulator: issuance failed. */
@@ -172,7 +198,12 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
     /** The account closed: every card still alive is terminated. */
     retireForAccount(accountId: string, now: number): void {
       const alive = Object.keys(CARD_MACHINE.actions.retire.from) as CardRow['status'][];
-      const rows = db.select().from(cards).where(and(mine, eq(cards.accountId, accountId), inArray(cards.status, alive))).orderBy(...byCreation).all();
+      const rows = db
+        .select()
+        .from(cards)
+        .where(and(mine, eq(cards.accountId, accountId), inArray(cards.status, alive)))
+        .orderBy(...byCreation)
+        .all();
       for (const row of rows) move(row, 'retire', now);
     },
   };

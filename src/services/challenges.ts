@@ -60,10 +60,14 @@ export function checkProof(stored: StoredChallenge, proof: OwnerSignature, walle
   if (!current || !Buffer.from(sent).equals(Buffer.from(current))) {
     const ours = parseSiweMessage(Buffer.from(sent).toString('utf8'))?.domain === SIWE_DOMAIN;
     const why = ours ? 'it has been replaced by a newer challenge' : 'it is not a challenge this sandbox issued';
-    fail('invalid_request', `challenge is not the current one: ${why}; GET ${challengePath} serves the current one`, [{ path: 'challenge', message: 'not the current challenge' }]);
+    fail('invalid_request', `challenge is not the current one: ${why}; GET ${challengePath} serves the current one`, [
+      { path: 'challenge', message: 'not the current challenge' },
+    ]);
   }
   if (!isLive(stored, now)) {
-    fail('challenge_expired', `the challenge expired at ${iso(stored.challengeExpiresAt!)}; GET ${challengePath} serves a fresh one to sign`, [{ path: 'challenge', message: 'expired' }]);
+    fail('challenge_expired', `the challenge expired at ${iso(stored.challengeExpiresAt!)}; GET ${challengePath} serves a fresh one to sign`, [
+      { path: 'challenge', message: 'expired' },
+    ]);
   }
   const signature = decodeSignature(proof.signature);
   if (!signature) {

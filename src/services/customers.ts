@@ -34,13 +34,28 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
   const mine = eq(customers.programmeId, programme);
   const byId = (id: string) => and(mine, eq(customers.id, id));
 
-  const { create, load, move, mutate } = lifecycle(core, events, { table: customers, machine: CUSTOMER_MACHINE, event: 'customer.updated', notFound: 'customer_not_found', view: toCustomer });
+  const { create, load, move, mutate } = lifecycle(core, events, {
+    table: customers,
+    machine: CUSTOMER_MACHINE,
+    event: 'customer.updated',
+    notFound: 'customer_not_found',
+    view: toCustomer,
+  });
   // GET /v1/customers serialises every customer each time: the list is prepared once and kept until
   // the database changes (store/read-cache.ts).
-  const listQuery = db.select().from(customers).where(mine).orderBy(asc(customers.createdAt), asc(sql`rowid`)).prepare();
+  const listQuery = db
+    .select()
+    .from(customers)
+    .where(mine)
+    .orderBy(asc(customers.createdAt), asc(sql`rowid`))
+    .prepare();
   const listAll = untilChanged(store.sqlite, () => listQuery.all().map(toCustomer));
   const clashQuery = once(() =>
-    db.select().from(customers).where(and(mine, or(eq(customers.chainIdKey, sql.placeholder('chainIdKey')), eq(customers.externalId, sql.placeholder('externalId'))))).prepare(),
+    db
+      .select()
+      .from(customers)
+      .where(and(mine, or(eq(customers.chainIdKey, sql.placeholder('chainIdKey')), eq(customers.externalId, sql.placeholder('externalId')))))
+      .prepare(),
   );
 
   const challengeFor = (chainId: string, now: number) => issueChallenge(random, now, { wallet: chainId, statement: STATEMENT });
@@ -58,7 +73,15 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
         }
         const now = clock.now();
         const row: CustomerRow = {
-          programmeId: programme, id: ids.uuid(), externalId: input.externalId, chainId: input.chainId, chainIdKey, status: 'initiating', challengeSigned: false, createdAt: now, updatedAt: now,
+          programmeId: programme,
+          id: ids.uuid(),
+          externalId: input.externalId,
+          chainId: input.chainId,
+          chainIdKey,
+          status: 'initiating',
+          challengeSigned: false,
+          createdAt: now,
+          updatedAt: now,
           ...challengeFor(input.chainId, now),
         };
         return { ...create(row), challenge: row.challenge! };

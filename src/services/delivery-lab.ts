@@ -54,11 +54,22 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
   load();
 
   const requireWebhook = (id: string) => {
-    if (!db.select({ id: webhooks.id }).from(webhooks).where(and(eq(webhooks.programmeId, programme), eq(webhooks.id, id))).get()) fail('webhook_not_found', `no webhook with id ${id}`);
+    if (
+      !db
+        .select({ id: webhooks.id })
+        .from(webhooks)
+        .where(and(eq(webhooks.programmeId, programme), eq(webhooks.id, id)))
+        .get()
+    )
+      fail('webhook_not_found', `no webhook with id ${id}`);
   };
   const saveProgramme = (values: Partial<typeof programmes.$inferInsert>) => db.update(programmes).set(values).where(eq(programmes.id, programme)).run();
   const saveWebhook = (id: string, values: Partial<typeof webhooks.$inferInsert>) =>
-    db.update(webhooks).set(values).where(and(eq(webhooks.programmeId, programme), eq(webhooks.id, id))).run();
+    db
+      .update(webhooks)
+      .set(values)
+      .where(and(eq(webhooks.programmeId, programme), eq(webhooks.id, id)))
+      .run();
 
   /**
    * Lets go of the events held back for reordering in a scope whose faults no longer reorder: they
@@ -71,7 +82,12 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
       .run();
   };
 
-  const findDelivery = (id: string) => db.select().from(deliveries).where(and(mine, eq(deliveries.id, id))).get() ?? fail('delivery_not_found', `no delivery with id ${id}`);
+  const findDelivery = (id: string) =>
+    db
+      .select()
+      .from(deliveries)
+      .where(and(mine, eq(deliveries.id, id)))
+      .get() ?? fail('delivery_not_found', `no delivery with id ${id}`);
   const answer = (row: typeof deliveries.$inferSelect): DeliveryAnswer => ({ ...deliverySummary(row), eventId: row.eventId });
 
   const lab = {
@@ -176,7 +192,12 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
       if (webhookId === undefined) pausedAll = false;
       else pausedHooks.delete(webhookId);
       kick();
-      return { scope: webhookId === undefined ? 'programme' : 'webhook', ...(webhookId !== undefined && { webhookId }), paused: webhookId !== undefined && lab.paused(webhookId), deliveries: released };
+      return {
+        scope: webhookId === undefined ? 'programme' : 'webhook',
+        ...(webhookId !== undefined && { webhookId }),
+        paused: webhookId !== undefined && lab.paused(webhookId),
+        deliveries: released,
+      };
     },
 
     /**
@@ -186,14 +207,31 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
      */
     retry(deliveryId: string): DeliveryAnswer {
       const row = findDelivery(deliveryId);
-      if (row.status === 'delivered') fail('invalid_state_transition', `delivery ${deliveryId} was delivered; to send its event again, resend it (POST /_sandbox/events/${row.eventId}/resend)`);
+      if (row.status === 'delivered')
+        fail(
+          'invalid_state_transition',
+          `delivery ${deliveryId} was delivered; to send its event again, resend it (POST /_sandbox/events/${row.eventId}/resend)`,
+        );
       if (row.status === 'discarded') {
-        const hook = db.select({ id: webhooks.id }).from(webhooks).where(and(eq(webhooks.programmeId, programme), eq(webhooks.id, row.webhookId))).get();
+        const hook = db
+          .select({ id: webhooks.id })
+          .from(webhooks)
+          .where(and(eq(webhooks.programmeId, programme), eq(webhooks.id, row.webhookId)))
+          .get();
         if (!hook) fail('invalid_state_transition', `delivery ${deliveryId} was discarded when its webhook was deleted`);
       }
       const now = clock.now();
-      const values = { status: 'pending' as const, nextAttemptAt: now, pausedDueAt: null, hold: row.hold === 'holding' ? ('delayed' as const) : row.hold, updatedAt: now };
-      db.update(deliveries).set(values).where(and(mine, eq(deliveries.id, deliveryId))).run();
+      const values = {
+        status: 'pending' as const,
+        nextAttemptAt: now,
+        pausedDueAt: null,
+        hold: row.hold === 'holding' ? ('delayed' as const) : row.hold,
+        updatedAt: now,
+      };
+      db.update(deliveries)
+        .set(values)
+        .where(and(mine, eq(deliveries.id, deliveryId)))
+        .run();
       kick();
       return answer({ ...row, ...values });
     },
@@ -203,7 +241,10 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
       const row = findDelivery(deliveryId);
       if (row.status === 'delivered') fail('invalid_state_transition', `delivery ${deliveryId} was delivered already`);
       const values = { status: 'discarded' as const, nextAttemptAt: null, pausedDueAt: null, hold: null, updatedAt: clock.now() };
-      db.update(deliveries).set(values).where(and(mine, eq(deliveries.id, deliveryId))).run();
+      db.update(deliveries)
+        .set(values)
+        .where(and(mine, eq(deliveries.id, deliveryId)))
+        .run();
       return answer({ ...row, ...values });
     },
 

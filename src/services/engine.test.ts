@@ -26,7 +26,9 @@ describe('sandbox environment', () => {
       expect(asset.id.startsWith(`${asset.blockchain}/`)).toBe(true);
     }
     for (const chain of ['eip155:300', 'eip155:421614', 'eip155:11155111']) {
-      expect(body.filter((a: { blockchain: string }) => a.blockchain === chain).map((a: { symbol: string }) => a.symbol)).toEqual(expect.arrayContaining(['USDC', 'EURC']));
+      expect(body.filter((a: { blockchain: string }) => a.blockchain === chain).map((a: { symbol: string }) => a.symbol)).toEqual(
+        expect.arrayContaining(['USDC', 'EURC']),
+      );
     }
   });
 
@@ -44,11 +46,14 @@ describe('sandbox environment', () => {
     }
   });
 
-  it.each(['eip155', 'ETH', 'eip155:', ':1', 'e:1', 'eip155:1:2', '', 'eip155:300/erc20:0xabc'])('refuses the malformed chain %j with 400 naming chain', async (chain) => {
-    const { status, body } = await sandbox.json('GET', `/v1/assets?chain=${encodeURIComponent(chain)}`);
-    expect(status).toBe(400);
-    expect(body).toMatchObject({ code: 'invalid_request', errors: [{ path: 'chain' }] });
-  });
+  it.each(['eip155', 'ETH', 'eip155:', ':1', 'e:1', 'eip155:1:2', '', 'eip155:300/erc20:0xabc'])(
+    'refuses the malformed chain %j with 400 naming chain',
+    async (chain) => {
+      const { status, body } = await sandbox.json('GET', `/v1/assets?chain=${encodeURIComponent(chain)}`);
+      expect(status).toBe(400);
+      expect(body).toMatchObject({ code: 'invalid_request', errors: [{ path: 'chain' }] });
+    },
+  );
 });
 
 describe('production environment', () => {

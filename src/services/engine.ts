@@ -8,7 +8,6 @@ import { isChainId } from '../domain/caip.js';
 import { readFixture } from '../fixtures.js';
 import type { Asset, Blockchain } from '../wire/engine.js';
 
-
 interface ChainFixture {
   id: string;
   name: string;
@@ -28,7 +27,10 @@ export function createEngine(env: Env) {
     isSupportedChain: (chain: string): boolean => chains.some((c) => c.id === chain),
     assets(chain?: string): Asset[] {
       if (chain === undefined) return assets.map(wire);
-      if (!isChainId(chain)) fail('invalid_request', `chain must be a CAIP-2 chain id such as eip155:11155111, got "${chain}"`, [{ path: 'chain', message: 'not a CAIP-2 chain id' }]);
+      if (!isChainId(chain))
+        fail('invalid_request', `chain must be a CAIP-2 chain id such as eip155:11155111, got "${chain}"`, [
+          { path: 'chain', message: 'not a CAIP-2 chain id' },
+        ]);
       return assets.filter((a) => a.blockchain === chain).map(wire);
     },
     /** The CAIP-19 asset that holds `currency` on `chain`, for transactions' `token`. */

@@ -15,7 +15,10 @@ function setUp() {
   const heard: EventRecord[] = [];
   sandbox.deps.services.events.subscribe((event) => heard.push(event));
   const hook = (id: string, types: WebhookType[]) =>
-    store.db.insert(webhooks).values({ programmeId: 'default', id, callbackUrl: `http://127.0.0.1:9/${id}`, types, createdAt: T0, updatedAt: T0 }).run();
+    store.db
+      .insert(webhooks)
+      .values({ programmeId: 'default', id, callbackUrl: `http://127.0.0.1:9/${id}`, types, createdAt: T0, updatedAt: T0 })
+      .run();
   return { sandbox, store, events: sandbox.deps.services.events, heard, hook };
 }
 

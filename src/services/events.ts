@@ -31,7 +31,13 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
   const { store, clock, ids, log, programme } = core;
   const { db } = store;
   const mine = eq(events.programmeId, programme);
-  const placeholders = { id: sql.placeholder('id'), type: sql.placeholder('type'), entityId: sql.placeholder('entityId'), body: sql.placeholder('body'), createdAt: sql.placeholder('createdAt') };
+  const placeholders = {
+    id: sql.placeholder('id'),
+    type: sql.placeholder('type'),
+    entityId: sql.placeholder('entityId'),
+    body: sql.placeholder('body'),
+    createdAt: sql.placeholder('createdAt'),
+  };
   // The programme's next sequence number, taken in the inserting transaction (events_seq index).
   const insertQuery = once(() =>
     db
@@ -87,8 +93,16 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
         if (!hook.types.includes(type)) continue;
         const held = paused(hook.id);
         const delivery = {
-          programmeId: programme, id: ids.uuid(), eventId, webhookId: hook.id, callbackUrl: hook.callbackUrl, status: 'pending' as const,
-          nextAttemptAt: held ? null : now, pausedDueAt: held ? now : null, createdAt: now, updatedAt: now,
+          programmeId: programme,
+          id: ids.uuid(),
+          eventId,
+          webhookId: hook.id,
+          callbackUrl: hook.callbackUrl,
+          status: 'pending' as const,
+          nextAttemptAt: held ? null : now,
+          pausedDueAt: held ? now : null,
+          createdAt: now,
+          updatedAt: now,
         };
         insertDelivery(delivery);
         queued.push(delivery);
@@ -97,7 +111,11 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
     },
 
     get(eventId: string): EventRecord | undefined {
-      return db.select().from(events).where(and(mine, eq(events.id, eventId))).get();
+      return db
+        .select()
+        .from(events)
+        .where(and(mine, eq(events.id, eventId)))
+        .get();
     },
 
     /** Calls `listener` for every committed event; returns the unsubscribe function. */

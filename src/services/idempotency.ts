@@ -12,10 +12,7 @@ import { once, rowInserter } from '../store/prepared.js';
 import { idempotencyKeys } from '../store/schema.js';
 
 export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; status: number; headers: Record<string, string>; body: string }
-  | { kind: 'reused' }
-  | { kind: 'in_flight' };
+  { kind: 'claimed' } | { kind: 'replay'; status: number; headers: Record<string, string>; body: string } | { kind: 'reused' } | { kind: 'in_flight' };
 
 export function fingerprint(method: string, path: string, body: Uint8Array): string {
   return createHash('sha256').update(`${method} ${path}\n`).update(body).digest('hex');
@@ -30,12 +27,18 @@ export function createIdempotency(core: Core) {
   const deleteQuery = once(() => db.delete(idempotencyKeys).where(where).prepare());
   // drizzle types no placeholders in set(): they go in as SQL, the headers encoded by their column.
   const completeQuery = once(() =>
-    db.update(idempotencyKeys).set({ state: 'done', status: sql`${sql.placeholder('status')}`, headers: sql`${sql.placeholder('headers')}`, body: sql`${sql.placeholder('body')}` }).where(where).prepare(),
+    db
+      .update(idempotencyKeys)
+      .set({ state: 'done', status: sql`${sql.placeholder('status')}`, headers: sql`${sql.placeholder('headers')}`, body: sql`${sql.placeholder('body')}` })
+      .where(where)
+      .prepare(),
   );
   const insert = rowInserter(store, idempotencyKeys);
 
   // A request that was in flight when the process died never finished: forget its claim.
-  db.delete(idempotencyKeys).where(and(mine, eq(idempotencyKeys.state, 'in_flight'))).run();
+  db.delete(idempotencyKeys)
+    .where(and(mine, eq(idempotencyKeys.state, 'in_flight')))
+    .run();
 
   return {
     claim(scope: string, key: string, print: string): Claim {

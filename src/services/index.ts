@@ -65,7 +65,27 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   const world = createWorld(core);
   const apiFaults = createApiFaults(core);
   const readiness = createReadiness(core);
-  return { apiFaults, readiness, scheduler, jobs, events, webhooks, lab, auth, engine, idempotency, customers, accounts, cards, authorisations, transactions, sandbox, sandboxEvents, retention, world };
+  return {
+    apiFaults,
+    readiness,
+    scheduler,
+    jobs,
+    events,
+    webhooks,
+    lab,
+    auth,
+    engine,
+    idempotency,
+    customers,
+    accounts,
+    cards,
+    authorisations,
+    transactions,
+    sandbox,
+    sandboxEvents,
+    retention,
+    world,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

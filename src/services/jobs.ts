@@ -18,11 +18,30 @@ export function createJobs(core: Core, onScheduled: () => void) {
   const handlers = new Map<string, JobHandler>();
   // The scheduler asks on every tick, and a tick follows every committed event: SQLite's own
   // statement, the programme written into its text, or min() would be planned again on every run (sqlLiteral).
-  const nextDueQuery = once(() => store.sqlite.prepare<[], number | null>(`SELECT min(due_at) FROM jobs WHERE programme_id = ${sqlLiteral(programme)}`).pluck());
+  const nextDueQuery = once(() =>
+    store.sqlite.prepare<[], number | null>(`SELECT min(due_at) FROM jobs WHERE programme_id = ${sqlLiteral(programme)}`).pluck(),
+  );
   const insert = rowInserter(store, jobs);
-  const cancelQuery = once(() => db.delete(jobs).where(and(mine, eq(jobs.kind, sql.placeholder('kind')), eq(jobs.subjectId, sql.placeholder('subjectId')))).prepare());
-  const dueQuery = once(() => db.select().from(jobs).where(and(mine, lte(jobs.dueAt, sql.placeholder('now')))).orderBy(asc(jobs.dueAt), asc(jobs.createdAt)).prepare());
-  const deleteQuery = once(() => db.delete(jobs).where(and(mine, eq(jobs.id, sql.placeholder('id')))).prepare());
+  const cancelQuery = once(() =>
+    db
+      .delete(jobs)
+      .where(and(mine, eq(jobs.kind, sql.placeholder('kind')), eq(jobs.subjectId, sql.placeholder('subjectId'))))
+      .prepare(),
+  );
+  const dueQuery = once(() =>
+    db
+      .select()
+      .from(jobs)
+      .where(and(mine, lte(jobs.dueAt, sql.placeholder('now'))))
+      .orderBy(asc(jobs.dueAt), asc(jobs.createdAt))
+      .prepare(),
+  );
+  const deleteQuery = once(() =>
+    db
+      .delete(jobs)
+      .where(and(mine, eq(jobs.id, sql.placeholder('id'))))
+      .prepare(),
+  );
 
   const service = {
     define(kind: string, handler: JobHandler): void {
@@ -40,7 +59,12 @@ export function createJobs(core: Core, onScheduled: () => void) {
     },
 
     pending(subjectId?: string) {
-      return db.select().from(jobs).where(subjectId ? and(mine, eq(jobs.subjectId, subjectId)) : mine).orderBy(asc(jobs.dueAt)).all();
+      return db
+        .select()
+        .from(jobs)
+        .where(subjectId ? and(mine, eq(jobs.subjectId, subjectId)) : mine)
+        .orderBy(asc(jobs.dueAt))
+        .all();
     },
 
     source: {

@@ -35,7 +35,13 @@ export function lifecycle<T extends Table, A extends string, W>(core: Core, even
   const { table } = spec;
   // drizzle cannot type a query over a union of tables; each spec names one table, so this is safe.
   const db = store.db as unknown as { select(): { from(t: Table): { where(c: unknown): { prepare(): { get(values: { id: string }): Row | undefined } } } } };
-  const findQuery = once(() => db.select().from(table).where(and(eq(table.programmeId, programme), eq(table.id, sql.placeholder('id')))).prepare());
+  const findQuery = once(() =>
+    db
+      .select()
+      .from(table)
+      .where(and(eq(table.programmeId, programme), eq(table.id, sql.placeholder('id'))))
+      .prepare(),
+  );
   const insert = rowInserter(store, table) as (row: Row) => void;
   const update = rowUpdater(store, table) as (row: Row) => number;
 

@@ -13,7 +13,15 @@ export function createReadiness({ store, programme }: Core) {
   return {
     records(): { attempts: ReportAttempt[]; statesReached: Partial<Record<ResourceType, string[]>> } {
       const rows = db
-        .select({ deliveryId: attempts.deliveryId, eventType: events.type, attempt: attempts.attempt, statusCode: attempts.statusCode, error: attempts.error, durationMs: attempts.durationMs, fault: attempts.fault })
+        .select({
+          deliveryId: attempts.deliveryId,
+          eventType: events.type,
+          attempt: attempts.attempt,
+          statusCode: attempts.statusCode,
+          error: attempts.error,
+          durationMs: attempts.durationMs,
+          fault: attempts.fault,
+        })
         .from(attempts)
         .innerJoin(deliveries, and(eq(deliveries.programmeId, attempts.programmeId), eq(deliveries.id, attempts.deliveryId)))
         .innerJoin(events, and(eq(events.programmeId, deliveries.programmeId), eq(events.id, deliveries.eventId)))

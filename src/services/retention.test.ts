@@ -11,7 +11,8 @@ import { KEY_SWEEP_INTERVAL_MS } from './retention.js';
 import { IDEMPOTENCY_TTL_MS } from '../domain/idempotency.js';
 
 const count = (sb: TestSandbox, table: string) => (sb.deps.store.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-const eventEntities = (sb: TestSandbox) => (sb.deps.store.sqlite.prepare('SELECT entity_id FROM events ORDER BY rowid').all() as { entity_id: string }[]).map((r) => r.entity_id);
+const eventEntities = (sb: TestSandbox) =>
+  (sb.deps.store.sqlite.prepare('SELECT entity_id FROM events ORDER BY rowid').all() as { entity_id: string }[]).map((r) => r.entity_id);
 
 /** Emits one card.updated event per name, each in its own transaction, and lets retention run. */
 async function emit(sb: TestSandbox, ...names: string[]) {
@@ -70,7 +71,11 @@ describe('idempotency key expiry', () => {
     const sb = createTestSandbox();
     // A token per request: an hour of time travel expires the first.
     const put = (key: string) =>
-      sb.json('PUT', '/v1/webhooks', { body: { callbackUrl: DEAD_CALLBACK, types: ['card.updated'] }, headers: { 'Idempotency-Key': key }, token: sb.deps.services.auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET).token });
+      sb.json('PUT', '/v1/webhooks', {
+        body: { callbackUrl: DEAD_CALLBACK, types: ['card.updated'] },
+        headers: { 'Idempotency-Key': key },
+        token: sb.deps.services.auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET).token,
+      });
     const old = randomUUID();
     await put(old);
     await sb.deps.services.scheduler.advance(sb.deps.clock.now() + IDEMPOTENCY_TTL_MS - KEY_SWEEP_INTERVAL_MS);

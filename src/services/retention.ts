@@ -27,7 +27,11 @@ export function createRetention(core: Core, { events: outbox }: { events: Events
   // deleted oldest first (here) or all at once (reset), so the newest numbers have no gaps and the
   // N newest are those above max(seq) - N: found from the events_seq index at once, whatever N is.
   const mine = eq(events.programmeId, programme);
-  const newestQuery = db.select({ seq: sql<number | null>`max(${events.seq})` }).from(events).where(mine).prepare();
+  const newestQuery = db
+    .select({ seq: sql<number | null>`max(${events.seq})` })
+    .from(events)
+    .where(mine)
+    .prepare();
   const pending = db
     .select({ one: sql`1` })
     .from(deliveries)

@@ -47,7 +47,6 @@ const attemptView = (a: AttemptRow): AttemptView => ({
     : {}),
 });
 
-
 export function createSandboxEvents({ store, programme }: Core) {
   const { db } = store;
   const mine = eq(events.programmeId, programme);
@@ -55,7 +54,12 @@ export function createSandboxEvents({ store, programme }: Core) {
   const deliveriesOf = (eventIds: string[]) =>
     eventIds.length === 0
       ? []
-      : db.select().from(deliveries).where(and(eq(deliveries.programmeId, programme), inArray(deliveries.eventId, eventIds))).orderBy(asc(deliveries.createdAt), asc(deliveries.id)).all();
+      : db
+          .select()
+          .from(deliveries)
+          .where(and(eq(deliveries.programmeId, programme), inArray(deliveries.eventId, eventIds)))
+          .orderBy(asc(deliveries.createdAt), asc(deliveries.id))
+          .all();
 
   return {
     /** Newest first, at most `limit`. */
@@ -64,7 +68,11 @@ export function createSandboxEvents({ store, programme }: Core) {
       if (filter.type) where.push(eq(events.type, filter.type));
       if (filter.entityId) where.push(eq(events.entityId, filter.entityId));
       if (filter.before) {
-        const cursor = db.select({ createdAt: events.createdAt, seq: events.seq }).from(events).where(and(mine, eq(events.id, filter.before))).get();
+        const cursor = db
+          .select({ createdAt: events.createdAt, seq: events.seq })
+          .from(events)
+          .where(and(mine, eq(events.id, filter.before)))
+          .get();
         if (!cursor) fail('event_not_found', `no event ${filter.before} (used as "before")`);
         where.push(or(lt(events.createdAt, cursor.createdAt), and(eq(events.createdAt, cursor.createdAt), lt(events.seq, cursor.seq)))!);
       }
@@ -76,14 +84,39 @@ export function createSandboxEvents({ store, programme }: Core) {
         .limit(filter.limit)
         .all();
       const byEvent = Map.groupBy(deliveriesOf(rows.map((r) => r.id)), (d) => d.eventId);
-      return rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), body: JSON.parse(r.body) as unknown, deliveries: (byEvent.get(r.id) ?? []).map(deliverySummary) }));
+      return rows.map((r) => ({
+        ...r,
+        createdAt: iso(r.createdAt),
+        body: JSON.parse(r.body) as unknown,
+        deliveries: (byEvent.get(r.id) ?? []).map(deliverySummary),
+      }));
     },
 
     get(eventId: string): EventDetail {
-      const event = db.select().from(events).where(and(mine, eq(events.id, eventId))).get();
+      const event = db
+        .select()
+        .from(events)
+        .where(and(mine, eq(events.id, eventId)))
+        .get();
       if (!event) fail('event_not_found', `no event ${eventId}`);
       const rows = deliveriesOf([eventId]);
-      const tries = rows.length === 0 ? [] : db.select().from(attempts).where(and(eq(attempts.programmeId, programme), inArray(attempts.deliveryId, rows.map((d) => d.id)))).orderBy(asc(attempts.attempt)).all();
+      const tries =
+        rows.length === 0
+          ? []
+          : db
+              .select()
+              .from(attempts)
+              .where(
+                and(
+                  eq(attempts.programmeId, programme),
+                  inArray(
+                    attempts.deliveryId,
+                    rows.map((d) => d.id),
+                  ),
+                ),
+              )
+              .orderBy(asc(attempts.attempt))
+              .all();
       const byDelivery = Map.groupBy(tries, (a) => a.deliveryId);
       return {
         id: event.id,

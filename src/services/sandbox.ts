@@ -74,7 +74,9 @@ export function createSandboxControl(core: Core, services: SandboxServices) {
   const { scheduler, engine, webhooks, lab, customers, accounts, cards, keepClock } = services;
 
   const seedCard = (accountId: string, card: SeedCard, path: Path) => {
-    const { id } = at(path, () => cards.create(accountId, { type: card.type, billingAddress: card.billingAddress ?? DEFAULT_BILLING_ADDRESS, shippingAddress: card.shippingAddress }));
+    const { id } = at(path, () =>
+      cards.create(accountId, { type: card.type, billingAddress: card.billingAddress ?? DEFAULT_BILLING_ADDRESS, shippingAddress: card.shippingAddress }),
+    );
     at(path, () => {
       if (card.status === 'issue_failed') cards.fail(id);
       else if (card.status !== 'issuing') cards.issue(id);
@@ -133,7 +135,9 @@ export function createSandboxControl(core: Core, services: SandboxServices) {
           customers: seeded.map(({ id, children }) => {
             const { externalId, status } = customers.get(id);
             return {
-              id, externalId, status,
+              id,
+              externalId,
+              status,
               accounts: children.map((account) => ({
                 id: account.id,
                 status: accounts.get(account.id).status,

@@ -83,13 +83,39 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
     get: (id: string): Transaction => toTransaction(load(id)),
 
     forAccount(accountId: string): Transaction[] {
-      if (!db.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.programmeId, programme), eq(accounts.id, accountId))).get()) fail('account_not_found', `no account with id ${accountId}`);
-      return db.select().from(transactions).where(and(mine, eq(transactions.accountId, accountId))).orderBy(...oldestFirst).all().map(toTransaction);
+      if (
+        !db
+          .select({ id: accounts.id })
+          .from(accounts)
+          .where(and(eq(accounts.programmeId, programme), eq(accounts.id, accountId)))
+          .get()
+      )
+        fail('account_not_found', `no account with id ${accountId}`);
+      return db
+        .select()
+        .from(transactions)
+        .where(and(mine, eq(transactions.accountId, accountId)))
+        .orderBy(...oldestFirst)
+        .all()
+        .map(toTransaction);
     },
 
     forCard(cardId: string): Transaction[] {
-      if (!db.select({ id: cards.id }).from(cards).where(and(eq(cards.programmeId, programme), eq(cards.id, cardId))).get()) fail('card_not_found', `no card with id ${cardId}`);
-      return db.select().from(transactions).where(and(mine, eq(transactions.cardId, cardId))).orderBy(...oldestFirst).all().map(toTransaction);
+      if (
+        !db
+          .select({ id: cards.id })
+          .from(cards)
+          .where(and(eq(cards.programmeId, programme), eq(cards.id, cardId)))
+          .get()
+      )
+        fail('card_not_found', `no card with id ${cardId}`);
+      return db
+        .select()
+        .from(transactions)
+        .where(and(mine, eq(transactions.cardId, cardId)))
+        .orderBy(...oldestFirst)
+        .all()
+        .map(toTransaction);
     },
   };
 }

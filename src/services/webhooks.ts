@@ -85,14 +85,25 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
   // New deliveries are sent as soon as their event commits, not at the next tick.
   events.subscribe(() => scheduler.kick());
 
-  const find = (id: string) => db.select().from(webhooks).where(and(mine, eq(webhooks.id, id))).get() ?? fail('webhook_not_found', `no webhook with id ${id}`);
+  const find = (id: string) =>
+    db
+      .select()
+      .from(webhooks)
+      .where(and(mine, eq(webhooks.id, id)))
+      .get() ?? fail('webhook_not_found', `no webhook with id ${id}`);
 
   return {
     dispatcher,
 
     /** Oldest first. */
     list(): Webhook[] {
-      return db.select().from(webhooks).where(mine).orderBy(asc(webhooks.createdAt), sql`${webhooks}.rowid`).all().map(toWebhook);
+      return db
+        .select()
+        .from(webhooks)
+        .where(mine)
+        .orderBy(asc(webhooks.createdAt), sql`${webhooks}.rowid`)
+        .all()
+        .map(toWebhook);
     },
 
     get(id: string): Webhook {
@@ -112,14 +123,33 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
       const now = clock.now();
       return store.transaction(() => {
         if (input.id === undefined) {
-          const row = { programmeId: programme, id: ids.uuid(), callbackUrl: input.callbackUrl, types, faults: null, paused: false, createdAt: now, updatedAt: now };
+          const row = {
+            programmeId: programme,
+            id: ids.uuid(),
+            callbackUrl: input.callbackUrl,
+            types,
+            faults: null,
+            paused: false,
+            createdAt: now,
+            updatedAt: now,
+          };
           db.insert(webhooks).values(row).run();
           return toWebhook(row);
         }
-        const existing = db.select().from(webhooks).where(and(mine, eq(webhooks.id, input.id))).get();
-        if (!existing) fail('unknown_webhook', `no webhook with id ${input.id}: leave id out to create one`, [{ path: 'id', message: 'names no webhook of this programme' }]);
+        const existing = db
+          .select()
+          .from(webhooks)
+          .where(and(mine, eq(webhooks.id, input.id)))
+          .get();
+        if (!existing)
+          fail('unknown_webhook', `no webhook with id ${input.id}: leave id out to create one`, [
+            { path: 'id', message: 'names no webhook of this programme' },
+          ]);
         const row = { ...existing, callbackUrl: input.callbackUrl, types, updatedAt: now };
-        db.update(webhooks).set({ callbackUrl: row.callbackUrl, types, updatedAt: now }).where(and(mine, eq(webhooks.id, row.id))).run();
+        db.update(webhooks)
+          .set({ callbackUrl: row.callbackUrl, types, updatedAt: now })
+          .where(and(mine, eq(webhooks.id, row.id)))
+          .run();
         db.update(deliveries)
           .set({ callbackUrl: row.callbackUrl, updatedAt: now })
           .where(and(eq(deliveries.programmeId, programme), eq(deliveries.webhookId, row.id), eq(deliveries.status, 'pending')))
@@ -133,7 +163,9 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
       const now = clock.now();
       store.transaction(() => {
         find(id);
-        db.delete(webhooks).where(and(mine, eq(webhooks.id, id))).run();
+        db.delete(webhooks)
+          .where(and(mine, eq(webhooks.id, id)))
+          .run();
         db.update(deliveries)
           .set({ status: 'discarded', nextAttemptAt: null, updatedAt: now })
           .where(and(eq(deliveries.programmeId, programme), eq(deliveries.webhookId, id), eq(deliveries.status, 'pending')))
@@ -172,7 +204,12 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
       if (type !== undefined) where.push(eq(eventRows.type, type));
       const now = clock.now();
       const { matched, queued } = store.transaction(() => {
-        const matched = db.select({ id: eventRows.id, type: eventRows.type }).from(eventRows).where(and(...where)).orderBy(asc(eventRows.createdAt), asc(eventRows.seq)).all();
+        const matched = db
+          .select({ id: eventRows.id, type: eventRows.type })
+          .from(eventRows)
+          .where(and(...where))
+          .orderBy(asc(eventRows.createdAt), asc(eventRows.seq))
+          .all();
         return { matched, queued: matched.flatMap((event) => events.queueDeliveries(event.id, event.type, now)) };
       });
       scheduler.kick();

@@ -18,7 +18,6 @@ import type { World, WorldAccount, WorldCard, WorldCounts, WorldCustomer } from 
 
 export type { World, WorldAccount, WorldCard, WorldCounts, WorldCustomer };
 
-
 export function createWorld({ store, programme }: Core) {
   const { db } = store;
   const mine = (programmeId: AnyColumn) => eq(programmeId, programme);
@@ -29,12 +28,42 @@ export function createWorld({ store, programme }: Core) {
 
   return {
     tree(): World {
-      const customerRows = db.select().from(customers).where(mine(customers.programmeId)).orderBy(...oldestFirst(customers.createdAt)).all();
-      const accountRows = db.select().from(accounts).where(mine(accounts.programmeId)).orderBy(...oldestFirst(accounts.createdAt)).all();
-      const cardRows = db.select().from(cards).where(mine(cards.programmeId)).orderBy(...oldestFirst(cards.createdAt)).all();
-      const authorisationRows = db.select().from(authorisations).where(mine(authorisations.programmeId)).orderBy(...oldestFirst(authorisations.createdAt)).all();
-      const transactionRows = db.select().from(transactions).where(mine(transactions.programmeId)).orderBy(...oldestFirst(transactions.createdAt)).all();
-      const webhookRows = db.select().from(webhooks).where(mine(webhooks.programmeId)).orderBy(...oldestFirst(webhooks.createdAt)).all();
+      const customerRows = db
+        .select()
+        .from(customers)
+        .where(mine(customers.programmeId))
+        .orderBy(...oldestFirst(customers.createdAt))
+        .all();
+      const accountRows = db
+        .select()
+        .from(accounts)
+        .where(mine(accounts.programmeId))
+        .orderBy(...oldestFirst(accounts.createdAt))
+        .all();
+      const cardRows = db
+        .select()
+        .from(cards)
+        .where(mine(cards.programmeId))
+        .orderBy(...oldestFirst(cards.createdAt))
+        .all();
+      const authorisationRows = db
+        .select()
+        .from(authorisations)
+        .where(mine(authorisations.programmeId))
+        .orderBy(...oldestFirst(authorisations.createdAt))
+        .all();
+      const transactionRows = db
+        .select()
+        .from(transactions)
+        .where(mine(transactions.programmeId))
+        .orderBy(...oldestFirst(transactions.createdAt))
+        .all();
+      const webhookRows = db
+        .select()
+        .from(webhooks)
+        .where(mine(webhooks.programmeId))
+        .orderBy(...oldestFirst(webhooks.createdAt))
+        .all();
 
       const accountsOf = Map.groupBy(accountRows, (a) => a.customerId);
       const cardsOf = Map.groupBy(cardRows, (c) => c.accountId);

@@ -28,7 +28,9 @@ export function checkContentDigest(header: string | undefined, body: Uint8Array)
     if (!(name in ALGORITHMS)) continue;
     const value = member[0];
     if (!(value instanceof ArrayBuffer)) return `Content-Digest ${name} is not a byte sequence (:base64:)`;
-    const expected = createHash(ALGORITHMS[name as DigestAlgorithm]).update(body).digest();
+    const expected = createHash(ALGORITHMS[name as DigestAlgorithm])
+      .update(body)
+      .digest();
     if (!expected.equals(Buffer.from(value))) {
       return `Content-Digest ${name} does not match the body: the body's ${name} is :${expected.toString('base64')}:`;
     }

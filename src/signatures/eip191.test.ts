@@ -70,7 +70,11 @@ describe('signPersonal', () => {
 
 describe('toChecksumAddress', () => {
   it('matches EIP-55 as viem computes it', () => {
-    for (const lower of ['0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359', '0x52908400098527886e0f7030069857d2e4169ee7', '0xde709f2102306220921060314715629080e2fb77']) {
+    for (const lower of [
+      '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359',
+      '0x52908400098527886e0f7030069857d2e4169ee7',
+      '0xde709f2102306220921060314715629080e2fb77',
+    ]) {
       expect(toChecksumAddress(lower)).toBe(getAddress(lower));
     }
   });

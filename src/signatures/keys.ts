@@ -14,7 +14,8 @@ export function parseP384PublicKey(base64Pem: string): { key: KeyObject; pem: st
   const pem = Buffer.from(base64Pem, 'base64').toString('utf8');
   if (!pem.includes('-----BEGIN')) return { error: 'signingKey must be base64 of a PEM public key (-----BEGIN PUBLIC KEY-----)' };
   // createPublicKey would happily derive the public half of a private key: refuse it instead.
-  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) return { error: 'signingKey must be a public key, not a private key: send only the public half (-----BEGIN PUBLIC KEY-----)' };
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem))
+    return { error: 'signingKey must be a public key, not a private key: send only the public half (-----BEGIN PUBLIC KEY-----)' };
   let key: KeyObject;
   try {
     key = createPublicKey(pem);
@@ -61,6 +62,8 @@ export function readP384PrivateKey(pem: string): KeyObject {
 
 /** A stable UUID-shaped id derived from the key's SPKI bytes. */
 export function keyFingerprintId(key: KeyObject): string {
-  const h = createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('hex');
+  const h = createHash('sha256')
+    .update(key.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -7,7 +7,20 @@ import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { createVerifier, httpbis } from 'http-message-signatures';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ALGORITHM, derToRaw, parseSignature, parseSignatureInput, rawToDer, signatureBase, signBaseOnPool, signMessage, SignatureFormatError, verifyBase, verifyBaseOnPool, type SignedMessage } from './message.js';
+import {
+  ALGORITHM,
+  derToRaw,
+  parseSignature,
+  parseSignatureInput,
+  rawToDer,
+  signatureBase,
+  signBaseOnPool,
+  signMessage,
+  SignatureFormatError,
+  verifyBase,
+  verifyBaseOnPool,
+  type SignedMessage,
+} from './message.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
 const P384_ORDER = BigInt('0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973');
@@ -53,7 +66,14 @@ describe('parseSignatureInput', () => {
   it('reads the components and parameters, and re-serialises @signature-params as sent', () => {
     const header = 'sig1=("@method" "@authority" "@path" "content-digest");created=1700000000;expires=1700000300;keyid="key-1";alg="ecdsa-p384-sha384"';
     const input = parseSignatureInput(header);
-    expect(input).toMatchObject({ label: 'sig1', components: ['@method', '@authority', '@path', 'content-digest'], created: 1700000000, expires: 1700000300, keyid: 'key-1', alg: ALGORITHM });
+    expect(input).toMatchObject({
+      label: 'sig1',
+      components: ['@method', '@authority', '@path', 'content-digest'],
+      created: 1700000000,
+      expires: 1700000300,
+      keyid: 'key-1',
+      alg: ALGORITHM,
+    });
     expect(input.serialisedParams).toBe(header.slice('sig1='.length));
   });
 
@@ -78,10 +98,18 @@ describe('parseSignatureInput', () => {
 describe('signMessage', () => {
   it('makes signatures an independent verifier accepts', async () => {
     const m = message();
-    const { signatureInput, signature } = signMessage(m, { keyId: 'k1', privateKey, components: ['@method', '@authority', '@path', 'content-digest'], created: 1_700_000_000 });
+    const { signatureInput, signature } = signMessage(m, {
+      keyId: 'k1',
+      privateKey,
+      components: ['@method', '@authority', '@path', 'content-digest'],
+      created: 1_700_000_000,
+    });
     expect(signatureInput).toBe('sig=("@method" "@authority" "@path" "content-digest");created=1700000000;keyid="k1";alg="ecdsa-p384-sha384"');
     const verified = await httpbis.verifyMessage(
-      { keyLookup: async (params) => (params.keyid === 'k1' ? { id: 'k1', algs: [ALGORITHM], verify: createVerifier(publicKey, ALGORITHM) } : null), notAfter: 1_700_000_000 },
+      {
+        keyLookup: async (params) => (params.keyid === 'k1' ? { id: 'k1', algs: [ALGORITHM], verify: createVerifier(publicKey, ALGORITHM) } : null),
+        notAfter: 1_700_000_000,
+      },
       { method: 'POST', url: URL_, headers: { ...HEADERS, 'Signature-Input': signatureInput, Signature: signature } },
     );
     expect(verified).toBe(true);
@@ -115,7 +143,11 @@ describe('verifyBase and verifyBaseOnPool', () => {
 describe('rawToDer and derToRaw', () => {
   const scalar = fc.uint8Array({ minLength: 48, maxLength: 48 });
   // Leading zero bytes and a set top bit are the cases DER encodes differently.
-  const shaped = fc.oneof(scalar, scalar.map((b) => Buffer.concat([Buffer.alloc(3), b.subarray(3)])), scalar.map((b) => Buffer.from([0x80 | b[0]!, ...b.subarray(1)])));
+  const shaped = fc.oneof(
+    scalar,
+    scalar.map((b) => Buffer.concat([Buffer.alloc(3), b.subarray(3)])),
+    scalar.map((b) => Buffer.from([0x80 | b[0]!, ...b.subarray(1)])),
+  );
 
   it('turn r‖s into DER and back unchanged, as OpenSSL reads and writes it', () => {
     fc.assert(

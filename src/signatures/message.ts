@@ -5,15 +5,7 @@
  * encoding does exactly that and accepts high-S signatures as OpenSSL produces them.
  */
 import { sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import {
-  parseDictionary,
-  serializeDictionary,
-  serializeInnerList,
-  serializeItem,
-  type InnerList,
-  type Item,
-  type Parameters,
-} from 'structured-headers';
+import { parseDictionary, serializeDictionary, serializeInnerList, serializeItem, type InnerList, type Item, type Parameters } from 'structured-headers';
 
 export const ALGORITHM = 'ecdsa-p384-sha384';
 
@@ -167,7 +159,9 @@ export function verifyBase(base: string, signature: Uint8Array, publicKey: KeyOb
 
 /** Signs `base` on the thread pool (webhook deliveries); returns the raw r‖s. */
 export function signBaseOnPool(base: string, privateKey: KeyObject): Promise<Buffer> {
-  return new Promise((resolve, reject) => cryptoSign('sha384', Buffer.from(base), privateKey, (error, der) => (error ? reject(error) : resolve(derToRaw(der)))));
+  return new Promise((resolve, reject) =>
+    cryptoSign('sha384', Buffer.from(base), privateKey, (error, der) => (error ? reject(error) : resolve(derToRaw(der)))),
+  );
 }
 
 /** `verifyBase` on the thread pool (request verification). */

@@ -40,19 +40,45 @@ describe('the migration to programmes', () => {
     const webhookKey = pkcs8Pem(generateP384().privateKey);
     const secret = 'ab'.repeat(32);
     const insertMeta = old.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-    for (const [key, value] of [['jwt_secret', secret], ['token_generation', '3'], ['clock_offset', '7200000'], ['webhook_private_key', webhookKey]]) insertMeta.run(key, value);
+    for (const [key, value] of [
+      ['jwt_secret', secret],
+      ['token_generation', '3'],
+      ['clock_offset', '7200000'],
+      ['webhook_private_key', webhookKey],
+    ])
+      insertMeta.run(key, value);
     old.prepare("INSERT INTO credentials (api_key, secret_hash, created_at) VALUES ('11111111-1111-4111-8111-111111111111', 'x', 1)").run();
-    old.prepare("INSERT INTO customers (id, external_id, chain_id, chain_id_key, status, challenge_signed, created_at, updated_at) VALUES ('c1', 'alice', 'eip155:1:0xA', 'eip155:1:0xa', 'active', 1, 1, 1)").run();
-    old.prepare("INSERT INTO accounts (id, customer_id, type, currencies, status, cascade_deactivated, created_at, updated_at) VALUES ('a1', 'c1', 'card_account', '[\"EUR\"]', 'active', 0, 1, 1)").run();
-    for (const id of ['e1', 'e2', 'e3']) old.prepare("INSERT INTO events (id, type, entity_id, body, created_at) VALUES (?, 'customer.updated', 'c1', '{}', 1)").run(id);
-    old.prepare("INSERT INTO deliveries (id, event_id, webhook_id, callback_url, status, attempts, next_attempt_at, created_at, updated_at) VALUES ('d1', 'e3', 'w1', 'http://127.0.0.1:9/', 'pending', 1, 5, 1, 1)").run();
+    old
+      .prepare(
+        "INSERT INTO customers (id, external_id, chain_id, chain_id_key, status, challenge_signed, created_at, updated_at) VALUES ('c1', 'alice', 'eip155:1:0xA', 'eip155:1:0xa', 'active', 1, 1, 1)",
+      )
+      .run();
+    old
+      .prepare(
+        "INSERT INTO accounts (id, customer_id, type, currencies, status, cascade_deactivated, created_at, updated_at) VALUES ('a1', 'c1', 'card_account', '[\"EUR\"]', 'active', 0, 1, 1)",
+      )
+      .run();
+    for (const id of ['e1', 'e2', 'e3'])
+      old.prepare("INSERT INTO events (id, type, entity_id, body, created_at) VALUES (?, 'customer.updated', 'c1', '{}', 1)").run(id);
+    old
+      .prepare(
+        "INSERT INTO deliveries (id, event_id, webhook_id, callback_url, status, attempts, next_attempt_at, created_at, updated_at) VALUES ('d1', 'e3', 'w1', 'http://127.0.0.1:9/', 'pending', 1, 5, 1, 1)",
+      )
+      .run();
     old.prepare("INSERT INTO jobs (id, kind, subject_id, due_at, created_at) VALUES ('j1', 'card.expire', 'x', 9, 1)").run();
     old.close();
 
     const store = openStore(path);
     try {
       const row = store.sqlite.prepare("SELECT * FROM programmes WHERE id = 'default'").get() as Record<string, unknown>;
-      expect(row).toMatchObject({ name: 'default', token_secret: secret, token_generation: 3, clock_offset: 7_200_000, clock_frozen_at: null, webhook_key: webhookKey });
+      expect(row).toMatchObject({
+        name: 'default',
+        token_secret: secret,
+        token_generation: 3,
+        clock_offset: 7_200_000,
+        clock_frozen_at: null,
+        webhook_key: webhookKey,
+      });
       const owners = (table: string) => store.sqlite.prepare(`SELECT DISTINCT programme_id FROM ${table}`).pluck().all();
       for (const table of ['credentials', 'customers', 'accounts', 'events', 'deliveries', 'jobs']) expect(owners(table), table).toEqual(['default']);
       expect(store.sqlite.prepare('SELECT seq FROM events ORDER BY rowid').pluck().all()).toEqual([1, 2, 3]);

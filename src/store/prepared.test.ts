@@ -16,7 +16,18 @@ const withProgramme = () => {
   return store;
 };
 
-const customer = { programmeId: DEFAULT_PROGRAMME, id: 'c1', externalId: 'x', chainId: 'eip155:1:0xAb', chainIdKey: 'eip155:1:0xab', status: 'initiating' as const, challenge: null, challengeExpiresAt: null, createdAt: 5, updatedAt: 5 };
+const customer = {
+  programmeId: DEFAULT_PROGRAMME,
+  id: 'c1',
+  externalId: 'x',
+  chainId: 'eip155:1:0xAb',
+  chainIdKey: 'eip155:1:0xab',
+  status: 'initiating' as const,
+  challenge: null,
+  challengeExpiresAt: null,
+  createdAt: 5,
+  updatedAt: 5,
+};
 
 describe('rowInserter and rowUpdater', () => {
   it('write what drizzle writes: encoded columns, defaults for what the row leaves out, NULL for nothing', () => {
@@ -31,8 +42,24 @@ describe('rowInserter and rowUpdater', () => {
     const hook = { programmeId: DEFAULT_PROGRAMME, id: 'w1', callbackUrl: 'http://127.0.0.1:1/', types: ['card.updated' as const], createdAt: 1, updatedAt: 1 };
     rowInserter(ours, webhooks)(hook);
     expect(ours.db.select().from(webhooks).get()).toMatchObject({ types: ['card.updated'] });
-    ours.db.insert(events).values({ programmeId: DEFAULT_PROGRAMME, id: 'e1', seq: 1, type: 'card.updated', entityId: 'card-1', body: '{}', createdAt: 1 }).run();
-    rowInserter(ours, deliveries)({ programmeId: DEFAULT_PROGRAMME, id: 'd1', eventId: 'e1', webhookId: 'w1', callbackUrl: hook.callbackUrl, status: 'pending', nextAttemptAt: 3, createdAt: 1, updatedAt: 1 });
+    ours.db
+      .insert(events)
+      .values({ programmeId: DEFAULT_PROGRAMME, id: 'e1', seq: 1, type: 'card.updated', entityId: 'card-1', body: '{}', createdAt: 1 })
+      .run();
+    rowInserter(
+      ours,
+      deliveries,
+    )({
+      programmeId: DEFAULT_PROGRAMME,
+      id: 'd1',
+      eventId: 'e1',
+      webhookId: 'w1',
+      callbackUrl: hook.callbackUrl,
+      status: 'pending',
+      nextAttemptAt: 3,
+      createdAt: 1,
+      updatedAt: 1,
+    });
     expect(ours.db.select().from(deliveries).get()).toMatchObject({ attempts: 0, firstAttemptAt: null });
   });
 
@@ -54,7 +81,12 @@ describe('sqlLiteral', () => {
   it('writes any string as the literal that compares equal to it', () => {
     const store = openStore(':memory:');
     for (const text of ['default', "o'brien", "''", 'a"b', '', 'ÆTHER ☃', "x' OR '1'='1"]) {
-      expect(store.sqlite.prepare(`select ${sqlLiteral(text)} as v`).pluck().get()).toBe(text);
+      expect(
+        store.sqlite
+          .prepare(`select ${sqlLiteral(text)} as v`)
+          .pluck()
+          .get(),
+      ).toBe(text);
     }
   });
 });

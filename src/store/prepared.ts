@@ -44,7 +44,9 @@ export function rowInserter<T extends SQLiteTable>(store: Store, table: T): (row
   const columns = Object.entries(getTableColumns(table) as Record<string, SQLiteColumn>);
   const encoders = columns.map(([key, column]) => encoderOf(key, column));
   const statement = once(() =>
-    store.sqlite.prepare(`insert into ${quote(getTableConfig(table).name)} (${columns.map(([, c]) => quote(c.name)).join(', ')}) values (${columns.map(() => '?').join(', ')})`),
+    store.sqlite.prepare(
+      `insert into ${quote(getTableConfig(table).name)} (${columns.map(([, c]) => quote(c.name)).join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+    ),
   );
   return (row) => {
     statement().run(encoders.map((encode) => encode(row as Record<string, unknown>)));
@@ -55,7 +57,10 @@ export function rowInserter<T extends SQLiteTable>(store: Store, table: T): (row
  * Writes a whole row of `table` — every column but its key (programme_id, id) — over the row with
  * the same key, with one prepared statement. Returns how many rows changed (0 or 1).
  */
-export function rowUpdater<T extends SQLiteTable & { programmeId: SQLiteColumn; id: SQLiteColumn }>(store: Store, table: T): (row: T['$inferSelect']) => number {
+export function rowUpdater<T extends SQLiteTable & { programmeId: SQLiteColumn; id: SQLiteColumn }>(
+  store: Store,
+  table: T,
+): (row: T['$inferSelect']) => number {
   const all = Object.entries(getTableColumns(table) as Record<string, SQLiteColumn>);
   const key = ['programmeId', 'id'];
   const columns = all.filter(([name]) => !key.includes(name));

@@ -325,9 +325,5 @@ export const jobs = sqliteTable(
     dueAt: integer('due_at').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.programmeId, t.id] }),
-    index('jobs_due').on(t.programmeId, t.dueAt),
-    index('jobs_subject').on(t.programmeId, t.subjectId),
-  ],
+  (t) => [primaryKey({ columns: [t.programmeId, t.id] }), index('jobs_due').on(t.programmeId, t.dueAt), index('jobs_subject').on(t.programmeId, t.subjectId)],
 );

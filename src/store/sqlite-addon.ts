@@ -9,7 +9,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { packagePath } from '../paths.js';
 
 /** The platforms dist/prebuilds/ holds an addon for, as better-sqlite3 names them. */
-export const PREBUILT_TARGETS = ['linux-x64', 'linux-arm64', 'linuxmusl-x64', 'linuxmusl-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'] as const;
+export const PREBUILT_TARGETS = [
+  'linux-x64',
+  'linux-arm64',
+  'linuxmusl-x64',
+  'linuxmusl-arm64',
+  'darwin-x64',
+  'darwin-arm64',
+  'win32-x64',
+  'win32-arm64',
+] as const;
 
 /** Whether this process runs on musl libc (Alpine): the loader mapped into it says so. */
 function isMusl(): boolean {

@@ -80,7 +80,9 @@ describe('a database that cannot be opened', () => {
   });
 
   it('says when the directory does not exist, and otherwise passes on what SQLite said', () => {
-    expect(openFailureMessage({ ...facts, dirExists: false })).toBe('cannot open the database /data/sandbox.db: the directory /data does not exist; create it first');
+    expect(openFailureMessage({ ...facts, dirExists: false })).toBe(
+      'cannot open the database /data/sandbox.db: the directory /data does not exist; create it first',
+    );
     expect(openFailureMessage(facts)).toBe('cannot open the database /data/sandbox.db: unable to open database file');
   });
 

@@ -74,7 +74,14 @@ function openFailure(path: string, error: unknown): ConfigError {
   const dirExists = existsSync(dir);
   const blocked = !dirExists ? undefined : !writable(dir) ? dir : existsSync(file) && !writable(file) ? file : undefined;
   return new ConfigError(
-    openFailureMessage({ path, dir, dirExists, blocked: blocked === undefined ? undefined : { path: blocked, owner: statSync(blocked).uid }, uid: process.getuid?.(), reason: (error as Error).message }),
+    openFailureMessage({
+      path,
+      dir,
+      dirExists,
+      blocked: blocked === undefined ? undefined : { path: blocked, owner: statSync(blocked).uid },
+      uid: process.getuid?.(),
+      reason: (error as Error).message,
+    }),
   );
 }
 

@@ -18,9 +18,14 @@ function sink() {
   return { stream, text: () => chunks.join('') };
 }
 
-export function cliContext(sb: TestSandbox, options: { json?: boolean; adminToken?: string } = {}): CommandContext & { stdout: () => string; stderr: () => string } {
+export function cliContext(
+  sb: TestSandbox,
+  options: { json?: boolean; adminToken?: string } = {},
+): CommandContext & { stdout: () => string; stderr: () => string } {
   const out = sink();
   const err = sink();
-  const client = createClient({ url: 'http://127.0.0.1:4242', ...(options.adminToken ? { adminToken: options.adminToken } : {}) }, (input, init) => Promise.resolve(sb.app.request(input, init)));
+  const client = createClient({ url: 'http://127.0.0.1:4242', ...(options.adminToken ? { adminToken: options.adminToken } : {}) }, (input, init) =>
+    Promise.resolve(sb.app.request(input, init)),
+  );
   return { client, io: createIo(out.stream, err.stream, { NO_COLOR: '1' }), json: options.json ?? false, stdout: out.text, stderr: err.text };
 }

@@ -12,10 +12,41 @@ import fc from 'fast-check';
 const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n));
 
 const NASTY_STRINGS = [
-  '', ' ', '\u0000', 'null', 'undefined', 'true', '0', '-1', '1e309', 'NaN', '0x10', '12.500000000000000000001',
-  '\ud800', '\udfff', '\u202e\u0041', '\ufeff', 'é', 'e\u0301', '🂡🂱', 'ＥＵＲ', 'İ', '\u0130'.toLowerCase(),
-  '../../../../etc/passwd', '%00', '%2e%2e%2f', "' OR 1=1 --", '"; DROP TABLE customers; --', '<script>alert(1)</script>',
-  '${process.exit()}', '{{7*7}}', '__proto__', 'constructor', '\r\nX-Injected: 1', 'a'.repeat(300), 'A'.repeat(70_000),
+  '',
+  ' ',
+  '\u0000',
+  'null',
+  'undefined',
+  'true',
+  '0',
+  '-1',
+  '1e309',
+  'NaN',
+  '0x10',
+  '12.500000000000000000001',
+  '\ud800',
+  '\udfff',
+  '\u202e\u0041',
+  '\ufeff',
+  'é',
+  'e\u0301',
+  '🂡🂱',
+  'ＥＵＲ',
+  'İ',
+  '\u0130'.toLowerCase(),
+  '../../../../etc/passwd',
+  '%00',
+  '%2e%2e%2f',
+  "' OR 1=1 --",
+  '"; DROP TABLE customers; --',
+  '<script>alert(1)</script>',
+  '${process.exit()}',
+  '{{7*7}}',
+  '__proto__',
+  'constructor',
+  '\r\nX-Injected: 1',
+  'a'.repeat(300),
+  'A'.repeat(70_000),
 ] as const;
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -25,7 +56,21 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
 );
 
-const NASTY_NUMBERS = [0, -0, -1, 1, 0.1, 1e-7, 1e21, 1.7976931348623157e308, Number.MAX_SAFE_INTEGER + 2, -Number.MAX_SAFE_INTEGER - 2, 9999, 10000, 2 ** 31] as const;
+const NASTY_NUMBERS = [
+  0,
+  -0,
+  -1,
+  1,
+  0.1,
+  1e-7,
+  1e21,
+  1.7976931348623157e308,
+  Number.MAX_SAFE_INTEGER + 2,
+  -Number.MAX_SAFE_INTEGER - 2,
+  9999,
+  10000,
+  2 ** 31,
+] as const;
 
 /** A JSON value of any type, shaped to trip validators. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
@@ -36,7 +81,9 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.array(tie('value'), { maxLength: 4 }),
     // Built with fromEntries so that "__proto__" is an own key, as JSON.parse makes it.
-    fc.array(fc.tuple(fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor', 'prototype')), tie('value')), { maxLength: 4 }).map((entries) => Object.fromEntries(entries)),
+    fc
+      .array(fc.tuple(fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor', 'prototype')), tie('value')), { maxLength: 4 })
+      .map((entries) => Object.fromEntries(entries)),
   ),
 })).value;
 
@@ -47,10 +94,28 @@ export const deeplyNested = (depth: number, kind: 'array' | 'object') =>
 /** Bodies that are not JSON, or are JSON only in a way a parser may choke on. */
 export const hostileRawBody: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
-    '{', '{"a":1', '}', 'nul', "{'a':1}", '{"a":1}{"b":2}', '{"a":1,}', '[1,]', '\ufeff{}', '\u0000', '{"a":"\\ud800"}', '{"a":"\\u00"}',
-    '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', '1e999999', '-', '"unterminated',
-    deeplyNested(10_000, 'array'), deeplyNested(100_000, 'array'), deeplyNested(10_000, 'object'),
-    `{"x":"${'a'.repeat(900_000)}"}`, 'a'.repeat(1_048_577),
+    '{',
+    '{"a":1',
+    '}',
+    'nul',
+    "{'a':1}",
+    '{"a":1}{"b":2}',
+    '{"a":1,}',
+    '[1,]',
+    '\ufeff{}',
+    '\u0000',
+    '{"a":"\\ud800"}',
+    '{"a":"\\u00"}',
+    '{"__proto__":{"polluted":true}}',
+    '{"constructor":{"prototype":{"polluted":true}}}',
+    '1e999999',
+    '-',
+    '"unterminated',
+    deeplyNested(10_000, 'array'),
+    deeplyNested(100_000, 'array'),
+    deeplyNested(10_000, 'object'),
+    `{"x":"${'a'.repeat(900_000)}"}`,
+    'a'.repeat(1_048_577),
   ),
   fc.string({ unit: codeUnit, maxLength: 60 }),
 );
@@ -66,7 +131,13 @@ export const brokenSignatureInput = (keyId: string): fc.Arbitrary<string> =>
   fc.oneof(
     headerText(),
     fc.constantFrom(
-      '', 'sig=', 'sig=()', 'sig=(', 'sig="@method"', 'sig=("@method" "@authority" "@path")', 'sig=("@method" "@authority" "@path");created=abc',
+      '',
+      'sig=',
+      'sig=()',
+      'sig=(',
+      'sig="@method"',
+      'sig=("@method" "@authority" "@path")',
+      'sig=("@method" "@authority" "@path");created=abc',
       `sig=("@method" "@authority" "@path");created=1;keyid="${keyId}";alg="ecdsa-p384-sha384"`,
       `sig=("@method" "@authority" "@path" "content-digest");created=99999999999999999999;keyid="${keyId}"`,
       `sig=("@method" "@authority" "@path" "content-digest");created=-1;expires=1;keyid="${keyId}"`,
@@ -74,7 +145,9 @@ export const brokenSignatureInput = (keyId: string): fc.Arbitrary<string> =>
       `sig=("@method" "@authority" "@path" "content-digest");created=${Math.floor(Date.now() / 1000)};keyid="unknown-key"`,
       `sig=("@method" "@authority" "@path" "content-digest");created=${Math.floor(Date.now() / 1000)};keyid=${keyId}`,
       `sig=("@method" "@authority" "@path" "content-digest" "@query-param";name="x");created=${Math.floor(Date.now() / 1000)};keyid="${keyId}"`,
-      `sig=(1 2 3);created=1;keyid="${keyId}"`, `sig=("@method");created=1, sig2=("@path");created=2`, 'other=("@method");created=1',
+      `sig=(1 2 3);created=1;keyid="${keyId}"`,
+      `sig=("@method");created=1, sig2=("@path");created=2`,
+      'other=("@method");created=1',
       `sig=("@method" "@authority" "@path" "content-digest");created=${Math.floor(Date.now() / 1000)};keyid="${keyId}"${';a=1'.repeat(500)}`,
       `sig=(${'"x" '.repeat(2000)})`,
     ),
@@ -83,16 +156,38 @@ export const brokenSignatureInput = (keyId: string): fc.Arbitrary<string> =>
 /** Signature values (RFC 9421 §4.2) that do not hold: wrong length, not base64, another label, DER. */
 export const brokenSignature: fc.Arbitrary<string> = fc.oneof(
   headerText(),
-  fc.constantFrom('', 'sig=', 'sig=:AAAA:', `sig=:${b64(96)}:`, `sig=:${b64(104)}:`, 'sig=:not base64!:', `other=:${b64(96)}:`, 'sig=?1', 'sig=("a")', `sig=:${b64(96)}:, sig=:${b64(96)}:`, `sig=:${'A'.repeat(8000)}:`),
+  fc.constantFrom(
+    '',
+    'sig=',
+    'sig=:AAAA:',
+    `sig=:${b64(96)}:`,
+    `sig=:${b64(104)}:`,
+    'sig=:not base64!:',
+    `other=:${b64(96)}:`,
+    'sig=?1',
+    'sig=("a")',
+    `sig=:${b64(96)}:, sig=:${b64(96)}:`,
+    `sig=:${'A'.repeat(8000)}:`,
+  ),
 );
 
 /** Content-Digest values (RFC 9530 §2) that are malformed or do not match the body. */
 export const brokenDigest: fc.Arbitrary<string> = fc.oneof(
   headerText(),
   fc.constantFrom(
-    '', 'sha-512', 'sha-512=abc', 'sha-512=:AAAA:', 'sha-512=:!!:', `sha-256=:${createHash('sha256').update('another body').digest('base64')}:`,
-    `sha-512=:${createHash('sha512').update('').digest('base64')}:`, `md5=:${createHash('md5').update('').digest('base64')}:`, `SHA-512=:${b64(64)}:`,
-    `sha-512=:${b64(64)}:, sha-256=:${b64(32)}:`, `sha-512=:${'A'.repeat(8000)}:`, 'sha-512=?1', 'sha-512=("a")',
+    '',
+    'sha-512',
+    'sha-512=abc',
+    'sha-512=:AAAA:',
+    'sha-512=:!!:',
+    `sha-256=:${createHash('sha256').update('another body').digest('base64')}:`,
+    `sha-512=:${createHash('sha512').update('').digest('base64')}:`,
+    `md5=:${createHash('md5').update('').digest('base64')}:`,
+    `SHA-512=:${b64(64)}:`,
+    `sha-512=:${b64(64)}:, sha-256=:${b64(32)}:`,
+    `sha-512=:${'A'.repeat(8000)}:`,
+    'sha-512=?1',
+    'sha-512=("a")',
   ),
 );
 
@@ -104,11 +199,24 @@ export const brokenAuthorization = (validToken: string): fc.Arbitrary<string> =>
   return fc.oneof(
     headerText(),
     fc.constantFrom(
-      '', 'Bearer', 'Bearer ', 'Bearer a.b', 'Bearer a.b.c', 'Bearer ...', `Basic ${Buffer.from('user:pass').toString('base64')}`, `Token ${validToken}`,
-      `Bearer ${validToken}x`, `Bearer ${validToken}.extra`, `Bearer ${validToken.slice(0, -2)}`, `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${payload}.`,
-      `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${payload}.x`, `Bearer ${encode({ alg: 'HS512', typ: 'JWT' })}.${payload}.${validToken.split('.')[2]}`,
-      `Bearer ${header}.${encode({ ...claims, exp: 9_999_999_999 })}.${validToken.split('.')[2]}`, `Bearer ${header}.${encode('not an object')}.x`,
-      `Bearer ${'A'.repeat(8000)}.${'B'.repeat(8000)}.C`, `Bearer ${validToken} ${validToken}`,
+      '',
+      'Bearer',
+      'Bearer ',
+      'Bearer a.b',
+      'Bearer a.b.c',
+      'Bearer ...',
+      `Basic ${Buffer.from('user:pass').toString('base64')}`,
+      `Token ${validToken}`,
+      `Bearer ${validToken}x`,
+      `Bearer ${validToken}.extra`,
+      `Bearer ${validToken.slice(0, -2)}`,
+      `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${payload}.`,
+      `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${payload}.x`,
+      `Bearer ${encode({ alg: 'HS512', typ: 'JWT' })}.${payload}.${validToken.split('.')[2]}`,
+      `Bearer ${header}.${encode({ ...claims, exp: 9_999_999_999 })}.${validToken.split('.')[2]}`,
+      `Bearer ${header}.${encode('not an object')}.x`,
+      `Bearer ${'A'.repeat(8000)}.${'B'.repeat(8000)}.C`,
+      `Bearer ${validToken} ${validToken}`,
     ),
   );
 };
@@ -119,13 +227,25 @@ export const brokenIdempotencyKey: fc.Arbitrary<string> = fc.oneof(
 );
 
 export const contentType: fc.Arbitrary<string | undefined> = fc.constantFrom(
-  'application/json', 'application/json', 'application/json', 'application/json; charset=utf-8', 'application/merge-patch+json',
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'json', '', undefined,
+  'application/json',
+  'application/json',
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/merge-patch+json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonx',
+  'json',
+  '',
+  undefined,
 );
 
 /** Percent-encodes the UTF-8 bytes of `text` (lone surrogates become U+FFFD), leaving unreserved characters (RFC 3986 §2.3). */
 export const percentEncode = (text: string) =>
-  [...Buffer.from(text, 'utf8')].map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  [...Buffer.from(text, 'utf8')]
+    .map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 /** A path segment: percent-encoded text, or raw bytes a router must survive. */
 export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
@@ -139,7 +259,16 @@ const QUERY_NAMES = ['chain', 'type', 'entityId', 'before', 'limit', 'after', 's
 export const hostileQuery: fc.Arbitrary<string> = fc.oneof(
   fc.constant(''),
   fc
-    .array(fc.tuple(fc.constantFrom(...QUERY_NAMES), fc.oneof(hostileString.map((s) => percentEncode(s.slice(0, 500))), fc.constantFrom('', '0', '-1', '1001', '1e3', 'abc', '%', '%zz', 'eip155:1', 'eip155:11155111', 'card.updated'))), { maxLength: 4 })
+    .array(
+      fc.tuple(
+        fc.constantFrom(...QUERY_NAMES),
+        fc.oneof(
+          hostileString.map((s) => percentEncode(s.slice(0, 500))),
+          fc.constantFrom('', '0', '-1', '1001', '1e3', 'abc', '%', '%zz', 'eip155:1', 'eip155:11155111', 'card.updated'),
+        ),
+      ),
+      { maxLength: 4 },
+    )
     .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&')),
   fc.constantFrom('&&&', '=', '==', 'limit', 'limit=1&limit=2', '%', 'a[b]=1', `x=${'a'.repeat(6000)}`),
 );

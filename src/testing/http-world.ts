@@ -21,15 +21,21 @@ export interface Answer<T = any> {
 }
 
 async function send(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
-  const res = await fetch(url, { method, headers: { ...headers, ...(body !== undefined && { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 /** The programme's API (a fresh token per call, so that time travel never expires it) and its control plane. */
 export function httpProgramme(access: ProgrammeAccess) {
-  const token = async () => (await send(`${access.url}/v1/auth/token`, 'POST', {}, { apiKey: access.apiKey, apiSecret: access.apiSecret })).body.token as string;
-  const api = async (method: string, path: string, body?: unknown) => send(`${access.url}/v1${path}`, method, { Authorization: `Bearer ${await token()}` }, body);
+  const token = async () =>
+    (await send(`${access.url}/v1/auth/token`, 'POST', {}, { apiKey: access.apiKey, apiSecret: access.apiSecret })).body.token as string;
+  const api = async (method: string, path: string, body?: unknown) =>
+    send(`${access.url}/v1${path}`, method, { Authorization: `Bearer ${await token()}` }, body);
   const control = (method: string, path: string, body?: unknown) => send(`${access.url}/_sandbox${path}`, method, { 'Sandbox-Programme': access.id }, body);
   const expectOk = (answer: Answer, what: string) => {
     if (answer.status >= 300) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -71,7 +77,10 @@ export async function journey(p: HttpProgramme, seed: string, advance?: (by: str
   if (advance) await advance('2s');
   else await until(async () => (await p.api('GET', `/accounts/${account.id}`)).body.status === 'active', 'the account to deploy');
   const card = p.expectOk(
-    await p.api('POST', `/accounts/${account.id}/cards`, { type: 'virtual', billingAddress: { firstLine: '1 Test Street', city: 'London', country: 'GB', postCode: 'N1 1AA' } }),
+    await p.api('POST', `/accounts/${account.id}/cards`, {
+      type: 'virtual',
+      billingAddress: { firstLine: '1 Test Street', city: 'London', country: 'GB', postCode: 'N1 1AA' },
+    }),
     'create card',
   );
   p.expectOk(await p.control('PATCH', `/simulator/cards/${card.id}/issue`), 'issue');

@@ -28,7 +28,13 @@ export function payments(sb: TestSandbox) {
 
     /** The events written for an entity, oldest first, bodies parsed. */
     eventsOf: (entityId: string) =>
-      db.select().from(events).where(eq(events.entityId, entityId)).orderBy(asc(events.createdAt), asc(sql`rowid`)).all().map((e) => ({ type: e.type, body: JSON.parse(e.body) })),
+      db
+        .select()
+        .from(events)
+        .where(eq(events.entityId, entityId))
+        .orderBy(asc(events.createdAt), asc(sql`rowid`))
+        .all()
+        .map((e) => ({ type: e.type, body: JSON.parse(e.body) })),
 
     counts: () => ({
       authorisations: db.select().from(authorisations).all().length,

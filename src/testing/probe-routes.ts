@@ -27,7 +27,12 @@ export function mountProbeRoutes(sandbox: TestSandbox): Probes {
   let failing = false;
 
   sandbox.app.openapi(
-    createRoute({ method: 'post', path: '/v1/probes', request: { body: jsonBody(ProbeBody) }, responses: { 201: jsonResponse(z.object({ n: z.number() })), ...standardProblems } }),
+    createRoute({
+      method: 'post',
+      path: '/v1/probes',
+      request: { body: jsonBody(ProbeBody) },
+      responses: { 201: jsonResponse(z.object({ n: z.number() })), ...standardProblems },
+    }),
     async (c) => {
       const body = c.req.valid('json');
       onEnter?.();
@@ -42,11 +47,21 @@ export function mountProbeRoutes(sandbox: TestSandbox): Probes {
     },
   );
   sandbox.app.openapi(
-    createRoute({ method: 'get', path: '/v1/probes/{probeId}', request: { params: idParam('probeId') }, responses: { 200: jsonResponse(z.object({ id: z.string() })), ...standardProblems } }),
+    createRoute({
+      method: 'get',
+      path: '/v1/probes/{probeId}',
+      request: { params: idParam('probeId') },
+      responses: { 200: jsonResponse(z.object({ id: z.string() })), ...standardProblems },
+    }),
     (c) => c.json({ id: c.req.valid('param').probeId }, 200),
   );
   sandbox.app.openapi(
-    createRoute({ method: 'delete', path: '/v1/probes/{probeId}', request: { params: idParam('probeId') }, responses: { 204: { description: 'Deleted' }, ...standardProblems } }),
+    createRoute({
+      method: 'delete',
+      path: '/v1/probes/{probeId}',
+      request: { params: idParam('probeId') },
+      responses: { 204: { description: 'Deleted' }, ...standardProblems },
+    }),
     (c) => {
       effects.push({ deleted: c.req.valid('param').probeId });
       return c.body(null, 204);

@@ -53,7 +53,6 @@ export interface SignOptions {
   sign?: (data: Buffer) => Buffer;
 }
 
-
 /** The headers of a signed request for `method url`: Content-Type, Content-Digest, Idempotency-Key, Signature-Input, Signature. */
 export async function signedHeaders(key: TestSigningKey, method: string, url: string, options: SignOptions = {}): Promise<Record<string, string>> {
   const headers: Record<string, string> = { ...options.headers };
@@ -86,7 +85,13 @@ export interface SignedRequestOptions extends SignOptions {
 }
 
 /** Signs and sends a request through the harness; a non-string body is serialised as JSON once. */
-export async function sendSigned(sandbox: TestSandbox, key: TestSigningKey, method: string, path: string, options: Omit<SignedRequestOptions, 'body'> & { body?: unknown } = {}) {
+export async function sendSigned(
+  sandbox: TestSandbox,
+  key: TestSigningKey,
+  method: string,
+  path: string,
+  options: Omit<SignedRequestOptions, 'body'> & { body?: unknown } = {},
+) {
   const body = options.body === undefined || typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   const headers = await signedHeaders(key, method, `${HARNESS_ORIGIN}${path}`, { ...options, body });
   const sent = options.tamper ? options.tamper({ headers, body }) : { headers, body };

@@ -28,7 +28,11 @@ export interface RecordOptions {
 
 /** Every user table (not SQLite's own, not the migration ledger), by name. */
 function tableNames(store: Store): string[] {
-  return (store.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  return (
+    store.sqlite
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name")
+      .all() as { name: string }[]
+  ).map((r) => r.name);
 }
 
 export function recordChanges(store: Store, options: RecordOptions = {}): ChangeRecorder {

@@ -27,7 +27,9 @@ function digestMatches(request: ReceivedRequest): boolean {
 
 /** Verifies with node:crypto and a hand-built signature base. */
 export function verifyWithNodeCrypto(request: ReceivedRequest, key: KeyObject, keyId: string): boolean {
-  const input = /^sig=(\("@method" "@authority" "@path" "content-digest"\);created=\d+;keyid="([^"]+)";alg="([^"]+)")$/.exec(header(request, 'signature-input'));
+  const input = /^sig=(\("@method" "@authority" "@path" "content-digest"\);created=\d+;keyid="([^"]+)";alg="([^"]+)")$/.exec(
+    header(request, 'signature-input'),
+  );
   const signature = /^sig=:([A-Za-z0-9+/=]+):$/.exec(header(request, 'signature'));
   if (!input || !signature || input[2] !== keyId || input[3] !== ALG) return false;
   const base = [

@@ -49,7 +49,14 @@ export function declaredAnswers(definitions: readonly unknown[]): Declared[] {
  * Why an answer does not match what its route declares (or, for any problem+json answer, the
  * problem shape), or undefined when it does or nothing is declared for its status.
  */
-export function answerMismatch(declared: readonly Declared[], method: string, path: string, status: number, contentType: string, text: string): string | undefined {
+export function answerMismatch(
+  declared: readonly Declared[],
+  method: string,
+  path: string,
+  status: number,
+  contentType: string,
+  text: string,
+): string | undefined {
   if (!text) return undefined;
   const type = contentType.split(';')[0]!.trim();
   const route = declared.find((d) => d.method === method && d.path.test(path));

@@ -32,8 +32,10 @@ describe('delivery controls', () => {
 
   const services = () => sandbox.deps.services;
   const control = async (method: string, path: string, body?: unknown) => sandbox.json(method, `/_sandbox${path}`, { token: false, body });
-  const subscribe = (path = '/hook', types: WebhookType[] = ['card.updated', 'customer.updated']) => services().webhooks.put({ callbackUrl: `${receiver.url}${path}`, types });
-  const emit = (status: string, type: WebhookType = 'card.updated') => sandbox.deps.store.transaction(() => services().events.emit(type, CARD, { id: CARD, status }));
+  const subscribe = (path = '/hook', types: WebhookType[] = ['card.updated', 'customer.updated']) =>
+    services().webhooks.put({ callbackUrl: `${receiver.url}${path}`, types });
+  const emit = (status: string, type: WebhookType = 'card.updated') =>
+    sandbox.deps.store.transaction(() => services().events.emit(type, CARD, { id: CARD, status }));
   const advanceTo = (t: number) => services().scheduler.advance(t);
   const deliveries = async () => (await control('GET', '/events')).body.flatMap((e: { deliveries: unknown[] }) => e.deliveries);
   const received = () => receiver.requests.map((r) => `${r.path} ${JSON.parse(r.body.toString()).status}`);
@@ -71,12 +73,20 @@ describe('delivery controls', () => {
     receiver.answer(200);
     emit('inactive');
     await advanceTo(T0 + H);
-    expect(received().filter((r) => r.startsWith('/open')).sort()).toEqual(['/open active', '/open inactive', '/open issuing']);
+    expect(
+      received()
+        .filter((r) => r.startsWith('/open'))
+        .sort(),
+    ).toEqual(['/open active', '/open inactive', '/open issuing']);
     expect(received().filter((r) => r.startsWith('/paused')).length).toBe(4);
 
     expect((await control('POST', `/webhooks/${paused.id}/resume`)).body).toMatchObject({ paused: false, deliveries: 2 });
     await advanceTo(T0 + H);
-    expect(received().filter((r) => r.startsWith('/paused')).slice(4)).toEqual(expect.arrayContaining(['/paused active', '/paused inactive']));
+    expect(
+      received()
+        .filter((r) => r.startsWith('/paused'))
+        .slice(4),
+    ).toEqual(expect.arrayContaining(['/paused active', '/paused inactive']));
     expect((await deliveries()).every((d: { status: string }) => d.status === 'delivered')).toBe(true);
   });
 
@@ -104,7 +114,11 @@ describe('delivery controls', () => {
     expect(retried.body).toMatchObject({ id: delivery.id, eventId: expect.any(String), status: 'pending', nextAttemptAt: new Date(T0 + 40 * S).toISOString() });
     await advanceTo(T0 + 40 * S);
     expect((await deliveries())[0]).toMatchObject({ status: 'delivered', attempts: 7 });
-    expect((await control('POST', `/deliveries/${delivery.id}/retry`)).body).toMatchObject({ status: 409, code: 'invalid_state_transition', detail: expect.stringContaining('resend') });
+    expect((await control('POST', `/deliveries/${delivery.id}/retry`)).body).toMatchObject({
+      status: 409,
+      code: 'invalid_state_transition',
+      detail: expect.stringContaining('resend'),
+    });
   });
 
   it('exhausts a delivery: discarded at once, and nothing more is sent', async () => {
@@ -115,7 +129,14 @@ describe('delivery controls', () => {
     const [delivery] = await deliveries();
     const exhausted = await control('POST', `/deliveries/${delivery.id}/exhaust`);
     expect(exhausted.status).toBe(200);
-    expect(exhausted.body).toEqual({ id: delivery.id, eventId: expect.any(String), webhookId: delivery.webhookId, callbackUrl: delivery.callbackUrl, status: 'discarded', attempts: 2 });
+    expect(exhausted.body).toEqual({
+      id: delivery.id,
+      eventId: expect.any(String),
+      webhookId: delivery.webhookId,
+      callbackUrl: delivery.callbackUrl,
+      status: 'discarded',
+      attempts: 2,
+    });
     await advanceTo(T0 + 48 * H);
     expect(receiver.requests).toHaveLength(2);
     expect((await control('POST', `/deliveries/${delivery.id}/exhaust`)).status).toBe(200);
@@ -139,9 +160,16 @@ describe('delivery controls', () => {
 
     const window = await control('POST', '/events/resend', { since: new Date(T0 + H).toISOString(), type: 'card.updated' });
     expect(window.status).toBe(202);
-    expect(window.body).toEqual({ events: 1, deliveries: [{ id: expect.any(String), eventId: late, webhookId: expect.any(String), callbackUrl: `${receiver.url}/hook` }] });
-    expect((await control('POST', '/events/resend', { until: new Date(T0 + H).toISOString() })).body.deliveries.map((d: { eventId: string }) => d.eventId)).toEqual([early]);
-    expect((await control('POST', '/events/resend', { type: 'customer.updated' })).body.deliveries.map((d: { eventId: string }) => d.eventId)).toEqual([customer]);
+    expect(window.body).toEqual({
+      events: 1,
+      deliveries: [{ id: expect.any(String), eventId: late, webhookId: expect.any(String), callbackUrl: `${receiver.url}/hook` }],
+    });
+    expect(
+      (await control('POST', '/events/resend', { until: new Date(T0 + H).toISOString() })).body.deliveries.map((d: { eventId: string }) => d.eventId),
+    ).toEqual([early]);
+    expect((await control('POST', '/events/resend', { type: 'customer.updated' })).body.deliveries.map((d: { eventId: string }) => d.eventId)).toEqual([
+      customer,
+    ]);
     expect((await control('POST', '/events/resend', { since: '2030-01-01' })).body).toEqual({ events: 0, deliveries: [] });
     await advanceTo(T0 + 2 * H);
     expect(receiver.requests.map((r) => r.headers['sandbox-event-id']).sort()).toEqual([late, early, customer].sort());

@@ -59,7 +59,8 @@ export interface Due {
 /** An attempt's outcome as recorded: what the receiver did, or the fault that stood in for it. */
 export type Outcome = AttemptOutcome & { fault?: AttemptFault };
 
-export const isSuccess = (outcome: AttemptOutcome) => outcome.error === undefined && outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
+export const isSuccess = (outcome: AttemptOutcome) =>
+  outcome.error === undefined && outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
 
 /**
  * What letting held deliveries go writes: due `now`, or, while their subscription is paused (no
@@ -96,10 +97,16 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
       `${dueSelect} WHERE ${mine} AND d.status = 'pending' AND d.next_attempt_at <= ? AND d.id NOT IN (SELECT value FROM json_each(?)) ORDER BY d.next_attempt_at, d.rowid`,
     ),
   );
-  const dueByIdQuery = once(() => sqlite.prepare<[string, number], Due>(`${dueSelect} WHERE ${mine} AND d.id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?`));
-  const nextDueQuery = once(() => sqlite.prepare<[], number | null>(`SELECT min(d.next_attempt_at) FROM deliveries d WHERE ${mine} AND d.status = 'pending'`).pluck());
+  const dueByIdQuery = once(() =>
+    sqlite.prepare<[string, number], Due>(`${dueSelect} WHERE ${mine} AND d.id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?`),
+  );
+  const nextDueQuery = once(() =>
+    sqlite.prepare<[], number | null>(`SELECT min(d.next_attempt_at) FROM deliveries d WHERE ${mine} AND d.status = 'pending'`).pluck(),
+  );
   const currentQuery = once(() =>
-    sqlite.prepare<[string], { status: AttemptReport['status']; firstAttemptAt: number | null }>(`SELECT d.status, d.first_attempt_at AS firstAttemptAt FROM deliveries d WHERE ${mine} AND d.id = ?`),
+    sqlite.prepare<[string], { status: AttemptReport['status']; firstAttemptAt: number | null }>(
+      `SELECT d.status, d.first_attempt_at AS firstAttemptAt FROM deliveries d WHERE ${mine} AND d.id = ?`,
+    ),
   );
   const insertAttempt = rowInserter(store, attempts);
   const updateDelivery = once(() =>
@@ -110,7 +117,11 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
   const byId = and(mineDelivery, eq(deliveries.id, p('id')));
 
   // The delivery lab's statements: they run only when faults are in force or a delivery was held.
-  const holdDelivery = db.update(deliveries).set({ hold: sql`${p('hold')}`, nextAttemptAt: sql`${p('until')}`, updatedAt: sql`${p('now')}` }).where(byId).prepare();
+  const holdDelivery = db
+    .update(deliveries)
+    .set({ hold: sql`${p('hold')}`, nextAttemptAt: sql`${p('until')}`, updatedAt: sql`${p('now')}` })
+    .where(byId)
+    .prepare();
   const sameEntity = (seq: 'earlier' | 'later') =>
     and(
       mineDelivery,
@@ -119,8 +130,19 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
       eq(events.entityId, p('entityId')),
       seq === 'earlier' ? and(lt(events.seq, p('seq')), eq(deliveries.hold, 'holding')) : gt(events.seq, p('seq')),
     );
-  const earlierHeldQuery = db.select({ one: sql<number>`1` }).from(deliveries).innerJoin(events, eventOf).where(sameEntity('earlier')).limit(1).prepare();
-  const laterQuery = db.select({ n: sql<number>`count(*)`, due: min(deliveries.nextAttemptAt) }).from(deliveries).innerJoin(events, eventOf).where(sameEntity('later')).prepare();
+  const earlierHeldQuery = db
+    .select({ one: sql<number>`1` })
+    .from(deliveries)
+    .innerJoin(events, eventOf)
+    .where(sameEntity('earlier'))
+    .limit(1)
+    .prepare();
+  const laterQuery = db
+    .select({ n: sql<number>`count(*)`, due: min(deliveries.nextAttemptAt) })
+    .from(deliveries)
+    .innerJoin(events, eventOf)
+    .where(sameEntity('later'))
+    .prepare();
   // A delivered event releases the earlier events for its entity held back behind it; a paused one stays paused.
   const releaseHeld = db
     .update(deliveries)
@@ -200,12 +222,29 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
           outcomes.forEach((outcome, i) => {
             const { statusCode, error, durationMs, fault, response } = outcome;
             insertAttempt({
-              programmeId: programme, id: attemptIds.uuid(), deliveryId: due.id, attempt: first + i, at, statusCode: statusCode ?? null, error: error ?? null, durationMs,
-              fault: fault ?? null, responseType: response?.contentType ?? null, responseBody: response?.body ?? null,
+              programmeId: programme,
+              id: attemptIds.uuid(),
+              deliveryId: due.id,
+              attempt: first + i,
+              at,
+              statusCode: statusCode ?? null,
+              error: error ?? null,
+              durationMs,
+              fault: fault ?? null,
+              responseType: response?.contentType ?? null,
+              responseBody: response?.body ?? null,
             });
             reports.push({
-              eventId: due.eventId, type: due.type as WebhookType, entityId: due.entityId, deliveryId: due.id, webhookId: due.webhookId, callbackUrl: due.callbackUrl, attempt: first + i, at,
-              ...outcome, status,
+              eventId: due.eventId,
+              type: due.type as WebhookType,
+              entityId: due.entityId,
+              deliveryId: due.id,
+              webhookId: due.webhookId,
+              callbackUrl: due.callbackUrl,
+              attempt: first + i,
+              at,
+              ...outcome,
+              status,
               ...(next !== undefined ? { nextAttemptAt: next } : {}),
               ...(pausedDueAt !== undefined ? { paused: true as const } : {}),
             });

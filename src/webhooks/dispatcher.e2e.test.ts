@@ -46,7 +46,8 @@ describe('webhook delivery', () => {
   const advanceTo = (t: number) => services().scheduler.advance(t);
   const runDue = () => advanceTo(sandbox.deps.clock.now());
   const deliveryRows = () => sandbox.deps.store.db.select().from(deliveries).all();
-  const attemptRows = (deliveryId: string) => sandbox.deps.store.db.select().from(attempts).where(eq(attempts.deliveryId, deliveryId)).orderBy(asc(attempts.attempt)).all();
+  const attemptRows = (deliveryId: string) =>
+    sandbox.deps.store.db.select().from(attempts).where(eq(attempts.deliveryId, deliveryId)).orderBy(asc(attempts.attempt)).all();
   const attemptHeaders = () => receiver.requests.map((r) => Number(r.headers['sandbox-delivery-attempt']));
 
   it('delivers each event to every webhook subscribed to its type at event time, verifiable with the published key', async () => {
@@ -123,7 +124,11 @@ describe('webhook delivery', () => {
     emit('card.updated', 'card-1');
     await advanceTo(T0 + 2 * S); // attempts at 0, 0, 1 s
     const [delivery] = deliveryRows();
-    expect(attemptRows(delivery!.id).map((a) => [a.statusCode, a.error?.includes('ECONNREFUSED')])).toEqual([[null, true], [null, true], [null, true]]);
+    expect(attemptRows(delivery!.id).map((a) => [a.statusCode, a.error?.includes('ECONNREFUSED')])).toEqual([
+      [null, true],
+      [null, true],
+      [null, true],
+    ]);
 
     receiver.answer((request) => (request.headers['sandbox-delivery-attempt'] === '4' ? 204 : 503));
     services().webhooks.put({ id: hook.id, callbackUrl: `${receiver.url}/hook`, types: ['card.updated'] });
@@ -188,7 +193,9 @@ describe('webhook delivery', () => {
       services().scheduler.start();
       subscribe(['card.updated']);
       const count = 500;
-      const ids = sandbox.deps.store.transaction(() => Array.from({ length: count }, (_, i) => services().events.emit('card.updated', `card-${i}`, { id: `card-${i}` })));
+      const ids = sandbox.deps.store.transaction(() =>
+        Array.from({ length: count }, (_, i) => services().events.emit('card.updated', `card-${i}`, { id: `card-${i}` })),
+      );
       await receiver.waitFor(count, 60_000);
       await services().webhooks.idle();
       expect(new Set(receiver.requests.map((r) => r.headers['sandbox-event-id']))).toEqual(new Set(ids));

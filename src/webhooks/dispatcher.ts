@@ -56,7 +56,11 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     const faults = lab.faultsFor(due.webhookId);
     const attempt = due.attempts + 1;
     const draw = faults?.seed !== undefined ? seededDraw(faults.seed, due.seq, attempt) : () => random.float();
-    const decided = decideAttempt(faults, { attempt, at, held: due.hold, overtakes: () => rows.overtakes(due), laterPending: () => rows.laterPending(due) }, draw);
+    const decided = decideAttempt(
+      faults,
+      { attempt, at, held: due.hold, overtakes: () => rows.overtakes(due), laterPending: () => rows.laterPending(due) },
+      draw,
+    );
     if (decided.action === 'hold') rows.hold(due, decided.hold, at + decided.forMs);
     else if (decided.action === 'answer' && decided.fault === 'injected-status' && decided.spendsFail) lab.spendFail(due.webhookId);
     return decided;

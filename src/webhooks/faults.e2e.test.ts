@@ -101,7 +101,9 @@ describe('webhook faults', () => {
     expect(await history(lone)).toEqual([expect.objectContaining({ at: new Date(T0 + 60 * S).toISOString(), fault: 'delayed' })]);
 
     // A later update that the receiver refuses twice: the earlier one waits until it is delivered.
-    receiver.answer((request) => (JSON.parse(request.body.toString()).status === 'inactive' && Number(request.headers['sandbox-delivery-attempt']) < 3 ? 503 : 200));
+    receiver.answer((request) =>
+      JSON.parse(request.body.toString()).status === 'inactive' && Number(request.headers['sandbox-delivery-attempt']) < 3 ? 503 : 200,
+    );
     const earlier = emit(OTHER_CARD, 'active');
     emit(OTHER_CARD, 'inactive');
     await advanceTo(T0 + 5 * 60 * S);
@@ -157,7 +159,13 @@ describe('webhook faults', () => {
     expect((await control('DELETE', '/webhooks/faults')).status).toBe(204);
     await advanceTo(T0 + 3 * S);
     expect(receiver.requests).toHaveLength(1);
-    expect((await history(eventId))[3]).toEqual({ attempt: 4, at: new Date(T0 + 3 * S).toISOString(), statusCode: 200, durationMs: expect.any(Number), response: { contentType: 'application/json', body: '{}' } });
+    expect((await history(eventId))[3]).toEqual({
+      attempt: 4,
+      at: new Date(T0 + 3 * S).toISOString(),
+      statusCode: 200,
+      durationMs: expect.any(Number),
+      response: { contentType: 'application/json', body: '{}' },
+    });
   });
 
   it("gives a subscription's own faults in place of the programme's, and back again", async () => {
@@ -182,8 +190,21 @@ describe('webhook faults', () => {
     await advanceTo(T0);
     const messages = (await stream.next(3)).filter((m) => m.event === 'attempt').map((m) => m.data);
     expect(messages).toEqual([
-      expect.objectContaining({ kind: 'attempt', type: 'card.updated', entityId: CARD, attempt: 1, statusCode: 503, fault: 'injected-status', status: 'pending' }),
-      expect.objectContaining({ attempt: 2, statusCode: 500, response: { contentType: 'text/plain', body: 'handler exploded: no such card' }, status: 'pending' }),
+      expect.objectContaining({
+        kind: 'attempt',
+        type: 'card.updated',
+        entityId: CARD,
+        attempt: 1,
+        statusCode: 503,
+        fault: 'injected-status',
+        status: 'pending',
+      }),
+      expect.objectContaining({
+        attempt: 2,
+        statusCode: 500,
+        response: { contentType: 'text/plain', body: 'handler exploded: no such card' },
+        status: 'pending',
+      }),
     ]);
     expect(messages[1]).not.toHaveProperty('fault');
   });
@@ -198,7 +219,8 @@ describe('webhook faults', () => {
       const ids = Array.from({ length: 15 }, (_, i) => emit(entities[i % 3]!, `status-${i}`));
       await advanceTo(T0 + 3_600 * S);
       const seen = [];
-      for (const [i, id] of ids.entries()) for (const a of await history(id)) seen.push(`${i}#${a.attempt}@${(Date.parse(a.at) - T0) / S}:${a.fault ?? a.statusCode}`);
+      for (const [i, id] of ids.entries())
+        for (const a of await history(id)) seen.push(`${i}#${a.attempt}@${(Date.parse(a.at) - T0) / S}:${a.fault ?? a.statusCode}`);
       await sandbox.deps.services.webhooks.drain(2000);
       return seen;
     };

@@ -3,7 +3,14 @@ import type { Faults } from '../domain/webhook-faults.js';
 import { decideAttempt, RECHECK_MS, REORDER_HOLD_MS, SEND, seededDraw, type AttemptFacts, type Draw } from './faults.js';
 
 const T = 1_000_000;
-const facts = (overrides: Partial<AttemptFacts> = {}): AttemptFacts => ({ attempt: 1, at: T, held: null, overtakes: () => false, laterPending: () => undefined, ...overrides });
+const facts = (overrides: Partial<AttemptFacts> = {}): AttemptFacts => ({
+  attempt: 1,
+  at: T,
+  held: null,
+  overtakes: () => false,
+  laterPending: () => undefined,
+  ...overrides,
+});
 const always: Draw = () => 0;
 const never: Draw = () => 0.999999;
 
@@ -22,9 +29,21 @@ describe('decideAttempt', () => {
   });
 
   it('keeps a held event waiting while a later one is pending, then sends it as reordered or delayed', () => {
-    expect(decideAttempt({ reorder: 1 }, facts({ held: 'holding', laterPending: () => T + 30_000 }), always)).toEqual({ action: 'hold', hold: 'holding', forMs: 30_000 });
-    expect(decideAttempt({ reorder: 1 }, facts({ held: 'holding', laterPending: () => T - 5 }), always)).toEqual({ action: 'hold', hold: 'holding', forMs: RECHECK_MS });
-    expect(decideAttempt(undefined, facts({ held: 'holding', laterPending: () => null }), always)).toEqual({ action: 'hold', hold: 'holding', forMs: REORDER_HOLD_MS });
+    expect(decideAttempt({ reorder: 1 }, facts({ held: 'holding', laterPending: () => T + 30_000 }), always)).toEqual({
+      action: 'hold',
+      hold: 'holding',
+      forMs: 30_000,
+    });
+    expect(decideAttempt({ reorder: 1 }, facts({ held: 'holding', laterPending: () => T - 5 }), always)).toEqual({
+      action: 'hold',
+      hold: 'holding',
+      forMs: RECHECK_MS,
+    });
+    expect(decideAttempt(undefined, facts({ held: 'holding', laterPending: () => null }), always)).toEqual({
+      action: 'hold',
+      hold: 'holding',
+      forMs: REORDER_HOLD_MS,
+    });
     expect(decideAttempt({ reorder: 1 }, facts({ held: 'holding' }), never)).toEqual({ action: 'send', fault: 'delayed', duplicate: false });
     expect(decideAttempt(undefined, facts({ held: 'reordered' }), always)).toEqual({ action: 'send', fault: 'reordered', duplicate: false });
     expect(decideAttempt({ duplicate: 1 }, facts({ held: 'delayed' }), always)).toEqual({ action: 'send', fault: 'delayed', duplicate: true });
@@ -39,9 +58,19 @@ describe('decideAttempt', () => {
   });
 
   it('answers for the receiver: the next N attempts, a rate of them, or silence', () => {
-    expect(decideAttempt({ fail: { status: 503, times: 3, remaining: 1 } }, facts({ attempt: 7 }), never)).toEqual({ action: 'answer', fault: 'injected-status', statusCode: 503, spendsFail: true });
+    expect(decideAttempt({ fail: { status: 503, times: 3, remaining: 1 } }, facts({ attempt: 7 }), never)).toEqual({
+      action: 'answer',
+      fault: 'injected-status',
+      statusCode: 503,
+      spendsFail: true,
+    });
     expect(decideAttempt({ fail: { status: 503, times: 3, remaining: 0 } }, facts(), always)).toBe(SEND);
-    expect(decideAttempt({ fail: { status: 429, rate: 0.5 } }, facts(), always)).toEqual({ action: 'answer', fault: 'injected-status', statusCode: 429, spendsFail: false });
+    expect(decideAttempt({ fail: { status: 429, rate: 0.5 } }, facts(), always)).toEqual({
+      action: 'answer',
+      fault: 'injected-status',
+      statusCode: 429,
+      spendsFail: false,
+    });
     expect(decideAttempt({ fail: { status: 429, rate: 0.5 } }, facts(), never)).toBe(SEND);
     expect(decideAttempt({ timeout: 1 }, facts(), always)).toEqual({ action: 'answer', fault: 'injected-timeout' });
     // A held event may be answered for too: the hold passes on to the attempt that reaches the receiver.
@@ -64,7 +93,12 @@ describe('seededDraw', () => {
     const a = seededDraw(42, 7, 1);
     const kinds = ['delay', 'reorder', 'fail', 'timeout', 'duplicate'] as const;
     const first = kinds.map((k) => a(k));
-    expect([...kinds].reverse().map((k) => seededDraw(42, 7, 1)(k)).reverse()).toEqual(first);
+    expect(
+      [...kinds]
+        .reverse()
+        .map((k) => seededDraw(42, 7, 1)(k))
+        .reverse(),
+    ).toEqual(first);
     expect(new Set(first).size).toBe(5);
     expect(kinds.map((k) => seededDraw(43, 7, 1)(k))).not.toEqual(first);
     expect(kinds.map((k) => seededDraw(42, 8, 1)(k))).not.toEqual(first);

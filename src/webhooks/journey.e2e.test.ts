@@ -30,7 +30,12 @@ it('delivers every event of the customer → card → authorisation journey, eac
   expect(authorised.status).toBe(201);
   await sandbox.deps.services.scheduler.advance(sandbox.deps.clock.now() + 60_000);
 
-  const events = sandbox.deps.store.sqlite.prepare('SELECT id, type, entity_id AS entityId, body FROM events ORDER BY created_at, rowid').all() as { id: string; type: string; entityId: string; body: string }[];
+  const events = sandbox.deps.store.sqlite.prepare('SELECT id, type, entity_id AS entityId, body FROM events ORDER BY created_at, rowid').all() as {
+    id: string;
+    type: string;
+    entityId: string;
+    body: string;
+  }[];
   expect(new Set(events.map((e) => e.type))).toEqual(new Set(WEBHOOK_TYPES));
   expect(receiver.requests.map((r) => r.headers['sandbox-event-id']).sort()).toEqual(events.map((e) => e.id).sort());
 

@@ -43,7 +43,13 @@ describe('retryWait', () => {
     expect(retryWait(13, 0.5)).toBe(2 * H); // 7680 s
     expect(retryWait(13, 0)).toBe(6144 * S); // 7680 s × 0.8: under the cap again
     expect(retryWait(14, 0)).toBe(2 * H); // 15360 s × 0.8
-    fc.assert(fc.property(fc.integer({ min: 1, max: 200 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (n, r) => retryWait(n, r) <= RETRY_POLICY.maxWaitMs));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (n, r) => retryWait(n, r) <= RETRY_POLICY.maxWaitMs,
+      ),
+    );
   });
 });
 

@@ -28,7 +28,16 @@ describe('sendAttempt', () => {
   });
 
   const attempt = (overrides: Partial<Attempt> = {}) =>
-    sendAttempt({ callbackUrl: `${receiver.url}/hooks/cards?tenant=7`, body: BODY, eventId: EVENT_ID, attempt: 1, signer: { keyId, privateKey }, created: Math.floor(Date.now() / 1000), agents, ...overrides });
+    sendAttempt({
+      callbackUrl: `${receiver.url}/hooks/cards?tenant=7`,
+      body: BODY,
+      eventId: EVENT_ID,
+      attempt: 1,
+      signer: { keyId, privateKey },
+      created: Math.floor(Date.now() / 1000),
+      agents,
+      ...overrides,
+    });
 
   const last = (): ReceivedRequest => receiver.requests.at(-1)!;
 

@@ -33,7 +33,13 @@ describe('webhook retries in time travel', () => {
   const emit = (id: string) => store().transaction(() => services().events.emit('card.updated', id, { id, status: 'active' }));
   const deliveryRows = () => store().db.select().from(deliveries).orderBy(asc(deliveries.createdAt)).all();
   const attemptTimes = (deliveryId: string) =>
-    store().db.select().from(attempts).where(eq(attempts.deliveryId, deliveryId)).orderBy(asc(attempts.attempt)).all().map((a) => (a.at - T0) / S);
+    store()
+      .db.select()
+      .from(attempts)
+      .where(eq(attempts.deliveryId, deliveryId))
+      .orderBy(asc(attempts.attempt))
+      .all()
+      .map((a) => (a.at - T0) / S);
 
   it('runs a day of retries for several deliveries in one advance, each attempt at its own due time', async () => {
     for (const id of ['card-1', 'card-2', 'card-3', 'card-4', 'card-5']) emit(id);

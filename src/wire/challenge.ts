@@ -20,7 +20,9 @@ export const OwnerSignature = z
   .object({
     ownerId: BlockchainAccountId,
     challenge: base64('the base64 challenge this sandbox issued'),
-    signature: base64('base64 of the 65-byte r‖s‖v signature').meta({ description: 'Base64 of the 65 bytes r‖s‖v (base64 of the 0x-hex text is accepted too)' }),
+    signature: base64('base64 of the 65-byte r‖s‖v signature').meta({
+      description: 'Base64 of the 65 bytes r‖s‖v (base64 of the 0x-hex text is accepted too)',
+    }),
   })
   .meta({ id: 'OwnerSignature' });
 

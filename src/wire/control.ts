@@ -47,7 +47,12 @@ export const NewProgramme = z.strictObject(
     /** Start the clock frozen at this instant (`now` or an ISO 8601 date-time); running otherwise. */
     clock: z.string({ error: 'must be "now" or an ISO 8601 date-time' }).optional(),
     /** Draw its ids and randomness from this seed, so that the same requests give the same answers. */
-    randomSeed: z.number({ error: 'must be an integer' }).int('must be an integer').min(0).max(2 ** 32 - 1).optional(),
+    randomSeed: z
+      .number({ error: 'must be an integer' })
+      .int('must be an integer')
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
   },
   { error: 'must be a JSON object' },
 );
@@ -117,9 +122,7 @@ const QueuedDelivery = z.object({ id: z.string(), webhookId: z.string(), callbac
 export const EventResent = z.object({ eventId: z.string(), deliveries: z.array(QueuedDelivery) }).meta({ id: 'EventResent' });
 
 /** POST /_sandbox/events/resend: how many events matched, and the deliveries queued, oldest event first. */
-export const WindowResent = z
-  .object({ events: Count, deliveries: z.array(QueuedDelivery.extend({ eventId: z.string() })) })
-  .meta({ id: 'WindowResent' });
+export const WindowResent = z.object({ events: Count, deliveries: z.array(QueuedDelivery.extend({ eventId: z.string() })) }).meta({ id: 'WindowResent' });
 export type WindowResent = z.infer<typeof WindowResent>;
 
 /** `event: event` on GET /_sandbox/events/stream: a committed event. */
@@ -153,7 +156,9 @@ export const StreamedAttempt = z
   .meta({ id: 'StreamedAttempt' });
 export type StreamedAttempt = z.infer<typeof StreamedAttempt>;
 
-export const WorldCard = z.intersection(Card, z.object({ authorisations: z.array(Authorisation), transactions: z.array(Transaction) })).meta({ id: 'WorldCard' });
+export const WorldCard = z
+  .intersection(Card, z.object({ authorisations: z.array(Authorisation), transactions: z.array(Transaction) }))
+  .meta({ id: 'WorldCard' });
 export type WorldCard = z.infer<typeof WorldCard>;
 
 export const WorldAccount = z

@@ -50,11 +50,26 @@ type TransactionRow = typeof transactions.$inferSelect;
 
 /** The amounts, rate and merchant of a payment, in the reference's field order. */
 export function paymentOf(row: Pick<AuthorisationRow, keyof typeof payment>) {
-  return { amount: row.amount, currency: row.currency, merchantAmount: row.merchantAmount, merchantCurrency: row.merchantCurrency, exchangeRate: row.exchangeRate, merchant: row.merchant };
+  return {
+    amount: row.amount,
+    currency: row.currency,
+    merchantAmount: row.merchantAmount,
+    merchantCurrency: row.merchantCurrency,
+    exchangeRate: row.exchangeRate,
+    merchant: row.merchant,
+  };
 }
 
 export function toAuthorisation(row: AuthorisationRow): Authorisation {
-  return { id: row.id, accountId: row.accountId, cardId: row.cardId, status: row.status, ...paymentOf(row), createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    cardId: row.cardId,
+    status: row.status,
+    ...paymentOf(row),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
 }
 
 /** `cardId` and `authorisationId` only when the transaction has them. */

@@ -43,11 +43,14 @@ const SeedWebhook = z.strictObject({
 });
 
 export const SeedDocument = z
-  .strictObject({
-    description: z.string().optional(),
-    webhooks: list(SeedWebhook),
-    customers: list(SeedCustomer),
-  }, { error: 'must be a JSON object' })
+  .strictObject(
+    {
+      description: z.string().optional(),
+      webhooks: list(SeedWebhook),
+      customers: list(SeedCustomer),
+    },
+    { error: 'must be a JSON object' },
+  )
   .superRefine((document, ctx) => {
     for (const error of seedTreeErrors(document)) ctx.addIssue({ code: 'custom', message: error.message, path: error.path });
   });
@@ -63,12 +66,14 @@ export type { SeedResult } from './control.js';
 export function parseSeedDocument(value: unknown): SeedDocument {
   const result = SeedDocument.safeParse(value);
   if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => {
-    const path = seedPath(issue.path);
-    const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : [];
-    return unknownKeys.length
-      ? unknownKeys.map((key) => ({ path: path ? `${path}.${key}` : key, message: 'is not a field of the seed format' }))
-      : [{ path: path || 'body', message: issue.message }];
-  }).flat();
+  const errors = result.error.issues
+    .map((issue) => {
+      const path = seedPath(issue.path);
+      const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+      return unknownKeys.length
+        ? unknownKeys.map((key) => ({ path: path ? `${path}.${key}` : key, message: 'is not a field of the seed format' }))
+        : [{ path: path || 'body', message: issue.message }];
+    })
+    .flat();
   throw new SandboxError('invalid_request', `invalid seed document (nothing was loaded): ${[...new Set(errors.map((e) => e.path))].join(', ')}`, errors);
 }

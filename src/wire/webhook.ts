@@ -14,7 +14,9 @@ import { Authorisation, Transaction } from './payment.js';
 
 export const WebhookType = z.enum(WEBHOOK_TYPES).meta({ id: 'WebhookType' });
 
-export const Webhook = z.object({ id: Uuid, callbackUrl: z.url(), types: z.array(WebhookType), createdAt: DateTime, updatedAt: DateTime }).meta({ id: 'Webhook' });
+export const Webhook = z
+  .object({ id: Uuid, callbackUrl: z.url(), types: z.array(WebhookType), createdAt: DateTime, updatedAt: DateTime })
+  .meta({ id: 'Webhook' });
 
 export type Webhook = z.infer<typeof Webhook>;
 

@@ -72,7 +72,9 @@ function DeliveryBlock({ delivery }: { delivery: Delivery & { history: Attempt[]
         <p class="hint">Not attempted yet.</p>
       )}
       <p class="hint">
-        {delivery.status === 'pending' && delivery.nextAttemptAt && `Next attempt at ${when(delivery.nextAttemptAt)} UTC (sandbox time: advance the clock to get there sooner).`}
+        {delivery.status === 'pending' &&
+          delivery.nextAttemptAt &&
+          `Next attempt at ${when(delivery.nextAttemptAt)} UTC (sandbox time: advance the clock to get there sooner).`}
         {delivery.status === 'pending' && delivery.paused && ' Paused: nothing is sent until it is resumed.'}
         {delivery.status === 'discarded' && `Given up after ${plural(delivery.attempts, 'attempt')}: nothing more is sent. Resend to try again.`}
         {delivery.status === 'delivered' && 'Delivered: the receiver answered 2xx.'}
@@ -95,7 +97,11 @@ export function EventDetail({ id, programme }: { id: string; programme: string }
 
   const resend = async () => {
     const { deliveries } = await control.resendEvent(id, { programme });
-    setOutcome({ done: deliveries.length ? `Queued again for ${deliveries.map((d) => d.callbackUrl).join(', ')}.` : 'No webhook is subscribed to this type now: nothing to resend.' });
+    setOutcome({
+      done: deliveries.length
+        ? `Queued again for ${deliveries.map((d) => d.callbackUrl).join(', ')}.`
+        : 'No webhook is subscribed to this type now: nothing to resend.',
+    });
     setResent((n) => n + 1);
   };
 
@@ -108,12 +114,21 @@ export function EventDetail({ id, programme }: { id: string; programme: string }
       <Facts
         rows={[
           ['event', <span class="mono">{e.id}</span>],
-          ['entity', <a href={href('world', e.entityId)} class="mono">{e.entityId}</a>],
+          [
+            'entity',
+            <a href={href('world', e.entityId)} class="mono">
+              {e.entityId}
+            </a>,
+          ],
           ['created', `${when(e.createdAt)} UTC`],
         ]}
       />
       <h3>Deliveries</h3>
-      {e.deliveries.length === 0 ? <Empty>No webhook was subscribed to {e.type} when this happened.</Empty> : e.deliveries.map((d) => <DeliveryBlock key={d.id} delivery={d} />)}
+      {e.deliveries.length === 0 ? (
+        <Empty>No webhook was subscribed to {e.type} when this happened.</Empty>
+      ) : (
+        e.deliveries.map((d) => <DeliveryBlock key={d.id} delivery={d} />)
+      )}
       <Json value={e.body} label={`Body, exactly as sent (Sandbox-Event-Id ${shortId(e.id)})`} />
     </Panel>
   );

@@ -22,7 +22,7 @@ const COLUMNS: Column<Event>[] = [
   { label: 'Entity', width: '5.5rem', cell: (e) => <span class="mono dim">{shortId(e.entityId)}</span> },
   { label: 'Became', width: '6.5rem', cell: (e) => (statusIn(e.body) ? <Badge state={statusIn(e.body)!} /> : null) },
   { label: 'Deliveries', width: '6.5rem', cell: (e) => <DeliveriesBadge event={e} /> },
-]
+];
 
 export function Events({ programme, selected }: { programme: string; selected: string | undefined }) {
   const list = useSignal(events);
@@ -51,9 +51,17 @@ export function Events({ programme, selected }: { programme: string; selected: s
               </option>
             ))}
           </select>
-          <input data-filter type="search" placeholder="Entity id  ( / )" aria-label="Entity id" value={entity} onInput={(e) => setEntity(e.currentTarget.value)} />
+          <input
+            data-filter
+            type="search"
+            placeholder="Entity id  ( / )"
+            aria-label="Entity id"
+            value={entity}
+            onInput={(e) => setEntity(e.currentTarget.value)}
+          />
           <label class="check">
-            <input type="checkbox" checked={onlyFailing} onChange={(e) => go('events', selected, e.currentTarget.checked ? { failing: '1' } : {})} /> failing only
+            <input type="checkbox" checked={onlyFailing} onChange={(e) => go('events', selected, e.currentTarget.checked ? { failing: '1' } : {})} /> failing
+            only
           </label>
         </div>
         <p class="summary" aria-live="polite">
@@ -63,11 +71,25 @@ export function Events({ programme, selected }: { programme: string; selected: s
         {list.length === 0 ? (
           <Empty>No events yet. Every change of a customer, account, card, authorisation or transaction writes one; they appear here as they happen.</Empty>
         ) : (
-          <VirtualList items={shown} columns={COLUMNS} rowKey={(e) => e.id} selected={selected} onSelect={select} label="Events, newest first" rowClass={(e) => `state-${eventState(e.deliveries)}`} />
+          <VirtualList
+            items={shown}
+            columns={COLUMNS}
+            rowKey={(e) => e.id}
+            selected={selected}
+            onSelect={select}
+            label="Events, newest first"
+            rowClass={(e) => `state-${eventState(e.deliveries)}`}
+          />
         )}
         {older && <Action label="Load older events" action={() => loadOlderEvents(programme)} />}
       </div>
-      <div class="pane detail-pane">{selected ? <EventDetail key={selected} id={selected} programme={programme} /> : <Empty>Select an event to see its body and every delivery attempt. ↑/↓ move through the list.</Empty>}</div>
+      <div class="pane detail-pane">
+        {selected ? (
+          <EventDetail key={selected} id={selected} programme={programme} />
+        ) : (
+          <Empty>Select an event to see its body and every delivery attempt. ↑/↓ move through the list.</Empty>
+        )}
+      </div>
     </div>
   );
 }

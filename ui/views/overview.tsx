@@ -126,7 +126,8 @@ function Counts({ programme }: { programme: string }) {
       </div>
       {n && n.customers === 0 && (
         <p class="hint">
-          No customers yet: create one through the API (<code>POST /v1/customers</code>), or load a seed world with <code>card-sandbox seed fixtures/demo.json</code>.
+          No customers yet: create one through the API (<code>POST /v1/customers</code>), or load a seed world with{' '}
+          <code>card-sandbox seed fixtures/demo.json</code>.
         </p>
       )}
     </Panel>
@@ -159,7 +160,12 @@ function Attention() {
           <span>
             <code>{broken.type}</code> {shortId(broken.entityId)} <Badge state={eventState(broken.deliveries)} />
           </span>
-          <span class="detail">{broken.deliveries.filter(failing).map((d) => `${d.callbackUrl}: ${plural(d.attempts, 'attempt')}`).join('; ')}</span>
+          <span class="detail">
+            {broken.deliveries
+              .filter(failing)
+              .map((d) => `${d.callbackUrl}: ${plural(d.attempts, 'attempt')}`)
+              .join('; ')}
+          </span>
         </a>
       )}
     </Panel>

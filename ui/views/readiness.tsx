@@ -20,7 +20,10 @@ export function Readiness({ programme }: { programme: string }) {
   const { operations, neverCalled, states, webhooks } = r.coverage;
   return (
     <div class="readiness">
-      <Panel title="Before you go live" actions={<span class="dim">{`${r.summary.pass} pass · ${r.summary.fail} fail · ${r.summary['not exercised']} not exercised`}</span>}>
+      <Panel
+        title="Before you go live"
+        actions={<span class="dim">{`${r.summary.pass} pass · ${r.summary.fail} fail · ${r.summary['not exercised']} not exercised`}</span>}
+      >
         <ul class="checks">
           {r.checks.map((c) => (
             <li key={c.id} class={`check state-${c.status === 'fail' ? 'failed' : c.status === 'pass' ? 'delivered' : 'none'}`}>
@@ -36,8 +39,16 @@ export function Readiness({ programme }: { programme: string }) {
           rows={[
             ['operations called', `${operations.length - neverCalled.length} of ${operations.length}`],
             ['never called', neverCalled.length ? <span class="mono">{neverCalled.join(', ')}</span> : 'none'],
-            ...states.map((s): [string, string] => [`${s.resource} states`, `${s.reached.join(', ') || 'none'}${s.never.length ? ` — never ${s.never.join(', ')}` : ''}`]),
-            ...webhooks.map((w): [string, string] => [w.type, `${w.attempts} attempts, answered ${Object.entries(w.answers).map(([k, v]) => `${k}×${v}`).join(', ')}`]),
+            ...states.map((s): [string, string] => [
+              `${s.resource} states`,
+              `${s.reached.join(', ') || 'none'}${s.never.length ? ` — never ${s.never.join(', ')}` : ''}`,
+            ]),
+            ...webhooks.map((w): [string, string] => [
+              w.type,
+              `${w.attempts} attempts, answered ${Object.entries(w.answers)
+                .map(([k, v]) => `${k}×${v}`)
+                .join(', ')}`,
+            ]),
           ]}
         />
       </Panel>

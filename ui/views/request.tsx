@@ -46,9 +46,10 @@ function VerificationFindings({ entry, verification }: { entry: JournalEntry; ve
             <ComputedBase base={verification.signatureBase} />
           </div>
           <p class="hint">
-            The sandbox rebuilt this base from the request as it arrived and the components your <code>Signature-Input</code> names, then checked your <code>Signature</code> over it with the key
-            registered under its <code>keyid</code>. If your client signed other bytes — another <code>@authority</code> (the Host header as sent), a decoded <code>@path</code>, a digest of other body
-            bytes, a different <code>@signature-params</code> — the lines differ.
+            The sandbox rebuilt this base from the request as it arrived and the components your <code>Signature-Input</code> names, then checked your{' '}
+            <code>Signature</code> over it with the key registered under its <code>keyid</code>. If your client signed other bytes — another{' '}
+            <code>@authority</code> (the Host header as sent), a decoded <code>@path</code>, a digest of other body bytes, a different{' '}
+            <code>@signature-params</code> — the lines differ.
           </p>
         </>
       )}
@@ -64,9 +65,21 @@ export function RequestDetail({ entry }: { entry: JournalEntry }) {
         rows={[
           ['time', `${when(entry.time)} UTC`],
           ['duration', `${entry.durationMs} ms`],
-          ['request id', <span class="mono">{entry.requestId} <Copy text={entry.requestId} /></span>],
+          [
+            'request id',
+            <span class="mono">
+              {entry.requestId} <Copy text={entry.requestId} />
+            </span>,
+          ],
           ...(entry.replayed ? [['replayed', 'yes: the stored answer to an earlier request with this Idempotency-Key'] as [string, string]] : []),
-          ...(entry.fault ? [['fault', `${faultText(entry.fault)}, from ${entry.fault.source === 'header' ? 'its Sandbox-Fault header' : `rule ${entry.fault.source} of the API fault lab`}`] as [string, string]] : []),
+          ...(entry.fault
+            ? [
+                [
+                  'fault',
+                  `${faultText(entry.fault)}, from ${entry.fault.source === 'header' ? 'its Sandbox-Fault header' : `rule ${entry.fault.source} of the API fault lab`}`,
+                ] as [string, string],
+              ]
+            : []),
         ]}
       />
       {/* A strict refusal's problem is the first failed check, shown below with the others. */}

@@ -52,9 +52,17 @@ export function Requests({ selected }: { selected: string | undefined }) {
     <div class="split">
       <div class="pane list-pane">
         <div class="toolbar">
-          <input data-filter type="search" placeholder="Path contains…  ( / )" aria-label="Path contains" value={path} onInput={(e) => setPath(e.currentTarget.value)} />
+          <input
+            data-filter
+            type="search"
+            placeholder="Path contains…  ( / )"
+            aria-label="Path contains"
+            value={path}
+            onInput={(e) => setPath(e.currentTarget.value)}
+          />
           <label class="check">
-            <input type="checkbox" checked={onlyFailed} onChange={(e) => go('requests', selected, e.currentTarget.checked ? { failed: '1' } : {})} /> refused or warned only
+            <input type="checkbox" checked={onlyFailed} onChange={(e) => go('requests', selected, e.currentTarget.checked ? { failed: '1' } : {})} /> refused or
+            warned only
           </label>
         </div>
         <p class="summary" aria-live="polite">
@@ -64,11 +72,27 @@ export function Requests({ selected }: { selected: string | undefined }) {
         {entries.length === 0 ? (
           <Empty>No API requests yet. Every /v1 request appears here as it is answered, with what request verification found.</Empty>
         ) : (
-          <VirtualList items={shown} columns={COLUMNS} rowKey={(r) => r.requestId} selected={selected} onSelect={select} label="API requests, newest first" rowClass={(r) => (r.status >= 400 ? 'state-failed' : r.verification ? 'state-retrying' : '')} />
+          <VirtualList
+            items={shown}
+            columns={COLUMNS}
+            rowKey={(r) => r.requestId}
+            selected={selected}
+            onSelect={select}
+            label="API requests, newest first"
+            rowClass={(r) => (r.status >= 400 ? 'state-failed' : r.verification ? 'state-retrying' : '')}
+          />
         )}
       </div>
       <div class="pane detail-pane">
-        {chosen ? <RequestDetail entry={chosen} /> : <Empty>{selected ? 'This request is no longer in the journal (it keeps the newest --journal-size requests).' : 'Select a request to see its answer and what request verification found.'}</Empty>}
+        {chosen ? (
+          <RequestDetail entry={chosen} />
+        ) : (
+          <Empty>
+            {selected
+              ? 'This request is no longer in the journal (it keeps the newest --journal-size requests).'
+              : 'Select a request to see its answer and what request verification found.'}
+          </Empty>
+        )}
       </div>
     </div>
   );

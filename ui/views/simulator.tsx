@@ -21,7 +21,15 @@ function Pick({ id, label, rows, value, onInput }: { id: string; label: string; 
   return (
     <label class="field">
       <span>{label}</span>
-      <input id={id} list={`${id}-options`} value={value} onInput={(e) => onInput(e.currentTarget.value.trim())} placeholder={rows.length ? 'pick or paste an id' : 'paste an id'} autocomplete="off" class="mono" />
+      <input
+        id={id}
+        list={`${id}-options`}
+        value={value}
+        onInput={(e) => onInput(e.currentTarget.value.trim())}
+        placeholder={rows.length ? 'pick or paste an id' : 'paste an id'}
+        autocomplete="off"
+        class="mono"
+      />
       <datalist id={`${id}-options`}>
         {rows.map((r) => (
           <option key={r.id} value={r.id} label={`${r.label} (${r.status})`} />
@@ -50,7 +58,21 @@ function useRun() {
   return { outcome, busy, run };
 }
 
-function TwoWay({ title, pick, rows, yes, no, initial }: { title: string; pick: string; rows: TreeRow[]; yes: [string, (id: string) => Promise<unknown>, string]; no: [string, (id: string) => Promise<unknown>, string]; initial?: string }) {
+function TwoWay({
+  title,
+  pick,
+  rows,
+  yes,
+  no,
+  initial,
+}: {
+  title: string;
+  pick: string;
+  rows: TreeRow[];
+  yes: [string, (id: string) => Promise<unknown>, string];
+  no: [string, (id: string) => Promise<unknown>, string];
+  initial?: string;
+}) {
   const [id, setId] = useState(initial ?? '');
   const { outcome, busy, run } = useRun();
   const idFor = title.toLowerCase().replace(/\W+/g, '-');
@@ -113,7 +135,8 @@ function Authorise({ cards, initial }: { cards: TreeRow[]; initial?: string }) {
           </label>
         </div>
         <label class="check">
-          <input type="checkbox" checked={capture} onChange={(e) => setCapture(e.currentTarget.checked)} /> capture automatically (otherwise hold it for capture or release)
+          <input type="checkbox" checked={capture} onChange={(e) => setCapture(e.currentTarget.checked)} /> capture automatically (otherwise hold it for capture
+          or release)
         </label>
         <div class="row">
           <button type="submit" class="primary" disabled={busy || !cardId}>
@@ -134,19 +157,40 @@ export function Simulator({ programme }: { programme: string }) {
   const rows = useMemo(() => (world.data ? treeRows(world.data) : []), [world.data]);
   const of = (kind: Kind, allowed: (status: string) => boolean) => rows.filter((r) => r.kind === kind && allowed(r.status ?? ''));
 
-  if (h?.env === 'production') return <Empty>The simulator is off: this sandbox runs with --env production, where /v1/simulator/* and its mirror answer 404.</Empty>;
+  if (h?.env === 'production')
+    return <Empty>The simulator is off: this sandbox runs with --env production, where /v1/simulator/* and its mirror answer 404.</Empty>;
   return (
     <div class="simulator">
       <p class="hint">
-        What a KYC provider, a card processor or a shop would do. Each button calls <code>/_sandbox/simulator/*</code>, the same code as <code>/v1/simulator/*</code>; the result shows up in{' '}
-        <a href={href('world')}>World</a> and <a href={href('events')}>Events</a> as it happens.
+        What a KYC provider, a card processor or a shop would do. Each button calls <code>/_sandbox/simulator/*</code>, the same code as{' '}
+        <code>/v1/simulator/*</code>; the result shows up in <a href={href('world')}>World</a> and <a href={href('events')}>Events</a> as it happens.
       </p>
       <Failure error={world.error} />
       <div class="grid">
-        <TwoWay title="KYC verdict" pick="Customer waiting for KYC" rows={of('customer', canVerify)} yes={['Verify', simulate.verify, DONE.verify]} no={['Reject', simulate.reject, DONE.reject]} initial={query.customer} />
-        <TwoWay title="Card issuance" pick="Card being issued" rows={of('card', canIssue)} yes={['Issue', simulate.issue, DONE.issue]} no={['Fail', simulate.fail, DONE.fail]} />
+        <TwoWay
+          title="KYC verdict"
+          pick="Customer waiting for KYC"
+          rows={of('customer', canVerify)}
+          yes={['Verify', simulate.verify, DONE.verify]}
+          no={['Reject', simulate.reject, DONE.reject]}
+          initial={query.customer}
+        />
+        <TwoWay
+          title="Card issuance"
+          pick="Card being issued"
+          rows={of('card', canIssue)}
+          yes={['Issue', simulate.issue, DONE.issue]}
+          no={['Fail', simulate.fail, DONE.fail]}
+        />
         <Authorise cards={of('card', (s) => s === 'active')} initial={query.card} />
-        <TwoWay title="Capture or release" pick="Pending authorisation" rows={of('authorisation', canSettle)} yes={['Capture', simulate.capture, DONE.capture]} no={['Release', simulate.release, DONE.release]} initial={query.authorisation} />
+        <TwoWay
+          title="Capture or release"
+          pick="Pending authorisation"
+          rows={of('authorisation', canSettle)}
+          yes={['Capture', simulate.capture, DONE.capture]}
+          no={['Release', simulate.release, DONE.release]}
+          initial={query.authorisation}
+        />
       </div>
     </div>
   );

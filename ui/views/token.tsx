@@ -20,8 +20,8 @@ export function TokenGate() {
           }}
         >
           <p>
-            This sandbox was started with <code>--admin-token</code>: enter it to see its world. It is kept in this tab only, and sent as <code>Authorization: Bearer …</code> to{' '}
-            <code>/_sandbox</code>.
+            This sandbox was started with <code>--admin-token</code>: enter it to see its world. It is kept in this tab only, and sent as{' '}
+            <code>Authorization: Bearer …</code> to <code>/_sandbox</code>.
           </p>
           {refused && (
             <p class="bad-text" role="alert">

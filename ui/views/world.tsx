@@ -15,7 +15,14 @@ import { href } from '../route.js';
 import { useSignal } from '../state.js';
 import { filterRows, treeRows, type TreeRow } from '../tree.js';
 
-const KIND_LABEL: Record<TreeRow['kind'], string> = { webhook: 'Webhook', customer: 'Customer', account: 'Account', card: 'Card', authorisation: 'Authorisation', transaction: 'Transaction' };
+const KIND_LABEL: Record<TreeRow['kind'], string> = {
+  webhook: 'Webhook',
+  customer: 'Customer',
+  account: 'Account',
+  card: 'Card',
+  authorisation: 'Authorisation',
+  transaction: 'Transaction',
+};
 
 function EntityEvents({ id, programme }: { id: string; programme: string }) {
   const changed = useSettled(useSignal(worldChanged), 250);
@@ -28,7 +35,13 @@ function EntityEvents({ id, programme }: { id: string; programme: string }) {
       {list.data.map((e) => (
         <li key={e.id}>
           <a href={href('events', e.id)}>
-            <span class="mono">{when(e.createdAt)}</span> <code>{e.type}</code> {statusIn(e.body) && <>→ <Badge state={statusIn(e.body)!} /></>} <span class="mono dim">{shortId(e.id)}</span> <DeliveriesBadge event={e} />
+            <span class="mono">{when(e.createdAt)}</span> <code>{e.type}</code>{' '}
+            {statusIn(e.body) && (
+              <>
+                → <Badge state={statusIn(e.body)!} />
+              </>
+            )}{' '}
+            <span class="mono dim">{shortId(e.id)}</span> <DeliveriesBadge event={e} />
           </a>
         </li>
       ))}
@@ -42,7 +55,12 @@ function Resource({ row, programme }: { row: TreeRow; programme: string }) {
     <Panel title={`${KIND_LABEL[row.kind]} ${row.kind === 'customer' ? row.label : shortId(row.id)}`} actions={row.status && <Badge state={row.status} />}>
       <Facts
         rows={[
-          ['id', <span class="mono">{row.id} <Copy text={row.id} /></span>],
+          [
+            'id',
+            <span class="mono">
+              {row.id} <Copy text={row.id} />
+            </span>,
+          ],
           ...(json.createdAt ? [['created', `${when(json.createdAt)} UTC`] as [string, string]] : []),
           ...(json.updatedAt ? [['updated', `${when(json.updatedAt)} UTC`] as [string, string]] : []),
         ]}
@@ -83,13 +101,27 @@ export function World({ programme, selected }: { programme: string; selected: st
     <div class="split">
       <div class="pane tree-pane">
         <div class="toolbar">
-          <input data-filter type="search" placeholder="Filter: id, external id, PAN, status…  ( / )" aria-label="Filter the world" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+          <input
+            data-filter
+            type="search"
+            placeholder="Filter: id, external id, PAN, status…  ( / )"
+            aria-label="Filter the world"
+            value={filter}
+            onInput={(e) => setFilter(e.currentTarget.value)}
+          />
         </div>
         <Failure error={world.error} />
         {world.data && all.length === 0 && <Empty>The world is empty: create a customer through the API, or load a seed world.</Empty>}
         <ul class="tree" role="tree" aria-label="World" ref={tree} onKeyDown={onKeyDown}>
           {rows.map((row) => (
-            <li key={row.id} role="treeitem" aria-level={row.depth + 1} aria-selected={row.id === selected} class={`${row.kind}${row.id === selected ? ' selected' : ''}`} style={{ paddingLeft: `${row.depth * 1.1 + 0.4}rem` }}>
+            <li
+              key={row.id}
+              role="treeitem"
+              aria-level={row.depth + 1}
+              aria-selected={row.id === selected}
+              class={`${row.kind}${row.id === selected ? ' selected' : ''}`}
+              style={{ paddingLeft: `${row.depth * 1.1 + 0.4}rem` }}
+            >
               <a href={href('world', row.id)} data-kind={row.kind}>
                 <span class="kind">{row.kind}</span>
                 <span class="label">{row.label}</span>
@@ -100,7 +132,15 @@ export function World({ programme, selected }: { programme: string; selected: st
         </ul>
       </div>
       <div class="pane detail-pane">
-        {chosen ? <Resource row={chosen} programme={programme} /> : <Empty>{selected && world.data ? `Nothing with id ${selected} in this programme.` : 'Select a customer, account, card, authorisation or transaction to see its JSON and its events.'}</Empty>}
+        {chosen ? (
+          <Resource row={chosen} programme={programme} />
+        ) : (
+          <Empty>
+            {selected && world.data
+              ? `Nothing with id ${selected} in this programme.`
+              : 'Select a customer, account, card, authorisation or transaction to see its JSON and its events.'}
+          </Empty>
+        )}
       </div>
     </div>
   );

@@ -10,7 +10,12 @@ it('sets the rules (a body or a list), shows them as a table, and clears them', 
   const sb = createTestSandbox();
   const set = cliContext(sb);
   await setApiFaults(set, '[{"match":{"method":"POST","path":"/v1/customers"},"status":503,"times":2},{"latency":"100ms-2s","rate":0.5}]');
-  expect(set.stdout().split('\n').map((l) => l.trim().split(/\s{2,}/))).toEqual([
+  expect(
+    set
+      .stdout()
+      .split('\n')
+      .map((l) => l.trim().split(/\s{2,}/)),
+  ).toEqual([
     ['#', 'MATCH', 'FAULT', 'RATE', 'LEFT', 'HITS'],
     ['1', 'POST /v1/customers', 'status=503 effect=before', '1', '2/2', '0'],
     ['2', 'every request', 'latency=100ms-2s effect=before', '0.5', '∞', '0'],

@@ -43,4 +43,3 @@ export async function clearApiFaults({ client, io, json }: CommandContext): Prom
   if (json) return io.json({ cleared: true });
   io.out(`${io.color.green('✓')} no API faults`);
 }
-

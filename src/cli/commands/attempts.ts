@@ -6,7 +6,8 @@ import type { AttemptView } from '../../client/control.generated.js';
 import type { Io } from '../io.js';
 
 /** The status code, or the error. */
-export const outcome = (io: Io, a: { statusCode?: number; error?: string }) => (a.error !== undefined ? io.color.red(a.error) : io.status(String(a.statusCode)));
+export const outcome = (io: Io, a: { statusCode?: number; error?: string }) =>
+  a.error !== undefined ? io.color.red(a.error) : io.status(String(a.statusCode));
 
 /** `[duplicate]`, or nothing. */
 export const faultTag = (io: Io, a: { fault?: string }) => (a.fault ? io.color.magenta(`[${a.fault}]`) : '');
@@ -29,5 +30,11 @@ export function answerLines(io: Io, a: AttemptView): string[] {
   if (!body) return [];
   const type = a.response?.contentType ? `${a.response.contentType}: ` : '';
   if (!isFailure(a)) return [`  #${a.attempt} answered ${io.color.dim(type + (answerLine(a, 100) ?? ''))}`];
-  return [`  #${a.attempt} answered ${io.color.dim(type)}`, ...body.trimEnd().split('\n').map((line) => `    ${line}`)];
+  return [
+    `  #${a.attempt} answered ${io.color.dim(type)}`,
+    ...body
+      .trimEnd()
+      .split('\n')
+      .map((line) => `    ${line}`),
+  ];
 }

@@ -6,7 +6,10 @@ import { authorise } from './authorise.js';
 
 async function activeCard() {
   const sb = createTestSandbox();
-  const { body } = await sb.json('POST', '/_sandbox/seed', { token: false, body: { customers: [{ externalId: 'c', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] } });
+  const { body } = await sb.json('POST', '/_sandbox/seed', {
+    token: false,
+    body: { customers: [{ externalId: 'c', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] },
+  });
   return { sb, cardId: body.customers[0].accounts[0].cards[0].id as string };
 }
 

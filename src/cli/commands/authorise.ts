@@ -28,5 +28,8 @@ export async function authorise({ client, io, json }: CommandContext, cardId: st
   row('amount', `${auth.amount} ${auth.currency}${converted}`);
   row('merchant', `${auth.merchant.name} ${c.dim(`(${auth.merchant.city}, ${auth.merchant.country}, mcc ${auth.merchant.mcc})`)}`);
   row('card', cardId);
-  row('next', options.capture ? 'captured automatically by the sandbox' : `pending until \`card-sandbox capture ${auth.id}\` or \`card-sandbox release ${auth.id}\``);
+  row(
+    'next',
+    options.capture ? 'captured automatically by the sandbox' : `pending until \`card-sandbox capture ${auth.id}\` or \`card-sandbox release ${auth.id}\``,
+  );
 }

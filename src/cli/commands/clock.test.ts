@@ -13,12 +13,14 @@ describe('clock', () => {
     await showClock(ctx);
     await advanceClock(ctx, { by: '25h' });
     await advanceClock(ctx, { to: '2026-04-01T00:00:00Z' });
-    expect(ctx.stdout()).toBe([
-      '2026-03-01T09:00:00.000Z (frozen: moves only with `clock advance`)',
-      '✓ clock now 2026-03-02T10:00:00.000Z, 0 due items ran on the way',
-      '✓ clock now 2026-04-01T00:00:00.000Z, 0 due items ran on the way',
-      '',
-    ].join('\n'));
+    expect(ctx.stdout()).toBe(
+      [
+        '2026-03-01T09:00:00.000Z (frozen: moves only with `clock advance`)',
+        '✓ clock now 2026-03-02T10:00:00.000Z, 0 due items ran on the way',
+        '✓ clock now 2026-04-01T00:00:00.000Z, 0 due items ran on the way',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('prints the JSON with --json and surfaces a refused duration', async () => {
@@ -39,7 +41,9 @@ describe('reset and requests', () => {
     await sb.json('GET', '/v1/cards/3b241101-e2bb-4255-8caf-4136c566a962');
     const listed = cliContext(sb);
     await listRequests(listed);
-    expect(listed.stdout()).toMatch(/^TIME\s+METHOD\s+PATH\s+STATUS\s+MS\s+NOTES\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/cards\/\S+\s+404\s+\S+\s+card_not_found\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/customers\s+200\s+\S+\s*\n/);
+    expect(listed.stdout()).toMatch(
+      /^TIME\s+METHOD\s+PATH\s+STATUS\s+MS\s+NOTES\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/cards\/\S+\s+404\s+\S+\s+card_not_found\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/customers\s+200\s+\S+\s*\n/,
+    );
     const wiped = cliContext(sb);
     await reset(wiped);
     expect(wiped.stdout()).toBe('✓ sandbox reset, wiped events: 2, customers: 1, requests: 2\n');

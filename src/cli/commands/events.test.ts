@@ -8,7 +8,10 @@ import { listEvents, resendEvent, showEvent, tailEvents } from './events.js';
 /** A customer whose events go to a webhook nobody listens on, so every attempt fails. */
 async function world() {
   const sb = createTestSandbox();
-  const { body } = await sb.json('POST', '/_sandbox/seed', { token: false, body: { webhooks: [{ callbackUrl: 'http://127.0.0.1:9/hooks', types: ['customer.updated'] }], customers: [{ externalId: 'c', status: 'initiating' }] } });
+  const { body } = await sb.json('POST', '/_sandbox/seed', {
+    token: false,
+    body: { webhooks: [{ callbackUrl: 'http://127.0.0.1:9/hooks', types: ['customer.updated'] }], customers: [{ externalId: 'c', status: 'initiating' }] },
+  });
   return { sb, customerId: body.customers[0].id as string };
 }
 
@@ -84,11 +87,20 @@ describe('events tail', () => {
     await until(() => ctx.stdout().includes('"kind":"attempt"'), 'the attempt line');
     abort.abort();
     await following;
-    const lines = ctx.stdout().trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = ctx
+      .stdout()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ kind: 'event', type: 'customer.updated', entityId: customerId, body: { status: 'active' } });
     const attempts = lines.filter((l) => l.kind === 'attempt');
     expect(attempts.length).toBeGreaterThan(0);
-    expect(attempts[0]).toMatchObject({ callbackUrl: 'http://127.0.0.1:9/hooks', attempt: 1, status: 'pending', error: expect.stringContaining('ECONNREFUSED') });
+    expect(attempts[0]).toMatchObject({
+      callbackUrl: 'http://127.0.0.1:9/hooks',
+      attempt: 1,
+      status: 'pending',
+      error: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 
   it('prints readable lines for people', async () => {

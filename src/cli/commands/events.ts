@@ -27,8 +27,16 @@ const bodyStatus = (body: unknown) => {
   return typeof status === 'string' ? status : undefined;
 };
 
-export async function listEvents({ client, io, json }: CommandContext, options: EventFilterOptions & { limit?: number | undefined; before?: string | undefined }): Promise<void> {
-  const events = await client.listEvents({ type: options.type as WebhookType | undefined, entityId: options.entity, limit: options.limit, before: options.before });
+export async function listEvents(
+  { client, io, json }: CommandContext,
+  options: EventFilterOptions & { limit?: number | undefined; before?: string | undefined },
+): Promise<void> {
+  const events = await client.listEvents({
+    type: options.type as WebhookType | undefined,
+    entityId: options.entity,
+    limit: options.limit,
+    before: options.before,
+  });
   if (json) return io.json(events);
   if (events.length === 0) return io.out(io.color.dim('no events yet'));
   io.table(
@@ -46,11 +54,16 @@ export async function showEvent({ client, io, json }: CommandContext, eventId: s
   if (event.deliveries.length === 0) return io.out(c.dim('\nno deliveries: no webhook was subscribed to this type when it happened'));
   for (const d of event.deliveries) {
     const next = d.paused ? c.yellow(', paused') : d.nextAttemptAt ? c.dim(`, next attempt at ${d.nextAttemptAt}`) : '';
-    io.out(`\n${c.bold('delivery')} ${d.id} → ${d.callbackUrl} ${io.status(d.status)} ${c.dim(`after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`)}${next}`);
+    io.out(
+      `\n${c.bold('delivery')} ${d.id} → ${d.callbackUrl} ${io.status(d.status)} ${c.dim(`after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`)}${next}`,
+    );
     if (!d.history.length) continue;
     const faults = d.history.some((a) => a.fault);
     const headers = ['#', 'AT', 'OUTCOME', 'MS', ...(faults ? ['FAULT'] : [])];
-    io.table(headers, d.history.map((a) => [String(a.attempt), a.at, outcome(io, a), String(a.durationMs), ...(faults ? [a.fault ?? ''] : [])]));
+    io.table(
+      headers,
+      d.history.map((a) => [String(a.attempt), a.at, outcome(io, a), String(a.durationMs), ...(faults ? [a.fault ?? ''] : [])]),
+    );
     for (const a of d.history) for (const line of answerLines(io, a)) io.out(line);
   }
 }
@@ -68,7 +81,9 @@ export async function resendWindow({ client, io, json }: CommandContext, options
   if (json) return io.json(result);
   if (result.events === 0) return io.out(`${io.color.yellow('!')} no event matches: nothing to resend`);
   const queued = result.deliveries.length;
-  io.out(`${io.color.green('✓')} ${result.events} event${result.events === 1 ? '' : 's'} queued again: ${queued} deliver${queued === 1 ? 'y' : 'ies'}${queued === 0 ? io.color.dim(' (no webhook is subscribed to their types now)') : ''}`);
+  io.out(
+    `${io.color.green('✓')} ${result.events} event${result.events === 1 ? '' : 's'} queued again: ${queued} deliver${queued === 1 ? 'y' : 'ies'}${queued === 0 ? io.color.dim(' (no webhook is subscribed to their types now)') : ''}`,
+  );
 }
 
 export async function resendEvent({ client, io, json }: CommandContext, eventId: string): Promise<void> {
@@ -85,28 +100,36 @@ export async function resendEvent({ client, io, json }: CommandContext, eventId:
  */
 export async function tailEvents({ client, io, json }: CommandContext, options: EventFilterOptions, signal?: AbortSignal, onOpen?: () => void): Promise<void> {
   const c = io.color;
-  await client.follow('streamEvents', { type: options.type as WebhookType | undefined, entityId: options.entity }, {
-    signal,
-    onMessage: (message) => {
-      const data = JSON.parse(message.data) as Record<string, unknown>;
-      if (json) return io.json(data, true);
-      if (message.event === 'event') {
-        const status = bodyStatus(data.body);
-        io.out(`${c.dim(String(data.createdAt))} ${c.bold(String(data.type))} ${data.entityId}${status ? ` ${io.status(status)}` : ''} ${c.dim(`event ${data.id}`)}`);
-      } else if (message.event === 'attempt') {
-        const a = data as unknown as StreamedAttempt;
-        const next = a.paused ? c.yellow(', paused') : a.nextAttemptAt ? c.dim(`, retry at ${a.nextAttemptAt}`) : '';
-        const tag = faultTag(io, a);
-        io.out(`${c.dim(a.at)}   ↳ ${a.callbackUrl} attempt ${a.attempt}: ${outcome(io, a)}${tag ? ` ${tag}` : ''} ${c.dim(`${a.durationMs}ms`)} → ${io.status(a.status)}${next} ${c.dim(`event ${a.eventId}`)}`);
-        const answer = answerLine(a);
-        if (answer) io.out(`${' '.repeat(a.at.length)}     ${c.dim(`answered ${answer}`)}`);
-      }
+  await client.follow(
+    'streamEvents',
+    { type: options.type as WebhookType | undefined, entityId: options.entity },
+    {
+      signal,
+      onMessage: (message) => {
+        const data = JSON.parse(message.data) as Record<string, unknown>;
+        if (json) return io.json(data, true);
+        if (message.event === 'event') {
+          const status = bodyStatus(data.body);
+          io.out(
+            `${c.dim(String(data.createdAt))} ${c.bold(String(data.type))} ${data.entityId}${status ? ` ${io.status(status)}` : ''} ${c.dim(`event ${data.id}`)}`,
+          );
+        } else if (message.event === 'attempt') {
+          const a = data as unknown as StreamedAttempt;
+          const next = a.paused ? c.yellow(', paused') : a.nextAttemptAt ? c.dim(`, retry at ${a.nextAttemptAt}`) : '';
+          const tag = faultTag(io, a);
+          io.out(
+            `${c.dim(a.at)}   ↳ ${a.callbackUrl} attempt ${a.attempt}: ${outcome(io, a)}${tag ? ` ${tag}` : ''} ${c.dim(`${a.durationMs}ms`)} → ${io.status(a.status)}${next} ${c.dim(`event ${a.eventId}`)}`,
+          );
+          const answer = answerLine(a);
+          if (answer) io.out(`${' '.repeat(a.at.length)}     ${c.dim(`answered ${answer}`)}`);
+        }
+      },
+      // On stderr, so that --json output stays clean; once connected, so that it also says "ready".
+      onOpen: () => {
+        io.err(c.dim(`following events at ${client.url} (Ctrl-C to stop)`));
+        onOpen?.();
+      },
     },
-    // On stderr, so that --json output stays clean; once connected, so that it also says "ready".
-    onOpen: () => {
-      io.err(c.dim(`following events at ${client.url} (Ctrl-C to stop)`));
-      onOpen?.();
-    },
-  });
+  );
   if (!signal?.aborted) io.err(c.dim('the sandbox closed the stream (it stopped)'));
 }

@@ -16,10 +16,13 @@ export async function health({ client, io, json }: CommandContext, waitMs = 0): 
       const state = await client.getHealth();
       if (state.status !== 'ok') throw new CommandFailed(`not healthy: the sandbox at ${client.url} reports status "${state.status}"`);
       if (json) return io.json(state);
-      io.out(`${io.color.green('✓')} healthy ${client.url} ${io.color.dim(`(v${state.version}, env ${state.env}, verify ${state.verify}, clock ${state.clock})`)}`);
+      io.out(
+        `${io.color.green('✓')} healthy ${client.url} ${io.color.dim(`(v${state.version}, env ${state.env}, verify ${state.verify}, clock ${state.clock})`)}`,
+      );
       return;
     } catch (error) {
-      const retry = (error instanceof ApiError || error instanceof UnreachableError || error instanceof CommandFailed) && performance.now() + POLL_MS < deadline;
+      const retry =
+        (error instanceof ApiError || error instanceof UnreachableError || error instanceof CommandFailed) && performance.now() + POLL_MS < deadline;
       if (!retry) throw error;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }

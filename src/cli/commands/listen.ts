@@ -34,7 +34,9 @@ export async function listen({ client, io, json }: CommandContext, options: List
     if (json) return io.json(a, true);
     const tag = faultTag(io, a);
     const next = a.paused ? c.yellow('  paused') : a.nextAttemptAt ? c.dim(`  retry at ${a.nextAttemptAt}`) : '';
-    io.out(`${c.dim(a.at)}  ${c.bold(a.type ?? '')}  ${a.entityId ?? ''}  → ${outcome(io, a)}  ${c.dim(`${a.durationMs}ms`)}${tag ? `  ${tag}` : ''}${next}  ${c.dim(`event ${a.eventId}`)}`);
+    io.out(
+      `${c.dim(a.at)}  ${c.bold(a.type ?? '')}  ${a.entityId ?? ''}  → ${outcome(io, a)}  ${c.dim(`${a.durationMs}ms`)}${tag ? `  ${tag}` : ''}${next}  ${c.dim(`event ${a.eventId}`)}`,
+    );
     const answer = answerLine(a);
     if (answer && a.statusCode !== undefined && (a.statusCode < 200 || a.statusCode >= 300)) io.out(`    ${c.dim(`answered ${answer}`)}`);
   };

@@ -9,12 +9,28 @@ let sb: TestSandbox;
 let seeded: { customers: { id: string; accounts: { id: string; cards: { id: string }[] }[] }[] };
 beforeAll(async () => {
   sb = createTestSandbox();
-  seeded = (await sb.json('POST', '/_sandbox/seed', { token: false, body: { customers: [{ externalId: 'bob', accounts: [{ currencies: ['EUR'], cards: [{}] }] }, { externalId: 'carol', status: 'initiating' }] } })).body;
+  seeded = (
+    await sb.json('POST', '/_sandbox/seed', {
+      token: false,
+      body: {
+        customers: [
+          { externalId: 'bob', accounts: [{ currencies: ['EUR'], cards: [{}] }] },
+          { externalId: 'carol', status: 'initiating' },
+        ],
+      },
+    })
+  ).body;
   const card = seeded.customers[0]!.accounts[0]!.cards[0]!.id;
-  expect((await sb.json('POST', `/_sandbox/simulator/cards/${card}/authorisation`, { token: false, body: { amount: '12.50', currency: 'USD' } })).status).toBe(201);
+  expect((await sb.json('POST', `/_sandbox/simulator/cards/${card}/authorisation`, { token: false, body: { amount: '12.50', currency: 'USD' } })).status).toBe(
+    201,
+  );
 });
 
-const rows = (text: string) => text.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
+const rows = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s{2,}/));
 
 it('lists customers with their ids and statuses, filtered by --status', async () => {
   const all = cliContext(sb);
@@ -26,7 +42,9 @@ it('lists customers with their ids and statuses, filtered by --status', async ()
   ]);
   const initiating = cliContext(sb, { json: true });
   await listResources(initiating, 'customers', 'initiating');
-  expect((JSON.parse(initiating.stdout()) as { externalId: string; accounts?: unknown }[]).map((c) => [c.externalId, c.accounts])).toEqual([['carol', undefined]]);
+  expect((JSON.parse(initiating.stdout()) as { externalId: string; accounts?: unknown }[]).map((c) => [c.externalId, c.accounts])).toEqual([
+    ['carol', undefined],
+  ]);
 });
 
 it('lists accounts, cards and authorisations, each as GET /v1 returns it with --json', async () => {
@@ -46,5 +64,7 @@ it('lists accounts, cards and authorisations, each as GET /v1 returns it with --
 });
 
 it('refuses a status the resource never has, naming those it has', async () => {
-  await expect(listResources(cliContext(sb), 'cards', 'activ')).rejects.toThrow(new ClientUsageError('--status must be one of issuing, issue_failed, active, inactive, blocked, suspended, terminated for cards, got "activ"'));
+  await expect(listResources(cliContext(sb), 'cards', 'activ')).rejects.toThrow(
+    new ClientUsageError('--status must be one of issuing, issue_failed, active, inactive, blocked, suspended, terminated for cards, got "activ"'),
+  );
 });

@@ -47,10 +47,14 @@ export type ListingName = keyof typeof LISTINGS;
 
 export async function listResources({ client, io, json }: CommandContext, name: ListingName, status?: string): Promise<void> {
   const listing = LISTINGS[name] as Listing<{ id: string; status: string }>;
-  if (status !== undefined && !listing.statuses.includes(status)) throw new ClientUsageError(`--status must be one of ${listing.statuses.join(', ')} for ${name}, got "${status}"`);
+  if (status !== undefined && !listing.statuses.includes(status))
+    throw new ClientUsageError(`--status must be one of ${listing.statuses.join(', ')} for ${name}, got "${status}"`);
   const world = await client.getWorld();
   const items = listing.of(world).filter((item) => status === undefined || item.status === status);
   if (json) return io.json(items);
   if (items.length === 0) return io.out(io.color.dim(`no ${name}${status === undefined ? '' : ` with status ${status}`}`));
-  io.table(listing.columns, items.map((item) => listing.row(item).map((cell, i) => (listing.columns[i] === 'STATUS' ? io.status(cell) : cell))));
+  io.table(
+    listing.columns,
+    items.map((item) => listing.row(item).map((cell, i) => (listing.columns[i] === 'STATUS' ? io.status(cell) : cell))),
+  );
 }

@@ -22,7 +22,9 @@ export function junitXml(report: Report): string {
             : '';
       return `    <testcase classname="card-sandbox.checks" name="${xml(c.title)}">${body}</testcase>`;
     }),
-    ...report.coverage.neverCalled.map((id) => `    <testcase classname="card-sandbox.operations" name="${xml(id)}"><skipped message="never called"/></testcase>`),
+    ...report.coverage.neverCalled.map(
+      (id) => `    <testcase classname="card-sandbox.operations" name="${xml(id)}"><skipped message="never called"/></testcase>`,
+    ),
   ];
   const total = report.checks.length + report.coverage.neverCalled.length;
   const skipped = report.summary['not exercised'] + report.coverage.neverCalled.length;
@@ -43,9 +45,17 @@ export async function report({ client, io, json }: CommandContext, junit?: strin
     }
     const { operations, neverCalled, states, webhooks } = answer.coverage;
     io.out('');
-    io.out(`Operations called: ${operations.length - neverCalled.length} of ${operations.length}${neverCalled.length ? c.dim(` (never: ${neverCalled.join(', ')})`) : ''}`);
-    for (const s of states) io.out(`States of ${s.resource}: ${s.reached.join(', ') || 'none'}${s.never.length ? c.dim(` (never: ${s.never.join(', ')})`) : ''}`);
-    for (const w of webhooks) io.out(`Webhooks ${w.type}: ${w.attempts} attempts, answered ${Object.entries(w.answers).map(([k, v]) => `${k}×${v}`).join(', ')}`);
+    io.out(
+      `Operations called: ${operations.length - neverCalled.length} of ${operations.length}${neverCalled.length ? c.dim(` (never: ${neverCalled.join(', ')})`) : ''}`,
+    );
+    for (const s of states)
+      io.out(`States of ${s.resource}: ${s.reached.join(', ') || 'none'}${s.never.length ? c.dim(` (never: ${s.never.join(', ')})`) : ''}`);
+    for (const w of webhooks)
+      io.out(
+        `Webhooks ${w.type}: ${w.attempts} attempts, answered ${Object.entries(w.answers)
+          .map(([k, v]) => `${k}×${v}`)
+          .join(', ')}`,
+      );
     io.out(`\nChecks: ${answer.summary.pass} pass, ${answer.summary.fail} fail, ${answer.summary['not exercised']} not exercised`);
   }
   if (answer.summary.fail > 0) throw new CommandFailed(`${answer.summary.fail} check${answer.summary.fail === 1 ? '' : 's'} failed`);

@@ -29,13 +29,17 @@ describe('seed <file>', () => {
 
   it('refuses a file that is missing or not JSON, sending nothing', async () => {
     const sb = createTestSandbox();
-    await expect(seed(cliContext(sb), join(dir, 'missing.json'))).rejects.toThrow(new ClientUsageError(`cannot read the seed file ${join(dir, 'missing.json')}: ENOENT`));
+    await expect(seed(cliContext(sb), join(dir, 'missing.json'))).rejects.toThrow(
+      new ClientUsageError(`cannot read the seed file ${join(dir, 'missing.json')}: ENOENT`),
+    );
     await expect(seed(cliContext(sb), file('broken.json', '{"customers": ['))).rejects.toThrow(/is not JSON/);
   });
 
   it('surfaces the refusal naming the place, and nothing is loaded', async () => {
     const sb = createTestSandbox();
-    const error = (await seed(cliContext(sb), file('bad.json', '{"customers":[{"externalId":"a","accounts":[{"currencies":["EUR","XXX"]}]}]}')).catch((e: unknown) => e)) as ApiError;
+    const error = (await seed(cliContext(sb), file('bad.json', '{"customers":[{"externalId":"a","accounts":[{"currencies":["EUR","XXX"]}]}]}')).catch(
+      (e: unknown) => e,
+    )) as ApiError;
     expect(error.problem!.errors).toEqual([{ path: 'customers[0].accounts[0].currencies[1]', message: expect.stringContaining('XXX') }]);
     expect(sb.deps.services.customers.list()).toEqual([]);
   });

@@ -26,7 +26,9 @@ export async function seed({ client, io, json }: CommandContext, file: string): 
   const c = io.color;
   const accounts = result.customers.reduce((n, customer) => n + customer.accounts.length, 0);
   const cards = result.customers.reduce((n, customer) => n + customer.accounts.reduce((m, a) => m + a.cards.length, 0), 0);
-  io.out(`${c.green('✓')} seeded ${result.customers.length} customers, ${accounts} accounts, ${cards} cards and ${result.webhooks.length} webhooks from ${file}`);
+  io.out(
+    `${c.green('✓')} seeded ${result.customers.length} customers, ${accounts} accounts, ${cards} cards and ${result.webhooks.length} webhooks from ${file}`,
+  );
   for (const hook of result.webhooks) io.out(`  webhook  ${hook.id} → ${hook.callbackUrl}`);
   for (const customer of result.customers) {
     io.out(`  customer ${customer.id} ${io.status(customer.status)} ${c.dim(customer.externalId)}`);

@@ -6,7 +6,15 @@ import { simulate } from './simulate.js';
 
 async function world() {
   const sb = createTestSandbox({ verify: 'strict' });
-  const { body } = await sb.json('POST', '/_sandbox/seed', { token: false, body: { customers: [{ externalId: 'k', status: 'initiating' }, { externalId: 'c', accounts: [{ currencies: ['EUR'], cards: [{ status: 'issuing' }] }] }] } });
+  const { body } = await sb.json('POST', '/_sandbox/seed', {
+    token: false,
+    body: {
+      customers: [
+        { externalId: 'k', status: 'initiating' },
+        { externalId: 'c', accounts: [{ currencies: ['EUR'], cards: [{ status: 'issuing' }] }] },
+      ],
+    },
+  });
   return { sb, customerId: body.customers[0].id as string, cardId: body.customers[1].accounts[0].cards[0].id as string };
 }
 

@@ -19,7 +19,12 @@ export class StartError extends Error {}
 export function clockText(frozen: boolean, now: number, offsetMs: number): string {
   if (frozen) return `frozen at ${new Date(now).toISOString()}`;
   if (offsetMs < 1000) return 'real time';
-  const ahead = offsetMs >= 86_400_000 ? `${+(offsetMs / 86_400_000).toFixed(1)} d` : offsetMs >= 3_600_000 ? `${+(offsetMs / 3_600_000).toFixed(1)} h` : `${Math.round(offsetMs / 1000)} s`;
+  const ahead =
+    offsetMs >= 86_400_000
+      ? `${+(offsetMs / 86_400_000).toFixed(1)} d`
+      : offsetMs >= 3_600_000
+        ? `${+(offsetMs / 3_600_000).toFixed(1)} h`
+        : `${Math.round(offsetMs / 1000)} s`;
   return `running at ${new Date(now).toISOString()}, ${ahead} ahead of real time (kept in the database)`;
 }
 
@@ -50,9 +55,12 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
   const log = config.jsonLogs ? jsonLog() : io.log();
   const deps = buildDeps(config, { log });
   const signingKeyId = registerSigningKey(config, (id, pem) => deps.services.auth.putSigningKey(id, pem));
-  const seeded = config.seed === undefined ? undefined : await seedAtStart(deps, config.seed).catch((error: unknown) => {
-    throw error instanceof ClientUsageError ? new StartError(error.message) : error;
-  });
+  const seeded =
+    config.seed === undefined
+      ? undefined
+      : await seedAtStart(deps, config.seed).catch((error: unknown) => {
+          throw error instanceof ClientUsageError ? new StartError(error.message) : error;
+        });
   const running = await startServer(deps);
   // The inspector (docs/inspector.md: The inspector): its files are read when the page is first opened.
   const inspector = `${running.url}/_sandbox/ui/`;

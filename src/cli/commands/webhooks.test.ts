@@ -94,7 +94,9 @@ describe('webhooks pause|resume, deliveries retry|exhaust, events resend', () =>
     const acted = cliContext(sb);
     await deliveryAction(acted, 'retry', deliveryId);
     await deliveryAction(acted, 'exhaust', deliveryId);
-    expect(acted.stdout()).toBe(`✓ delivery ${deliveryId} of event ${eventId}: next attempt now (${receiver.url}/hook)\n✓ delivery ${deliveryId} of event ${eventId} discarded after 2 attempts\n`);
+    expect(acted.stdout()).toBe(
+      `✓ delivery ${deliveryId} of event ${eventId}: next attempt now (${receiver.url}/hook)\n✓ delivery ${deliveryId} of event ${eventId} discarded after 2 attempts\n`,
+    );
 
     const resent = cliContext(sb);
     await resendWindow(resent, { type: 'card.updated' });
@@ -126,7 +128,9 @@ describe('events show and tail', () => {
 
     const shown = cliContext(sb);
     await showEvent(shown, eventId);
-    expect(shown.stdout()).toMatch(/#\s+AT\s+OUTCOME\s+MS\s+FAULT\n1\s+2026-03-01T09:00:00.000Z\s+503\s+0\s+injected-status\n2\s+2026-03-01T09:00:00.000Z\s+500\s+\d+\s*\n/);
+    expect(shown.stdout()).toMatch(
+      /#\s+AT\s+OUTCOME\s+MS\s+FAULT\n1\s+2026-03-01T09:00:00.000Z\s+503\s+0\s+injected-status\n2\s+2026-03-01T09:00:00.000Z\s+500\s+\d+\s*\n/,
+    );
     expect(shown.stdout()).toContain('  #2 answered text/plain: \n    TypeError: cannot read properties of undefined\n        at handler (hooks.js:12)\n');
   });
 });
@@ -161,7 +165,9 @@ describe('listen', () => {
       expect.stringMatching(new RegExp(`^2026-03-01T09:00:00.000Z  card.updated  ${CARD}  → 200  \\d+ms  \\[duplicate\\]  event ${eventId}$`)),
     ]);
     expect(ctx.stderr()).toContain(`deleted webhook ${mine.id}`);
-    expect((await sb.json('GET', '/_sandbox/webhooks', { token: false })).body.map((h: { callbackUrl: string }) => h.callbackUrl)).toEqual([`${receiver.url}/someone-else`]);
+    expect((await sb.json('GET', '/_sandbox/webhooks', { token: false })).body.map((h: { callbackUrl: string }) => h.callbackUrl)).toEqual([
+      `${receiver.url}/someone-else`,
+    ]);
   });
 
   it('subscribes again after a reset, forwards what comes next, and still deletes its subscription when stopped', async () => {

@@ -20,7 +20,7 @@ export function faultsText(faults: FaultsView): string {
 }
 
 const printFaults = (io: Io, answer: FaultsAnswer, webhookId?: string) => {
-  const from = webhookId !== undefined && answer.scope === 'programme' ? io.color.dim(' (the programme\'s: it has none of its own)') : '';
+  const from = webhookId !== undefined && answer.scope === 'programme' ? io.color.dim(" (the programme's: it has none of its own)") : '';
   io.out(`${io.color.bold(`faults for ${whose(webhookId)}`)}: ${faultsText(answer.faults)}${from}`);
 };
 
@@ -28,7 +28,10 @@ export async function listWebhooks({ client, io, json }: CommandContext): Promis
   const hooks = await client.getWebhooks();
   if (json) return io.json(hooks);
   if (hooks.length === 0) return io.out(io.color.dim('no webhooks'));
-  io.table(['ID', 'CALLBACK URL', 'TYPES'], hooks.map((h) => [h.id, h.callbackUrl, h.types.join(',')]));
+  io.table(
+    ['ID', 'CALLBACK URL', 'TYPES'],
+    hooks.map((h) => [h.id, h.callbackUrl, h.types.join(',')]),
+  );
 }
 
 export async function setFaults({ client, io, json }: CommandContext, spec: string, webhookId?: string): Promise<void> {
@@ -48,7 +51,7 @@ export async function showFaults({ client, io, json }: CommandContext, webhookId
 export async function clearFaults({ client, io, json }: CommandContext, webhookId?: string): Promise<void> {
   await (webhookId === undefined ? client.clearWebhookFaults() : client.clearSubscriptionFaults(webhookId));
   if (json) return io.json({ cleared: true });
-  io.out(`${io.color.green('✓')} no faults for ${whose(webhookId)}${webhookId === undefined ? '' : ' of its own: it follows the programme\'s'}`);
+  io.out(`${io.color.green('✓')} no faults for ${whose(webhookId)}${webhookId === undefined ? '' : " of its own: it follows the programme's"}`);
 }
 
 export async function pauseOrResume({ client, io, json }: CommandContext, action: 'pause' | 'resume', webhookId?: string): Promise<void> {
@@ -63,6 +66,9 @@ export async function pauseOrResume({ client, io, json }: CommandContext, action
 export async function deliveryAction({ client, io, json }: CommandContext, action: 'retry' | 'exhaust', deliveryId: string): Promise<void> {
   const answer = await client[`${action}Delivery`](deliveryId);
   if (json) return io.json(answer);
-  if (action === 'retry') return io.out(`${io.color.green('✓')} delivery ${io.color.bold(deliveryId)} of event ${answer.eventId}: next attempt now (${answer.callbackUrl})`);
-  io.out(`${io.color.green('✓')} delivery ${io.color.bold(deliveryId)} of event ${answer.eventId} ${io.status('discarded')} after ${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'}`);
+  if (action === 'retry')
+    return io.out(`${io.color.green('✓')} delivery ${io.color.bold(deliveryId)} of event ${answer.eventId}: next attempt now (${answer.callbackUrl})`);
+  io.out(
+    `${io.color.green('✓')} delivery ${io.color.bold(deliveryId)} of event ${answer.eventId} ${io.status('discarded')} after ${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'}`,
+  );
 }

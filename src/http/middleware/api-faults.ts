@@ -15,12 +15,19 @@ import { servicesOf, type AppEnv } from '../env.js';
 import { problemResponse } from '../errors.js';
 import { hasRoute } from './auth.js';
 
-const CODES: Record<ApiFaultStatus, ErrorCode> = { 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout', 429: 'rate_limited' };
+const CODES: Record<ApiFaultStatus, ErrorCode> = {
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+  429: 'rate_limited',
+};
 const INJECTED = 'injected by the API fault lab';
 
 /** The fault's answer: a problem, with Retry-After when it says when to come back. */
 function faultAnswer(c: Context<AppEnv>, status: ApiFaultStatus, retryAfterSeconds: number | undefined, source: string): Response {
-  const detail = status === 429 ? `too many requests; retry after ${retryAfterSeconds} s (${INJECTED}, ${source})` : `the service could not answer (${INJECTED}, ${source})`;
+  const detail =
+    status === 429 ? `too many requests; retry after ${retryAfterSeconds} s (${INJECTED}, ${source})` : `the service could not answer (${INJECTED}, ${source})`;
   if (retryAfterSeconds !== undefined) c.header('Retry-After', String(retryAfterSeconds));
   return problemResponse(c, new SandboxError(CODES[status], detail));
 }
@@ -28,7 +35,8 @@ function faultAnswer(c: Context<AppEnv>, status: ApiFaultStatus, retryAfterSecon
 /** Closes the connection without an answer. In-process (tests calling the app) there is none to close. */
 function resetConnection(c: Context<AppEnv>, source: string): Response {
   const outgoing = c.env?.outgoing;
-  if (!outgoing) throw new SandboxError('internal_error', `the connection would be closed without an answer (${INJECTED}, ${source}); called in-process, there is none`);
+  if (!outgoing)
+    throw new SandboxError('internal_error', `the connection would be closed without an answer (${INJECTED}, ${source}); called in-process, there is none`);
   outgoing.socket?.destroy();
   return c.body(null, 204);
 }
@@ -42,7 +50,12 @@ export function apiFaults(env: Env, operationOf: (method: string, path: string) 
     let source: number | 'header';
     if (header !== undefined) {
       const parsed = parseFaultHeader(header);
-      if ('errors' in parsed) throw new SandboxError('invalid_request', `the Sandbox-Fault header is not a fault: ${parsed.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, parsed.errors);
+      if ('errors' in parsed)
+        throw new SandboxError(
+          'invalid_request',
+          `the Sandbox-Fault header is not a fault: ${parsed.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`,
+          parsed.errors,
+        );
       ({ fault } = parsed);
       source = 'header';
     } else {
@@ -55,7 +68,10 @@ export function apiFaults(env: Env, operationOf: (method: string, path: string) 
     const where = source === 'header' ? 'the Sandbox-Fault header' : `rule ${source}`;
     if (fault.latency) await sleep(latencyMs(fault.latency, lab.draw));
     if (fault.expireToken) {
-      throw new SandboxError('not_authorised', `the token expired at ${iso(c.get('programme').core.clock.now())} (sandbox time; ${INJECTED}, ${where}): get a new one from POST /v1/auth/token`);
+      throw new SandboxError(
+        'not_authorised',
+        `the token expired at ${iso(c.get('programme').core.clock.now())} (sandbox time; ${INJECTED}, ${where}): get a new one from POST /v1/auth/token`,
+      );
     }
     if (fault.effect === 'after') await next();
     if (fault.status !== undefined) {

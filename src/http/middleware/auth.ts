@@ -19,7 +19,10 @@ export function authenticate(programmes: Programmes): MiddlewareHandler<AppEnv> 
     const authorization = c.req.header('Authorization');
     const id = programmeOfToken(authorization);
     // An unreadable token is refused by the default programme's checks, which say why.
-    const programme = id === undefined ? programmes.default() : (programmes.find(id) ?? fail('not_authorised', `the token was issued for programme ${id}, which no longer exists`));
+    const programme =
+      id === undefined
+        ? programmes.default()
+        : (programmes.find(id) ?? fail('not_authorised', `the token was issued for programme ${id}, which no longer exists`));
     c.set('programme', programme);
     c.set('apiKey', programme.services.auth.authenticate(authorization));
     return next();

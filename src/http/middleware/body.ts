@@ -38,7 +38,10 @@ export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
     if (body.length > 0) {
       const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim();
       if (!JSON_TYPE.test(type)) {
-        throw new SandboxError('invalid_request', `the body must be JSON sent with Content-Type: application/json (got ${type ? `"${type}"` : 'no Content-Type'})`);
+        throw new SandboxError(
+          'invalid_request',
+          `the body must be JSON sent with Content-Type: application/json (got ${type ? `"${type}"` : 'no Content-Type'})`,
+        );
       }
     }
     return next();

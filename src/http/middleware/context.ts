@@ -52,7 +52,14 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
       const verification = c.get('verification');
       const idempotencyKey = c.req.header('Idempotency-Key');
       journal.add({
-        requestId, time: iso(core.clock.now()), method: line.method, path: line.path, status: line.status, durationMs: line.ms, warnings: line.warnings, replayed: line.replayed,
+        requestId,
+        time: iso(core.clock.now()),
+        method: line.method,
+        path: line.path,
+        status: line.status,
+        durationMs: line.ms,
+        warnings: line.warnings,
+        replayed: line.replayed,
         ...(problem && { problem }),
         ...(verification && { verification }),
         ...(fault && { fault }),

@@ -75,7 +75,12 @@ describe('Idempotency-Key', () => {
     for (const res of [await post({ ...BODY, size: 4 }), await post(BODY, { path: '/v1/probes?dry=1' })]) {
       expect(res.status).toBe(400);
       expect(res.headers.get('Content-Type')).toBe('application/problem+json');
-      expect(await res.json()).toMatchObject({ status: 400, title: 'Invalid request', code: 'idempotency_key_reused', detail: expect.stringContaining('use a new key') });
+      expect(await res.json()).toMatchObject({
+        status: 400,
+        title: 'Invalid request',
+        code: 'idempotency_key_reused',
+        detail: expect.stringContaining('use a new key'),
+      });
     }
     expect(probes.effects).toHaveLength(1);
     expect((await post()).headers.get('Idempotent-Replayed')).toBe('true');
@@ -153,7 +158,9 @@ describe('Idempotency-Key', () => {
 
   it('has a burst on a real resource create one customer and one event, never "already exists"', async () => {
     const body = { chainId: testWallet('idempotent burst').chainId, externalId: 'burst-1' };
-    const responses = await Promise.all(Array.from({ length: 20 }, () => sandbox.request('POST', '/v1/customers', { body, headers: { 'Idempotency-Key': key } })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => sandbox.request('POST', '/v1/customers', { body, headers: { 'Idempotency-Key': key } })),
+    );
     // Without the key, every duplicate would be refused with customer_already_exists.
     for (const res of responses) {
       if (res.status !== 201) expect(await res.json()).toMatchObject({ status: 409, code: 'idempotency_in_flight' });
@@ -161,7 +168,11 @@ describe('Idempotency-Key', () => {
     expect(responses.filter((r) => r.status === 201 && r.headers.get('Idempotent-Replayed') === null)).toHaveLength(1);
     const customers = (await sandbox.json('GET', '/v1/customers')).body as { id: string }[];
     expect(customers).toHaveLength(1);
-    const written = sandbox.deps.store.db.select().from(events).all().filter((e) => e.entityId === customers[0]!.id);
+    const written = sandbox.deps.store.db
+      .select()
+      .from(events)
+      .all()
+      .filter((e) => e.entityId === customers[0]!.id);
     expect(written).toHaveLength(1);
   });
 

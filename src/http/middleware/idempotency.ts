@@ -22,7 +22,10 @@ export function idempotentRequests(): MiddlewareHandler<AppEnv> {
     const claim = idempotency.claim(scope, key.toLowerCase(), fingerprint(c.req.method, targetOf(c), c.get('rawBody')));
     switch (claim.kind) {
       case 'reused':
-        throw new SandboxError('idempotency_key_reused', `Idempotency-Key ${key} was already used for a different request (method, path or body differ); use a new key`);
+        throw new SandboxError(
+          'idempotency_key_reused',
+          `Idempotency-Key ${key} was already used for a different request (method, path or body differ); use a new key`,
+        );
       case 'in_flight':
         throw new SandboxError('idempotency_in_flight', `a request with Idempotency-Key ${key} is still being handled; retry when it has finished`);
       case 'replay':

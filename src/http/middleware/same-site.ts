@@ -76,7 +76,10 @@ export function sameSite(bind: string, allowed: AllowedHosts): MiddlewareHandler
       // Without a Host (a request made in-process), the URL's is the one a browser would have sent.
       const from = crossSite(c.req.header('Origin'), c.req.header('Sec-Fetch-Site'), host ?? new URL(c.req.url).host);
       if (from !== undefined) {
-        throw new SandboxError('cross_site_request', `a request from ${from} may not reach ${c.req.path.startsWith('/v1') ? 'the simulator' : 'the control plane'}: only the sandbox's own pages (the inspector) and clients that send no Origin (curl, SDKs, the CLI, the test companion) may`);
+        throw new SandboxError(
+          'cross_site_request',
+          `a request from ${from} may not reach ${c.req.path.startsWith('/v1') ? 'the simulator' : 'the control plane'}: only the sandbox's own pages (the inspector) and clients that send no Origin (curl, SDKs, the CLI, the test companion) may`,
+        );
       }
     }
     return next();

@@ -157,7 +157,10 @@ describe('strict mode', () => {
 
   it('refuses an expired signature', async () => {
     const created = new Date(Date.now() - 600_000);
-    const problem = await refused(await sendSigned(sandbox, key, 'GET', '/v1/chains', { created, expires: new Date(Date.now() - 300_000) }), 'invalid_signature');
+    const problem = await refused(
+      await sendSigned(sandbox, key, 'GET', '/v1/chains', { created, expires: new Date(Date.now() - 300_000) }),
+      'invalid_signature',
+    );
     expect(problem.detail).toMatch(/the signature expired at \d+/);
   });
 
@@ -226,9 +229,17 @@ describe('strict mode', () => {
   });
 
   it('refuses a body without a Content-Digest, and a digest of an unsupported algorithm', async () => {
-    await refused(await sendSigned(sandbox, key, 'POST', '/v1/probes', { body: BODY, digest: false, components: ['@method', '@authority', '@path'] }), 'invalid_content_digest');
+    await refused(
+      await sendSigned(sandbox, key, 'POST', '/v1/probes', { body: BODY, digest: false, components: ['@method', '@authority', '@path'] }),
+      'invalid_content_digest',
+    );
     const body = JSON.stringify(BODY);
-    const md5 = await sendSigned(sandbox, key, 'POST', '/v1/probes', { body, headers: { 'Content-Digest': 'md5=:AAAA:' }, digest: false, components: ['@method', '@authority', '@path', 'content-digest'] });
+    const md5 = await sendSigned(sandbox, key, 'POST', '/v1/probes', {
+      body,
+      headers: { 'Content-Digest': 'md5=:AAAA:' },
+      digest: false,
+      components: ['@method', '@authority', '@path', 'content-digest'],
+    });
     expect((await refused(md5, 'invalid_content_digest')).detail).toMatch(/no supported algorithm/);
   });
 

@@ -15,7 +15,16 @@ import type { Verification, VerificationFailure as Failure } from '../../journal
 import type { Log } from '../../log.js';
 import type { Auth } from '../../services/auth.js';
 import { checkContentDigest } from '../../signatures/digest.js';
-import { ALGORITHM, parseSignature, parseSignatureInput, signatureBase, SignatureFormatError, verifyBaseOnPool, type SignatureInput, type SignedMessage } from '../../signatures/message.js';
+import {
+  ALGORITHM,
+  parseSignature,
+  parseSignatureInput,
+  signatureBase,
+  SignatureFormatError,
+  verifyBaseOnPool,
+  type SignatureInput,
+  type SignedMessage,
+} from '../../signatures/message.js';
 import { Uuid } from '../../domain/formats.js';
 import { requestIdOf, servicesOf, type AppEnv } from '../env.js';
 import { hasRoute } from './auth.js';
@@ -91,12 +100,14 @@ export async function checkSignature(c: Context, rawBody: Uint8Array, auth: Auth
     const missing = required.filter((name) => !params.components.includes(name));
     if (missing.length) return `the signature must cover ${required.map((n) => `"${n}"`).join(' ')}; missing ${missing.map((n) => `"${n}"`).join(' ')}`;
     if (params.created === undefined) return 'Signature-Input has no created parameter';
-    if (params.created > wallSeconds + MAX_CLOCK_SKEW_S) return `created (${params.created}) is more than 5 minutes in the future of the sandbox's wall clock (${wallSeconds})`;
+    if (params.created > wallSeconds + MAX_CLOCK_SKEW_S)
+      return `created (${params.created}) is more than 5 minutes in the future of the sandbox's wall clock (${wallSeconds})`;
     if (params.expires !== undefined && params.expires <= wallSeconds) return `the signature expired at ${params.expires} (wall clock now ${wallSeconds})`;
     const bytes = remembered(parsedSignatures, `${params.label} ${signature}`, () => parseSignature(signature, params.label));
     const base = signatureBase(messageOf(c), params.components, params.serialisedParams);
     if (bytes.length !== 96) return `the signature must be 96 bytes of raw r||s (not DER), got ${bytes.length} bytes`;
-    if (!(await verifies(base, bytes, key))) return `the signature does not verify with key "${params.keyid}". The signature base the sandbox computed:\n${base}`;
+    if (!(await verifies(base, bytes, key)))
+      return `the signature does not verify with key "${params.keyid}". The signature base the sandbox computed:\n${base}`;
     return undefined;
   } catch (error) {
     if (error instanceof SignatureFormatError) return error.message;

@@ -78,7 +78,11 @@ describe('account challenge and deployment', () => {
     await sb.deps.services.scheduler.advance(T0 + 2000);
     const account = (await sb.json('GET', `/v1/accounts/${accountId}`)).body;
     expectShape(account, Account);
-    expect(account).toMatchObject({ status: 'active', chainId: `eip155:11155111:${smartAccountAddress(wallet.address, accountId)}`, updatedAt: '2026-03-01T09:00:02.000Z' });
+    expect(account).toMatchObject({
+      status: 'active',
+      chainId: `eip155:11155111:${smartAccountAddress(wallet.address, accountId)}`,
+      updatedAt: '2026-03-01T09:00:02.000Z',
+    });
     expect(eventsOf(sb, accountId).map((e) => e.status)).toEqual(['initiating', 'pending', 'active']);
     expect(eventsOf(sb, accountId).at(-1)).toEqual({ webhookType: 'account.updated', eventId: expect.any(String), ...account });
   });
@@ -147,7 +151,10 @@ describe('deactivate, activate and close', () => {
     expect(off.body.status).toBe('inactive');
     expect((await sb.json('PATCH', `/v1/accounts/${accountId}/deactivate`)).status).toBe(409);
     expect((await sb.json('PATCH', `/v1/accounts/${accountId}/activate`)).body.status).toBe('active');
-    expect((await sb.json('PATCH', `/v1/accounts/${accountId}/activate`)).body).toMatchObject({ code: 'invalid_state_transition', detail: expect.stringContaining('active') });
+    expect((await sb.json('PATCH', `/v1/accounts/${accountId}/activate`)).body).toMatchObject({
+      code: 'invalid_state_transition',
+      detail: expect.stringContaining('active'),
+    });
   });
 
   it('close an active or inactive account (204), and refuse anything else with 409', async () => {

@@ -23,10 +23,12 @@ const noContent = { 204: { description: 'Successful operation' } };
 const tags = ['Accounts'];
 
 export function accountRoutes(api: Api): void {
-
   api.openapi(
     createRoute({
-      method: 'post', path: '/customers/{customerId}/accounts', tags, operationId: 'createCustomerAccount',
+      method: 'post',
+      path: '/customers/{customerId}/accounts',
+      tags,
+      operationId: 'createCustomerAccount',
       request: { params: idParam('customerId'), body: jsonBody(NewAccount) },
       responses: { 201: jsonResponse(z.intersection(Account, OwnerChallenge)), ...standardProblems, 404: problem('Customer not found') },
     }),
@@ -35,7 +37,10 @@ export function accountRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
-      method: 'get', path: '/customers/{customerId}/accounts', tags, operationId: 'getCustomerAccounts',
+      method: 'get',
+      path: '/customers/{customerId}/accounts',
+      tags,
+      operationId: 'getCustomerAccounts',
       request: { params: idParam('customerId') },
       responses: { 200: jsonResponse(z.array(Account)), ...standardProblems, 404: problem('Customer not found') },
     }),
@@ -43,17 +48,37 @@ export function accountRoutes(api: Api): void {
   );
 
   api.openapi(
-    createRoute({ method: 'get', path: '/accounts', tags, operationId: 'getAccounts', responses: { 200: jsonResponse(z.array(Account)), ...standardProblems } }),
+    createRoute({
+      method: 'get',
+      path: '/accounts',
+      tags,
+      operationId: 'getAccounts',
+      responses: { 200: jsonResponse(z.array(Account)), ...standardProblems },
+    }),
     (c) => c.json(servicesOf(c).accounts.list(), 200),
   );
 
   api.openapi(
-    createRoute({ method: 'get', path: '/accounts/{accountId}', tags, operationId: 'getAccount', request: params, responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound } }),
+    createRoute({
+      method: 'get',
+      path: '/accounts/{accountId}',
+      tags,
+      operationId: 'getAccount',
+      request: params,
+      responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound },
+    }),
     (c) => c.json(servicesOf(c).accounts.get(c.req.valid('param').accountId), 200),
   );
 
   api.openapi(
-    createRoute({ method: 'delete', path: '/accounts/{accountId}', tags, operationId: 'closeAccount', request: params, responses: { ...noContent, ...standardProblems, ...notFound, ...conflict } }),
+    createRoute({
+      method: 'delete',
+      path: '/accounts/{accountId}',
+      tags,
+      operationId: 'closeAccount',
+      request: params,
+      responses: { ...noContent, ...standardProblems, ...notFound, ...conflict },
+    }),
     (c) => {
       servicesOf(c).accounts.close(c.req.valid('param').accountId);
       return c.body(null, 204);
@@ -62,7 +87,11 @@ export function accountRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
-      method: 'get', path: '/accounts/{accountId}/challenge', tags, operationId: 'getAccountChallenge', request: params,
+      method: 'get',
+      path: '/accounts/{accountId}/challenge',
+      tags,
+      operationId: 'getAccountChallenge',
+      request: params,
       responses: { 200: jsonResponse(OwnerChallenge), ...standardProblems, ...notFound },
     }),
     (c) => c.json(servicesOf(c).accounts.challenge(c.req.valid('param').accountId), 200),
@@ -70,7 +99,10 @@ export function accountRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
-      method: 'post', path: '/accounts/{accountId}/challenge/sign', tags, operationId: 'signAccountChallenge',
+      method: 'post',
+      path: '/accounts/{accountId}/challenge/sign',
+      tags,
+      operationId: 'signAccountChallenge',
       request: { ...params, body: jsonBody(OwnerSignature) },
       responses: { ...noContent, ...standardProblems, ...notFound, 409: problem('Challenge already signed') },
     }),
@@ -83,7 +115,11 @@ export function accountRoutes(api: Api): void {
   for (const action of ['deactivate', 'activate'] as const) {
     api.openapi(
       createRoute({
-        method: 'patch', path: `/accounts/{accountId}/${action}`, tags, operationId: `${action}Account`, request: params,
+        method: 'patch',
+        path: `/accounts/{accountId}/${action}`,
+        tags,
+        operationId: `${action}Account`,
+        request: params,
         responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound, ...conflict },
       }),
       (c) => c.json(servicesOf(c).accounts[action](c.req.valid('param').accountId), 200),

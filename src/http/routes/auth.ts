@@ -16,7 +16,10 @@ const tags = ['Authentication'];
 export function tokenRoute(api: Api, { programmes }: Deps): void {
   api.openapi(
     createRoute({
-      method: 'post', path: '/auth/token', tags, operationId: 'getToken',
+      method: 'post',
+      path: '/auth/token',
+      tags,
+      operationId: 'getToken',
       security: [],
       request: { body: jsonBody(Credentials) },
       responses: { 200: jsonResponse(Token), 400: problem('Invalid request'), 401: problem('Invalid credentials'), 500: problem('Internal error') },
@@ -34,7 +37,14 @@ export function tokenRoute(api: Api, { programmes }: Deps): void {
 /** The rest of /auth: credentials and signing keys, behind a token but never a signature or idempotency key. */
 export function credentialRoutes(api: Api): void {
   api.openapi(
-    createRoute({ method: 'put', path: '/auth/credentials', tags, operationId: 'updateCredentials', request: { body: jsonBody(Credentials) }, responses: { ...noContent, ...standardProblems } }),
+    createRoute({
+      method: 'put',
+      path: '/auth/credentials',
+      tags,
+      operationId: 'updateCredentials',
+      request: { body: jsonBody(Credentials) },
+      responses: { ...noContent, ...standardProblems },
+    }),
     (c) => {
       const { apiKey, apiSecret } = c.req.valid('json');
       servicesOf(c).auth.putCredentials(apiKey, apiSecret);
@@ -44,7 +54,10 @@ export function credentialRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
-      method: 'delete', path: '/auth/credentials', tags, operationId: 'deleteCredentials',
+      method: 'delete',
+      path: '/auth/credentials',
+      tags,
+      operationId: 'deleteCredentials',
       request: { body: jsonBody(z.object({ apiKey: Uuid })) },
       responses: { ...noContent, ...standardProblems },
     }),
@@ -56,8 +69,15 @@ export function credentialRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
-      method: 'put', path: '/auth/signing', tags, operationId: 'updateSigningKey',
-      request: { body: jsonBody(z.object({ signingKeyId: Uuid, signingKey: z.string().meta({ format: 'byte', description: 'Base64 of the PEM text of an ECDSA P-384 public key' }) })) },
+      method: 'put',
+      path: '/auth/signing',
+      tags,
+      operationId: 'updateSigningKey',
+      request: {
+        body: jsonBody(
+          z.object({ signingKeyId: Uuid, signingKey: z.string().meta({ format: 'byte', description: 'Base64 of the PEM text of an ECDSA P-384 public key' }) }),
+        ),
+      },
       responses: { ...noContent, ...standardProblems },
     }),
     (c) => {
@@ -69,7 +89,10 @@ export function credentialRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
-      method: 'delete', path: '/auth/signing', tags, operationId: 'deleteSigningKey',
+      method: 'delete',
+      path: '/auth/signing',
+      tags,
+      operationId: 'deleteSigningKey',
       request: { body: jsonBody(z.object({ signingKeyId: Uuid })) },
       responses: { ...noContent, ...standardProblems },
     }),

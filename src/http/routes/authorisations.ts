@@ -7,7 +7,10 @@ import { idParam, jsonResponse, problem, standardProblems } from '../schemas.js'
 export function authorisationRoutes(api: Api): void {
   api.openapi(
     createRoute({
-      method: 'get', path: '/authorisations/{authorisationId}', tags: ['Authorisations'], operationId: 'getAuthorisationDetails',
+      method: 'get',
+      path: '/authorisations/{authorisationId}',
+      tags: ['Authorisations'],
+      operationId: 'getAuthorisationDetails',
       request: { params: idParam('authorisationId') },
       responses: { 200: jsonResponse(Authorisation), ...standardProblems, 404: problem('Authorisation not found') },
     }),

@@ -38,8 +38,14 @@ describe('POST /v1/accounts/{id}/cards', () => {
     expect(empty.body.errors.map((e: { path: string }) => e.path)).toEqual(['type', 'billingAddress']);
     const partial = await create(sb, accountId, { type: 'virtual', billingAddress: {}, shippingAddress: { firstLine: 1 } });
     expect(partial.body.errors.map((e: { path: string }) => e.path)).toEqual([
-      'billingAddress.firstLine', 'billingAddress.city', 'billingAddress.country', 'billingAddress.postCode',
-      'shippingAddress.firstLine', 'shippingAddress.city', 'shippingAddress.country', 'shippingAddress.postCode',
+      'billingAddress.firstLine',
+      'billingAddress.city',
+      'billingAddress.country',
+      'billingAddress.postCode',
+      'shippingAddress.firstLine',
+      'shippingAddress.city',
+      'shippingAddress.country',
+      'shippingAddress.postCode',
     ]);
     expect(count(sb)).toBe(0);
   });
@@ -63,11 +69,20 @@ describe('POST /v1/accounts/{id}/cards', () => {
     const sb = createTestSandbox();
     const { accountId } = await activeAccount(sb);
     const long = 'x'.repeat(MAX_TEXT_LENGTH + 1);
-    const res = await create(sb, accountId, { type: 'virtual', billingAddress: { ...BILLING_ADDRESS, postCode: long }, shippingAddress: { ...BILLING_ADDRESS, firstLine: long, state: long } });
+    const res = await create(sb, accountId, {
+      type: 'virtual',
+      billingAddress: { ...BILLING_ADDRESS, postCode: long },
+      shippingAddress: { ...BILLING_ADDRESS, firstLine: long, state: long },
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(res.body).toMatchObject({ title: 'Invalid request', code: 'invalid_request' });
-    expect(res.body.errors).toEqual(['billingAddress.postCode', 'shippingAddress.firstLine', 'shippingAddress.state'].map((path) => ({ path, message: `must be at most ${MAX_TEXT_LENGTH} characters` })));
+    expect(res.body.errors).toEqual(
+      ['billingAddress.postCode', 'shippingAddress.firstLine', 'shippingAddress.state'].map((path) => ({
+        path,
+        message: `must be at most ${MAX_TEXT_LENGTH} characters`,
+      })),
+    );
     expect(count(sb)).toBe(0);
   });
 
@@ -118,7 +133,9 @@ describe('POST /v1/accounts/{id}/cards', () => {
     expect(physical.status).toBe(201);
     expect(physical.body).not.toHaveProperty('shippingAddress');
     expect((await create(sb, accountId, virtual)).status).toBe(201);
-    expect((await create(sb, accountId, { type: 'physical', billingAddress: BILLING_ADDRESS, shippingAddress: BILLING_ADDRESS })).body.code).toBe('card_limit_reached');
+    expect((await create(sb, accountId, { type: 'physical', billingAddress: BILLING_ADDRESS, shippingAddress: BILLING_ADDRESS })).body.code).toBe(
+      'card_limit_reached',
+    );
   });
 });
 
@@ -169,7 +186,11 @@ describe('deactivate, activate and DELETE', () => {
     const { cardId } = await issuedCard(sb);
     expect((await sb.request('DELETE', `/v1/cards/${cardId}`)).status).toBe(204);
     expect(await status(sb, cardId)).toBe('terminated');
-    for (const [method, path] of [['DELETE', ''], ['PATCH', '/activate'], ['PATCH', '/deactivate']] as const) {
+    for (const [method, path] of [
+      ['DELETE', ''],
+      ['PATCH', '/activate'],
+      ['PATCH', '/deactivate'],
+    ] as const) {
       expect((await sb.json(method, `/v1/cards/${cardId}${path}`)).status).toBe(409);
     }
     const other = await issuedCard(sb);

@@ -21,10 +21,12 @@ const conflict = { 409: problem('Invalid state transition') };
 const tags = ['Cards'];
 
 export function cardRoutes(api: Api): void {
-
   api.openapi(
     createRoute({
-      method: 'post', path: '/accounts/{accountId}/cards', tags, operationId: 'createAccountCard',
+      method: 'post',
+      path: '/accounts/{accountId}/cards',
+      tags,
+      operationId: 'createAccountCard',
       request: { params: idParam('accountId'), body: jsonBody(NewCard) },
       responses: { 201: jsonResponse(Card), ...standardProblems, 404: problem('Account not found') },
     }),
@@ -33,7 +35,10 @@ export function cardRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
-      method: 'get', path: '/accounts/{accountId}/cards', tags, operationId: 'getAccountCards',
+      method: 'get',
+      path: '/accounts/{accountId}/cards',
+      tags,
+      operationId: 'getAccountCards',
       request: { params: idParam('accountId') },
       responses: { 200: jsonResponse(z.array(Card)), ...standardProblems, 404: problem('Account not found') },
     }),
@@ -46,13 +51,24 @@ export function cardRoutes(api: Api): void {
   );
 
   api.openapi(
-    createRoute({ method: 'get', path: '/cards/{cardId}', tags, operationId: 'getCard', request: params, responses: { 200: jsonResponse(Card), ...standardProblems, ...notFound } }),
+    createRoute({
+      method: 'get',
+      path: '/cards/{cardId}',
+      tags,
+      operationId: 'getCard',
+      request: params,
+      responses: { 200: jsonResponse(Card), ...standardProblems, ...notFound },
+    }),
     (c) => c.json(servicesOf(c).cards.get(c.req.valid('param').cardId), 200),
   );
 
   api.openapi(
     createRoute({
-      method: 'delete', path: '/cards/{cardId}', tags, operationId: 'deleteCard', request: params,
+      method: 'delete',
+      path: '/cards/{cardId}',
+      tags,
+      operationId: 'deleteCard',
+      request: params,
       responses: { 204: { description: 'Successful operation' }, ...standardProblems, ...notFound, ...conflict },
     }),
     (c) => {
@@ -64,7 +80,11 @@ export function cardRoutes(api: Api): void {
   for (const action of ['deactivate', 'activate'] as const) {
     api.openapi(
       createRoute({
-        method: 'patch', path: `/cards/{cardId}/${action}`, tags, operationId: `${action}Card`, request: params,
+        method: 'patch',
+        path: `/cards/{cardId}/${action}`,
+        tags,
+        operationId: `${action}Card`,
+        request: params,
         responses: { 200: jsonResponse(Card), ...standardProblems, ...notFound, ...conflict },
       }),
       (c) => c.json(servicesOf(c).cards[action](c.req.valid('param').cardId), 200),

@@ -12,7 +12,8 @@ import { createTestSandbox, type TestSandbox } from '../../testing/harness.js';
 import { recordChanges } from '../../testing/state.js';
 import { testWallet } from '../../testing/world.js';
 
-const faults = (sb: TestSandbox, method: string, body?: unknown, headers?: Record<string, string>) => sb.json(method, '/_sandbox/api/faults', { body, headers, token: false });
+const faults = (sb: TestSandbox, method: string, body?: unknown, headers?: Record<string, string>) =>
+  sb.json(method, '/_sandbox/api/faults', { body, headers, token: false });
 const customers = (sb: TestSandbox) => (sb.deps.store.sqlite.prepare('SELECT count(*) AS n FROM customers').get() as { n: number }).n;
 const customerBody = () => {
   const name = randomUUID();
@@ -24,12 +25,24 @@ const newCustomer = (sb: TestSandbox, options: { key?: string; body?: unknown; h
     headers: { 'Idempotency-Key': options.key ?? randomUUID(), ...options.headers },
     ...(options.token && { token: options.token }),
   });
-const journal = async (sb: TestSandbox) => (await sb.json('GET', '/_sandbox/requests', { token: false })).body as { status: number; path: string; fault?: Record<string, unknown>; problem?: { code: string } }[];
+const journal = async (sb: TestSandbox) =>
+  (await sb.json('GET', '/_sandbox/requests', { token: false })).body as {
+    status: number;
+    path: string;
+    fault?: Record<string, unknown>;
+    problem?: { code: string };
+  }[];
 
 describe('PUT, GET and DELETE /_sandbox/api/faults', () => {
   it('keeps the rules in their normal form, shows what each has left, and clears them', async () => {
     const sb = createTestSandbox();
-    const put = await faults(sb, 'PUT', { rules: [{ match: { method: 'post', path: '/v1/customers' }, status: 503, times: 2 }, { latency: '100ms', rate: 0.5 }], seed: 7 });
+    const put = await faults(sb, 'PUT', {
+      rules: [
+        { match: { method: 'post', path: '/v1/customers' }, status: 503, times: 2 },
+        { latency: '100ms', rate: 0.5 },
+      ],
+      seed: 7,
+    });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({
       rules: [
@@ -66,7 +79,9 @@ describe('--api-faults', () => {
   it('stops the start when a rule can meet no request, naming it', () => {
     const parsed = parseApiFaultsJson('{"rules":[{"match":{"operationId":"createCustomers"},"status":503}]}');
     if ('errors' in parsed) throw new Error('the rules are well formed');
-    expect(() => createTestSandbox({ apiFaults: parsed.faults })).toThrow(new ConfigError('--api-faults rules.0.match.operationId is not an operationId of /openapi.json'));
+    expect(() => createTestSandbox({ apiFaults: parsed.faults })).toThrow(
+      new ConfigError('--api-faults rules.0.match.operationId is not an operationId of /openapi.json'),
+    );
   });
 });
 
@@ -76,7 +91,12 @@ describe('what the rules do to /v1', () => {
     await faults(sb, 'PUT', { rules: [{ match: { method: 'POST', path: '/v1/customers' }, status: 503, times: 2 }] });
     const answers = [await newCustomer(sb), await newCustomer(sb), await newCustomer(sb)];
     expect(answers.map((a) => a.status)).toEqual([503, 503, 201]);
-    expect(answers[0]!.body).toMatchObject({ status: 503, code: 'service_unavailable', title: 'Service unavailable', detail: expect.stringContaining('API fault lab, rule 1') });
+    expect(answers[0]!.body).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      title: 'Service unavailable',
+      detail: expect.stringContaining('API fault lab, rule 1'),
+    });
     expect(customers(sb)).toBe(1);
     expect((await faults(sb, 'GET')).body.rules[0]).toMatchObject({ remaining: 0, hits: 2 });
     const entries = (await journal(sb)).filter((e) => e.path === '/v1/customers');
@@ -106,7 +126,12 @@ describe('what the rules do to /v1', () => {
 
   it('answers 429 with Retry-After, 1 s unless the rule says', async () => {
     const sb = createTestSandbox();
-    await faults(sb, 'PUT', { rules: [{ match: { method: 'GET' }, status: 429, retryAfter: '3s', times: 1 }, { match: { method: 'GET' }, status: 429 }] });
+    await faults(sb, 'PUT', {
+      rules: [
+        { match: { method: 'GET' }, status: 429, retryAfter: '3s', times: 1 },
+        { match: { method: 'GET' }, status: 429 },
+      ],
+    });
     const first = await sb.request('GET', '/v1/customers');
     expect(first.status).toBe(429);
     expect(first.headers.get('Retry-After')).toBe('3');
@@ -119,7 +144,10 @@ describe('what the rules do to /v1', () => {
     await faults(sb, 'PUT', { rules: [{ expireToken: true, times: 1 }] });
     const refused = await sb.json('GET', '/v1/customers');
     expect(refused.status).toBe(401);
-    expect(refused.body).toMatchObject({ code: 'not_authorised', detail: expect.stringMatching(/^the token expired at .* \(sandbox time; injected by the API fault lab, rule 1\)/) });
+    expect(refused.body).toMatchObject({
+      code: 'not_authorised',
+      detail: expect.stringMatching(/^the token expired at .* \(sandbox time; injected by the API fault lab, rule 1\)/),
+    });
     expect((await sb.json('GET', '/v1/customers')).status).toBe(200);
   });
 
@@ -127,7 +155,9 @@ describe('what the rules do to /v1', () => {
     const sb = createTestSandbox();
     const other = (await sb.json('POST', '/_sandbox/programmes', { body: {}, token: false })).body as { id: string; apiKey: string; apiSecret: string };
     await faults(sb, 'PUT', { rules: [{ status: 503 }] }, { 'Sandbox-Programme': other.id });
-    const { token } = (await sb.json('POST', '/v1/auth/token', { body: { apiKey: other.apiKey, apiSecret: other.apiSecret }, token: false })).body as { token: string };
+    const { token } = (await sb.json('POST', '/v1/auth/token', { body: { apiKey: other.apiKey, apiSecret: other.apiSecret }, token: false })).body as {
+      token: string;
+    };
     expect((await sb.json('GET', '/v1/customers')).status).toBe(200);
     expect((await sb.json('GET', '/v1/customers', { token })).status).toBe(503);
     expect((await faults(sb, 'GET')).body).toEqual({ rules: [] });

@@ -16,12 +16,27 @@ const tags: [string] = ['API fault lab'];
 export function controlApiFaultRoutes(control: Api, unmetRules: (rules: readonly ApiFaultRule[]) => FieldError[]): void {
   controlRoute(
     control,
-    { method: 'get', path: '/api/faults', operationId: 'getApiFaults', summary: 'The rules, with what each has left', tags, responses: { 200: jsonResponse(ApiFaultsView) } },
+    {
+      method: 'get',
+      path: '/api/faults',
+      operationId: 'getApiFaults',
+      summary: 'The rules, with what each has left',
+      tags,
+      responses: { 200: jsonResponse(ApiFaultsView) },
+    },
     (c) => c.json(servicesOf(c).apiFaults.view()),
   );
   controlRoute(
     control,
-    { method: 'put', path: '/api/faults', operationId: 'setApiFaults', summary: 'Replace the rules (all checked before any is kept)', tags, body: ApiFaultsBody, responses: { 200: jsonResponse(ApiFaultsView) } },
+    {
+      method: 'put',
+      path: '/api/faults',
+      operationId: 'setApiFaults',
+      summary: 'Replace the rules (all checked before any is kept)',
+      tags,
+      body: ApiFaultsBody,
+      responses: { 200: jsonResponse(ApiFaultsView) },
+    },
     (c, { body }) => {
       const unmet = unmetRules(body.rules);
       if (unmet.length) throw invalidFields(unmet, 'body');

@@ -39,10 +39,14 @@ describe('GET /_sandbox/openapi.json', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
     expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
     for (const { path, method, op } of operations) {
-      expect(Object.keys(op.responses).some((s) => /^2/.test(s)), `${method} ${path}`).toBe(true);
+      expect(
+        Object.keys(op.responses).some((s) => /^2/.test(s)),
+        `${method} ${path}`,
+      ).toBe(true);
       const header = (op.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Sandbox-Programme');
       if (path.startsWith('/_sandbox/programmes')) expect(header, `${method} ${path}`).toBe(false);
-      else if (!path.startsWith('/_sandbox/simulator') && !/^\/_sandbox\/webhooks(\/\{webhookId\}|\/verification-key)?$/.test(path)) expect(header, `${method} ${path}`).toBe(true);
+      else if (!path.startsWith('/_sandbox/simulator') && !/^\/_sandbox\/webhooks(\/\{webhookId\}|\/verification-key)?$/.test(path))
+        expect(header, `${method} ${path}`).toBe(true);
     }
     expect(doc.paths['/_sandbox/events/stream']!.get.responses['200'].content).toHaveProperty('text/event-stream');
     expect(doc.paths['/_sandbox/clock/advance']!.post.requestBody.content['application/json'].schema.properties).toHaveProperty('by');

@@ -15,7 +15,10 @@ function emit(sb: TestSandbox, type: 'customer.updated' | 'card.updated', entity
 }
 
 function subscribe(sb: TestSandbox, types: WebhookType[]) {
-  sb.deps.store.db.insert(webhooks).values({ programmeId: 'default', id: HOOK, callbackUrl: 'http://127.0.0.1:9/hook', types, createdAt: T0, updatedAt: T0 }).run();
+  sb.deps.store.db
+    .insert(webhooks)
+    .values({ programmeId: 'default', id: HOOK, callbackUrl: 'http://127.0.0.1:9/hook', types, createdAt: T0, updatedAt: T0 })
+    .run();
 }
 
 describe('GET /_sandbox/events', () => {
@@ -29,7 +32,14 @@ describe('GET /_sandbox/events', () => {
     expect(res.body.map((e: { id: string }) => e.id)).toEqual([second, first]);
     expect(res.body[0]).toMatchObject({ type: 'card.updated', entityId: CARD, createdAt: '2026-03-01T09:00:00.000Z' });
     expect(res.body[0].deliveries).toEqual([
-      { id: expect.any(String), webhookId: HOOK, callbackUrl: 'http://127.0.0.1:9/hook', status: 'pending', attempts: 0, nextAttemptAt: '2026-03-01T09:00:00.000Z' },
+      {
+        id: expect.any(String),
+        webhookId: HOOK,
+        callbackUrl: 'http://127.0.0.1:9/hook',
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: '2026-03-01T09:00:00.000Z',
+      },
     ]);
     expect(res.body[1].deliveries).toEqual([]);
   });
@@ -77,10 +87,13 @@ describe('GET /_sandbox/events/{eventId}', () => {
     const id = emit(sb, 'card.updated', CARD, 'active');
     const delivery = sb.deps.store.db.select().from(deliveries).get()!;
     sb.deps.store.db.update(deliveries).set({ attempts: 2, status: 'delivered' }).run();
-    sb.deps.store.db.insert(attempts).values([
-      { programmeId: 'default', id: 'a1', deliveryId: delivery.id, attempt: 1, at: T0, error: 'connect ECONNREFUSED', durationMs: 3 },
-      { programmeId: 'default', id: 'a2', deliveryId: delivery.id, attempt: 2, at: T0 + 1000, statusCode: 200, durationMs: 12 },
-    ]).run();
+    sb.deps.store.db
+      .insert(attempts)
+      .values([
+        { programmeId: 'default', id: 'a1', deliveryId: delivery.id, attempt: 1, at: T0, error: 'connect ECONNREFUSED', durationMs: 3 },
+        { programmeId: 'default', id: 'a2', deliveryId: delivery.id, attempt: 2, at: T0 + 1000, statusCode: 200, durationMs: 12 },
+      ])
+      .run();
 
     const res = await sb.json('GET', `/_sandbox/events/${id}`, { token: false });
     expect(res.status).toBe(200);
@@ -90,13 +103,19 @@ describe('GET /_sandbox/events/{eventId}', () => {
       entityId: CARD,
       createdAt: '2026-03-01T09:00:00.000Z',
       body: { webhookType: 'card.updated', eventId: id, id: CARD, status: 'active' },
-      deliveries: [{
-        id: delivery.id, webhookId: HOOK, callbackUrl: 'http://127.0.0.1:9/hook', status: 'delivered', attempts: 2,
-        history: [
-          { attempt: 1, at: '2026-03-01T09:00:00.000Z', error: 'connect ECONNREFUSED', durationMs: 3 },
-          { attempt: 2, at: '2026-03-01T09:00:01.000Z', statusCode: 200, durationMs: 12 },
-        ],
-      }],
+      deliveries: [
+        {
+          id: delivery.id,
+          webhookId: HOOK,
+          callbackUrl: 'http://127.0.0.1:9/hook',
+          status: 'delivered',
+          attempts: 2,
+          history: [
+            { attempt: 1, at: '2026-03-01T09:00:00.000Z', error: 'connect ECONNREFUSED', durationMs: 3 },
+            { attempt: 2, at: '2026-03-01T09:00:01.000Z', statusCode: 200, durationMs: 12 },
+          ],
+        },
+      ],
     });
   });
 
@@ -129,8 +148,18 @@ describe('GET /_sandbox/events/stream', () => {
     const issued = emit(sb, 'card.updated', CARD, 'issuing');
     const active = emit(sb, 'card.updated', CARD, 'active');
     const messages = await stream.next(2);
-    expect(messages.map((m) => [m.event, m.id, m.data.body.status])).toEqual([['event', issued, 'issuing'], ['event', active, 'active']]);
-    expect(messages[0]!.data).toEqual({ kind: 'event', id: issued, type: 'card.updated', entityId: CARD, createdAt: '2026-03-01T09:00:00.000Z', body: { webhookType: 'card.updated', eventId: issued, id: CARD, status: 'issuing' } });
+    expect(messages.map((m) => [m.event, m.id, m.data.body.status])).toEqual([
+      ['event', issued, 'issuing'],
+      ['event', active, 'active'],
+    ]);
+    expect(messages[0]!.data).toEqual({
+      kind: 'event',
+      id: issued,
+      type: 'card.updated',
+      entityId: CARD,
+      createdAt: '2026-03-01T09:00:00.000Z',
+      body: { webhookType: 'card.updated', eventId: issued, id: CARD, status: 'issuing' },
+    });
   });
 
   it('stops listening when the client goes away', async () => {

@@ -46,8 +46,10 @@ const Instant = z.string().transform((value, ctx) => {
 const ResendWindow = z
   .strictObject({ since: Instant.optional(), until: Instant.optional(), type: z.enum(WEBHOOK_TYPES).optional() })
   .superRefine((window, ctx) => {
-    if (window.since === undefined && window.until === undefined && window.type === undefined) ctx.addIssue({ code: 'custom', message: 'give since, until or type: which events to send again' });
-    if (window.since !== undefined && window.until !== undefined && window.until <= window.since) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be later than since' });
+    if (window.since === undefined && window.until === undefined && window.type === undefined)
+      ctx.addIssue({ code: 'custom', message: 'give since, until or type: which events to send again' });
+    if (window.since !== undefined && window.until !== undefined && window.until <= window.since)
+      ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be later than since' });
   });
 
 const streamedEvent = (e: EventRecord): StreamedEvent => ({
@@ -72,7 +74,15 @@ const notFound = { 404: problem('No such event') };
 export function controlEventRoutes(control: Api): void {
   controlRoute(
     control,
-    { method: 'get', path: '/events', operationId: 'listEvents', summary: 'Events newest first, with their deliveries', tags, query: ListQuery, responses: { 200: jsonResponse(z.array(EventSummary)) } },
+    {
+      method: 'get',
+      path: '/events',
+      operationId: 'listEvents',
+      summary: 'Events newest first, with their deliveries',
+      tags,
+      query: ListQuery,
+      responses: { 200: jsonResponse(z.array(EventSummary)) },
+    },
     (c, { query }) => c.json(servicesOf(c).sandboxEvents.list(query)),
   );
 
@@ -80,9 +90,18 @@ export function controlEventRoutes(control: Api): void {
   controlRoute(
     control,
     {
-      method: 'get', path: '/events/stream', operationId: 'streamEvents', tags, query: Filter,
+      method: 'get',
+      path: '/events/stream',
+      operationId: 'streamEvents',
+      tags,
+      query: Filter,
       summary: 'Server-Sent Events: `event` for each committed event, `attempt` for each delivery attempt',
-      responses: { 200: { description: 'A stream of `event` and `attempt` messages', content: { 'text/event-stream': { schema: z.union([StreamedEvent, StreamedAttempt]) } } } },
+      responses: {
+        200: {
+          description: 'A stream of `event` and `attempt` messages',
+          content: { 'text/event-stream': { schema: z.union([StreamedEvent, StreamedAttempt]) } },
+        },
+      },
     },
     (c, { query: filter }) => {
       const wanted = (type: string, entityId: string) => (!filter.type || filter.type === type) && (!filter.entityId || filter.entityId === entityId);
@@ -104,19 +123,43 @@ export function controlEventRoutes(control: Api): void {
 
   controlRoute(
     control,
-    { method: 'post', path: '/events/resend', operationId: 'resendEvents', summary: 'Send again every event of a window of sandbox time and/or of a type, oldest first', tags, body: ResendWindow, responses: { 202: jsonResponse(WindowResent) } },
+    {
+      method: 'post',
+      path: '/events/resend',
+      operationId: 'resendEvents',
+      summary: 'Send again every event of a window of sandbox time and/or of a type, oldest first',
+      tags,
+      body: ResendWindow,
+      responses: { 202: jsonResponse(WindowResent) },
+    },
     (c, { body }) => c.json(servicesOf(c).webhooks.resendWindow(body), 202),
   );
 
   controlRoute(
     control,
-    { method: 'get', path: '/events/{eventId}', operationId: 'getEvent', summary: 'One event with its body and every attempt of each delivery', tags, params: EventParam, responses: { 200: jsonResponse(EventDetail), ...notFound } },
+    {
+      method: 'get',
+      path: '/events/{eventId}',
+      operationId: 'getEvent',
+      summary: 'One event with its body and every attempt of each delivery',
+      tags,
+      params: EventParam,
+      responses: { 200: jsonResponse(EventDetail), ...notFound },
+    },
     (c, { params }) => c.json(servicesOf(c).sandboxEvents.get(params.eventId)),
   );
 
   controlRoute(
     control,
-    { method: 'post', path: '/events/{eventId}/resend', operationId: 'resendEvent', summary: 'Send one event again to every subscription of its type', tags, params: EventParam, responses: { 202: jsonResponse(EventResent), ...notFound } },
+    {
+      method: 'post',
+      path: '/events/{eventId}/resend',
+      operationId: 'resendEvent',
+      summary: 'Send one event again to every subscription of its type',
+      tags,
+      params: EventParam,
+      responses: { 202: jsonResponse(EventResent), ...notFound },
+    },
     (c, { params: { eventId } }) => c.json({ eventId, deliveries: servicesOf(c).webhooks.resend(eventId) }, 202),
   );
 }

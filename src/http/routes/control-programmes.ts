@@ -10,7 +10,6 @@ import { controlRoute, noContent } from '../control-route.js';
 import type { Api } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';
 
-
 const ProgrammeParam = z.object({ id: z.string().regex(PROGRAMME_ID, 'must be "default" or a programme id (a UUID)') });
 const tags: [string] = ['Programmes'];
 const notFound = { 404: problem('No such programme') };
@@ -18,22 +17,57 @@ const notFound = { 404: problem('No such programme') };
 export function controlProgrammeRoutes(control: Api, { programmes }: Deps): void {
   controlRoute(
     control,
-    { method: 'post', path: '/programmes', operationId: 'createProgramme', summary: 'Create a programme; its credentials are answered once', tags, programme: false, body: NewProgramme, responses: { 201: jsonResponse(CreatedProgramme), 429: problem('Too many programmes') } },
+    {
+      method: 'post',
+      path: '/programmes',
+      operationId: 'createProgramme',
+      summary: 'Create a programme; its credentials are answered once',
+      tags,
+      programme: false,
+      body: NewProgramme,
+      responses: { 201: jsonResponse(CreatedProgramme), 429: problem('Too many programmes') },
+    },
     (c, { body }) => c.json(programmes.create(body), 201),
   );
   controlRoute(
     control,
-    { method: 'get', path: '/programmes', operationId: 'listProgrammes', summary: 'Every programme', tags, programme: false, responses: { 200: jsonResponse(z.array(ProgrammeSummary)) } },
+    {
+      method: 'get',
+      path: '/programmes',
+      operationId: 'listProgrammes',
+      summary: 'Every programme',
+      tags,
+      programme: false,
+      responses: { 200: jsonResponse(z.array(ProgrammeSummary)) },
+    },
     (c) => c.json(programmes.list()),
   );
   controlRoute(
     control,
-    { method: 'get', path: '/programmes/{id}', operationId: 'getProgramme', summary: 'One programme', tags, programme: false, params: ProgrammeParam, responses: { 200: jsonResponse(ProgrammeSummary), ...notFound } },
+    {
+      method: 'get',
+      path: '/programmes/{id}',
+      operationId: 'getProgramme',
+      summary: 'One programme',
+      tags,
+      programme: false,
+      params: ProgrammeParam,
+      responses: { 200: jsonResponse(ProgrammeSummary), ...notFound },
+    },
     (c, { params }) => c.json(programmes.describe(params.id.toLowerCase())),
   );
   controlRoute(
     control,
-    { method: 'delete', path: '/programmes/{id}', operationId: 'deleteProgramme', summary: 'Delete a programme and everything it owns', tags, programme: false, params: ProgrammeParam, responses: { ...noContent, ...notFound, 409: problem('The default programme cannot be deleted') } },
+    {
+      method: 'delete',
+      path: '/programmes/{id}',
+      operationId: 'deleteProgramme',
+      summary: 'Delete a programme and everything it owns',
+      tags,
+      programme: false,
+      params: ProgrammeParam,
+      responses: { ...noContent, ...notFound, 409: problem('The default programme cannot be deleted') },
+    },
     (c, { params }) => {
       programmes.remove(params.id.toLowerCase());
       return c.body(null, 204);

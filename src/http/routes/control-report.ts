@@ -13,7 +13,14 @@ import { jsonResponse } from '../schemas.js';
 export function controlReportRoutes(control: Api, config: Config, operations: readonly DeclaredOperation[]): void {
   controlRoute(
     control,
-    { method: 'get', path: '/report', operationId: 'getReport', summary: 'The go-live report: checks with evidence, and coverage', tags: ['Report'], responses: { 200: jsonResponse(Report) } },
+    {
+      method: 'get',
+      path: '/report',
+      operationId: 'getReport',
+      summary: 'The go-live report: checks with evidence, and coverage',
+      tags: ['Report'],
+      responses: { 200: jsonResponse(Report) },
+    },
     (c) => {
       const { journal, services } = c.get('programme');
       return c.json(goLiveReport({ verify: config.verify, operations, requests: journal.list(), ...services.readiness.records() }));

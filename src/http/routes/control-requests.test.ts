@@ -26,8 +26,19 @@ describe('the journal of a refused or warned request', () => {
     const problem = (await res.json()) as { detail: string };
 
     const [entry] = await requests(sb);
-    expect(entry).toMatchObject({ method: 'GET', path: '/v1/chains', status: 400, warnings: [], problem: { code: 'invalid_signature', detail: problem.detail } });
-    const base = ['"@method": GET', '"@authority": 127.0.0.1:4242', '"@path": /v1/chains', `"@signature-params": ${headers['Signature-Input']!.replace(/^sig=/, '')}`].join('\n');
+    expect(entry).toMatchObject({
+      method: 'GET',
+      path: '/v1/chains',
+      status: 400,
+      warnings: [],
+      problem: { code: 'invalid_signature', detail: problem.detail },
+    });
+    const base = [
+      '"@method": GET',
+      '"@authority": 127.0.0.1:4242',
+      '"@path": /v1/chains',
+      `"@signature-params": ${headers['Signature-Input']!.replace(/^sig=/, '')}`,
+    ].join('\n');
     expect(entry.verification).toEqual({
       outcome: 'refused',
       failures: [{ code: 'invalid_signature', detail: problem.detail }],
@@ -48,7 +59,10 @@ describe('the journal of a refused or warned request', () => {
   it('in warn mode, keeps every failed check, the headers read, and no base without a Signature-Input', async () => {
     const sb = createTestSandbox({ verify: 'warn' });
     mountProbeRoutes(sb);
-    const res = await sb.request('POST', '/v1/probes', { body: { name: 'widget', size: 1 }, headers: { 'Idempotency-Key': 'not-a-uuid', Cookie: 'session=secret' } });
+    const res = await sb.request('POST', '/v1/probes', {
+      body: { name: 'widget', size: 1 },
+      headers: { 'Idempotency-Key': 'not-a-uuid', Cookie: 'session=secret' },
+    });
     expect(res.status).toBe(201);
     const [entry] = await requests(sb);
     expect(entry.problem).toBeUndefined();
@@ -71,7 +85,9 @@ describe('the journal of a refused or warned request', () => {
     expect(res.status).toBe(400);
     const [entry] = await requests(sb);
     expect(entry.verification.failures[0].detail).toMatch(/is not a registered signing key/);
-    expect(entry.verification.signatureBase).toMatch(/^"@method": GET\n"@authority": 127\.0\.0\.1:4242\n"@path": \/v1\/chains\n"@signature-params": \("@method"/);
+    expect(entry.verification.signatureBase).toMatch(
+      /^"@method": GET\n"@authority": 127\.0\.0\.1:4242\n"@path": \/v1\/chains\n"@signature-params": \("@method"/,
+    );
   });
 
   it('keeps the problem of any refusal, and nothing more for a request that went well', async () => {
@@ -92,7 +108,12 @@ async function follow(sb: TestSandbox, programme?: string) {
   const messages: { event: string; id: string | undefined; data: any }[] = [];
   let opened!: () => void;
   const open = new Promise<void>((resolve) => (opened = resolve));
-  const following = client.follow('streamRequests', { programme, signal: abort.signal, onMessage: (m) => messages.push({ event: m.event, id: m.id, data: JSON.parse(m.data) }), onOpen: opened });
+  const following = client.follow('streamRequests', {
+    programme,
+    signal: abort.signal,
+    onMessage: (m) => messages.push({ event: m.event, id: m.id, data: JSON.parse(m.data) }),
+    onOpen: opened,
+  });
   await open;
   return {
     messages,
@@ -113,7 +134,10 @@ describe('GET /_sandbox/requests/stream', () => {
     await sb.json('GET', '/v1/nowhere');
     await until(() => stream.messages.length === 2, 'two requests on the stream');
     const journal = await requests(sb);
-    expect(stream.messages.map((m) => [m.event, m.id])).toEqual([['request', journal[1].requestId], ['request', journal[0].requestId]]);
+    expect(stream.messages.map((m) => [m.event, m.id])).toEqual([
+      ['request', journal[1].requestId],
+      ['request', journal[0].requestId],
+    ]);
     expect(stream.messages.map((m) => m.data)).toEqual([journal[1], journal[0]]);
     // A reset clears the journal, and says so.
     await sb.json('POST', '/_sandbox/reset', { token: false });
@@ -147,6 +171,9 @@ describe('GET /_sandbox/requests/stream', () => {
     const sb = createTestSandbox({ adminToken: 'tok' });
     expect((await sb.json('GET', '/_sandbox/requests/stream', { token: false })).body).toMatchObject({ status: 401, code: 'not_authorised' });
     expect((await sb.json('GET', '/_sandbox/requests/stream?programme=x', { token: 'tok' })).body).toMatchObject({ status: 400, code: 'invalid_request' });
-    expect((await sb.json('GET', '/_sandbox/requests/stream?programme=3b241101-e2bb-4255-8caf-4136c566a962', { token: 'tok' })).body).toMatchObject({ status: 404, code: 'programme_not_found' });
+    expect((await sb.json('GET', '/_sandbox/requests/stream?programme=3b241101-e2bb-4255-8caf-4136c566a962', { token: 'tok' })).body).toMatchObject({
+      status: 404,
+      code: 'programme_not_found',
+    });
   });
 });

@@ -15,13 +15,23 @@ const tags: [string] = ['Requests'];
 export function controlRequestRoutes(control: Api): void {
   controlRoute(
     control,
-    { method: 'get', path: '/requests', operationId: 'listRequests', summary: 'The request journal, newest first', tags, responses: { 200: jsonResponse(z.array(JournalEntry)) } },
+    {
+      method: 'get',
+      path: '/requests',
+      operationId: 'listRequests',
+      summary: 'The request journal, newest first',
+      tags,
+      responses: { 200: jsonResponse(z.array(JournalEntry)) },
+    },
     (c) => c.json(c.get('programme').journal.list()),
   );
   controlRoute(
     control,
     {
-      method: 'get', path: '/requests/stream', operationId: 'streamRequests', tags,
+      method: 'get',
+      path: '/requests/stream',
+      operationId: 'streamRequests',
+      tags,
       summary: 'Server-Sent Events: `request` for each API request as it is answered, `cleared` when a reset wipes the journal',
       responses: { 200: { description: 'A stream of `request` and `cleared` messages', content: { 'text/event-stream': { schema: JournalEntry } } } },
     },

@@ -9,7 +9,13 @@ const seed = (sb: TestSandbox, body: unknown) => sb.json('POST', '/_sandbox/seed
 
 const counts = (sb: TestSandbox) => {
   const { db } = sb.deps.store;
-  return { customers: db.select().from(customers).all().length, accounts: db.select().from(accounts).all().length, cards: db.select().from(cards).all().length, webhooks: db.select().from(webhooks).all().length, events: db.select().from(events).all().length };
+  return {
+    customers: db.select().from(customers).all().length,
+    accounts: db.select().from(accounts).all().length,
+    cards: db.select().from(cards).all().length,
+    webhooks: db.select().from(webhooks).all().length,
+    events: db.select().from(events).all().length,
+  };
 };
 
 describe('POST /_sandbox/seed', () => {
@@ -22,7 +28,10 @@ describe('POST /_sandbox/seed', () => {
           externalId: 'alice',
           chainId: WALLET,
           accounts: [
-            { currencies: ['EUR', 'USD'], cards: [{ status: 'issue_failed' }, { billingAddress: { firstLine: '2 Main St', city: 'Paris', country: 'FR', postCode: '75001' } }] },
+            {
+              currencies: ['EUR', 'USD'],
+              cards: [{ status: 'issue_failed' }, { billingAddress: { firstLine: '2 Main St', city: 'Paris', country: 'FR', postCode: '75001' } }],
+            },
             { currencies: ['GBP'], status: 'inactive', cards: [{}] },
             { currencies: ['EUR'], status: 'pending' },
           ],
@@ -76,9 +85,25 @@ describe('POST /_sandbox/seed', () => {
     ['a misspelt field', { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'], cardz: [] }] }] }, 'customers[0].accounts[0].cardz'],
     ['no currencies', { customers: [{ externalId: 'a', accounts: [{}, { currencies: [] }] }] }, 'customers[0].accounts[0].currencies'],
     ['a state the seed cannot reach', { customers: [{ externalId: 'a', status: 'verifying' }] }, 'customers[0].status'],
-    ['accounts under a customer who is not verified', { customers: [{ externalId: 'a', status: 'initiating', accounts: [{ currencies: ['EUR'] }] }] }, 'customers[0].accounts'],
-    ['cards under an undeployed account', { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'], status: 'pending', cards: [{}] }] }] }, 'customers[0].accounts[0].cards'],
-    ['a bad address', { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'], cards: [{ billingAddress: { firstLine: 'x', city: 'y', country: 'XX', postCode: '1' } }] }] }] }, 'customers[0].accounts[0].cards[0].billingAddress.country'],
+    [
+      'accounts under a customer who is not verified',
+      { customers: [{ externalId: 'a', status: 'initiating', accounts: [{ currencies: ['EUR'] }] }] },
+      'customers[0].accounts',
+    ],
+    [
+      'cards under an undeployed account',
+      { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'], status: 'pending', cards: [{}] }] }] },
+      'customers[0].accounts[0].cards',
+    ],
+    [
+      'a bad address',
+      {
+        customers: [
+          { externalId: 'a', accounts: [{ currencies: ['EUR'], cards: [{ billingAddress: { firstLine: 'x', city: 'y', country: 'XX', postCode: '1' } }] }] },
+        ],
+      },
+      'customers[0].accounts[0].cards[0].billingAddress.country',
+    ],
     ['a bad wallet', { customers: [{ externalId: 'a', chainId: '0x12' }] }, 'customers[0].chainId'],
     ['an unknown webhook type', { webhooks: [{ callbackUrl: 'http://127.0.0.1:9/', types: ['card.created'] }] }, 'webhooks[0].types[0]'],
     ['not an object', [], 'body'],
@@ -92,10 +117,22 @@ describe('POST /_sandbox/seed', () => {
   });
 
   it.each([
-    ['an unsupported currency', { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'] }, { currencies: ['XXX'] }] }] }, 'customers[0].accounts[1].currencies[0]'],
+    [
+      'an unsupported currency',
+      { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'] }, { currencies: ['XXX'] }] }] },
+      'customers[0].accounts[1].currencies[0]',
+    ],
     ['a duplicate customer', { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'], cards: [{}] }] }, { externalId: 'a' }] }, 'customers[1]'],
-    ['a second live virtual card', { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'], cards: [{}, {}] }] }] }, 'customers[0].accounts[0].cards[1]'],
-    ['a physical card without --physical-cards', { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'], cards: [{ type: 'physical' }] }] }] }, 'customers[0].accounts[0].cards[0]'],
+    [
+      'a second live virtual card',
+      { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'], cards: [{}, {}] }] }] },
+      'customers[0].accounts[0].cards[1]',
+    ],
+    [
+      'a physical card without --physical-cards',
+      { customers: [{ externalId: 'a', accounts: [{ currencies: ['EUR'], cards: [{ type: 'physical' }] }] }] },
+      'customers[0].accounts[0].cards[0]',
+    ],
     ['a webhook URL that is not absolute', { webhooks: [{ callbackUrl: '/relative', types: ['card.updated'] }] }, 'webhooks[0].callbackUrl'],
   ])('loads nothing when the services refuse %s part-way, and names the place', async (_, body, path) => {
     const sb = createTestSandbox();

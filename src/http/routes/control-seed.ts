@@ -8,7 +8,16 @@ import { jsonResponse } from '../schemas.js';
 export function controlSeedRoutes(control: Api): void {
   controlRoute(
     control,
-    { method: 'post', path: '/seed', operationId: 'seedWorld', summary: 'Create the customers, accounts, cards and subscriptions a seed document describes', tags: ['World'], body: SeedDocument, readBody: parseSeedDocument, responses: { 201: jsonResponse(SeedResult) } },
+    {
+      method: 'post',
+      path: '/seed',
+      operationId: 'seedWorld',
+      summary: 'Create the customers, accounts, cards and subscriptions a seed document describes',
+      tags: ['World'],
+      body: SeedDocument,
+      readBody: parseSeedDocument,
+      responses: { 201: jsonResponse(SeedResult) },
+    },
     (c, { body }) => c.json(servicesOf(c).sandbox.seed(body), 201),
   );
 }

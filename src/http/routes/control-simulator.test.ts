@@ -10,7 +10,12 @@ async function world(config: Partial<Config> = {}) {
   const seeded = await sb.json('POST', '/_sandbox/seed', {
     token: false,
     headers: config.adminToken ? { Authorization: `Bearer ${config.adminToken}` } : {},
-    body: { customers: [{ externalId: 'pending-kyc', status: 'initiating' }, { externalId: 'ready', accounts: [{ currencies: ['EUR'], cards: [{ status: 'issuing' }] }] }] },
+    body: {
+      customers: [
+        { externalId: 'pending-kyc', status: 'initiating' },
+        { externalId: 'ready', accounts: [{ currencies: ['EUR'], cards: [{ status: 'issuing' }] }] },
+      ],
+    },
   });
   const [pending, ready] = seeded.body.customers;
   const mirror = (method: string, path: string, body?: unknown) => sb.json(method, `/_sandbox/simulator${path}`, { token: false, body });

@@ -55,16 +55,19 @@ describe('/_sandbox/ui/', () => {
     expect(await (await get('/ui/app.js')).text()).toBe('console.log(1)');
   });
 
-  it.each(['/ui/missing.js', '/ui/app.exe', '/ui/..%2Fsecret.js', '/ui/.hidden.js', '/ui/a%00.js', `/ui/${'a'.repeat(80)}.js`])('answers %s with a 404 problem', async (path) => {
-    const dir = join(root, 'strict');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(root, 'secret.js'), 'secret');
-    writeFileSync(join(dir, 'app.exe'), 'nope');
-    const res = await served(dir)(path);
-    expect(res.status).toBe(404);
-    expect(res.headers.get('Content-Type')).toBe('application/problem+json');
-    expect(await res.json()).toMatchObject({ code: 'route_not_found', detail: expect.stringContaining('no file') });
-  });
+  it.each(['/ui/missing.js', '/ui/app.exe', '/ui/..%2Fsecret.js', '/ui/.hidden.js', '/ui/a%00.js', `/ui/${'a'.repeat(80)}.js`])(
+    'answers %s with a 404 problem',
+    async (path) => {
+      const dir = join(root, 'strict');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(root, 'secret.js'), 'secret');
+      writeFileSync(join(dir, 'app.exe'), 'nope');
+      const res = await served(dir)(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('Content-Type')).toBe('application/problem+json');
+      expect(await res.json()).toMatchObject({ code: 'route_not_found', detail: expect.stringContaining('no file') });
+    },
+  );
 
   it('says how to build the page when it is not built', async () => {
     const res = await served(join(root, 'never-built'))('/ui/');

@@ -20,14 +20,25 @@ async function world() {
   return { sb, hookId: hook.id as string, deliveryId: delivery.id as string, recorder };
 }
 
-const send = (sb: TestSandbox, method: string, path: string, body?: unknown, headers?: Record<string, string>) => sb.json(method, `/_sandbox${path}`, { token: false, body, headers });
+const send = (sb: TestSandbox, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  sb.json(method, `/_sandbox${path}`, { token: false, body, headers });
 
 describe('PUT /_sandbox/webhooks/faults', () => {
   it('stores the faults in their normal form and answers them', async () => {
     const { sb, hookId } = await world();
-    const res = await send(sb, 'PUT', '/webhooks/faults', { duplicate: 0.2, reorder: 0, delay: 'PT2S-90s', fail: { status: 503, rate: 0.5 }, timeout: 1, seed: 4294967295 });
+    const res = await send(sb, 'PUT', '/webhooks/faults', {
+      duplicate: 0.2,
+      reorder: 0,
+      delay: 'PT2S-90s',
+      fail: { status: 503, rate: 0.5 },
+      timeout: 1,
+      seed: 4294967295,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ scope: 'programme', faults: { duplicate: 0.2, reorder: 0, delay: '2s-90s', fail: { status: 503, rate: 0.5 }, timeout: 1, seed: 4294967295 } });
+    expect(res.body).toEqual({
+      scope: 'programme',
+      faults: { duplicate: 0.2, reorder: 0, delay: '2s-90s', fail: { status: 503, rate: 0.5 }, timeout: 1, seed: 4294967295 },
+    });
     expect((await send(sb, 'GET', '/webhooks/faults')).body).toEqual(res.body);
     expect((await send(sb, 'PUT', `/webhooks/${hookId}/faults`, { delay: '1m' })).body).toEqual({ scope: 'webhook', faults: { delay: '1m' } });
     expect((await send(sb, 'PUT', '/webhooks/faults', {})).body).toEqual({ scope: 'programme', faults: {} });

@@ -27,17 +27,42 @@ export function controlWebhookRoutes(control: Api): void {
     const id = (p: { webhookId: string } | undefined) => p?.webhookId;
     controlRoute(
       control,
-      { method: 'get', path: `${base}/faults`, operationId: one ? 'getSubscriptionFaults' : 'getWebhookFaults', summary: `The delivery faults in force for ${whose} deliveries`, tags, params, responses: { 200: jsonResponse(FaultsAnswer), ...missing } },
+      {
+        method: 'get',
+        path: `${base}/faults`,
+        operationId: one ? 'getSubscriptionFaults' : 'getWebhookFaults',
+        summary: `The delivery faults in force for ${whose} deliveries`,
+        tags,
+        params,
+        responses: { 200: jsonResponse(FaultsAnswer), ...missing },
+      },
       (c, { params }) => c.json(servicesOf(c).lab.faults(id(params))),
     );
     controlRoute(
       control,
-      { method: 'put', path: `${base}/faults`, operationId: one ? 'setSubscriptionFaults' : 'setWebhookFaults', summary: `Set the delivery faults of ${whose} deliveries`, tags, params, body: FaultsBody, responses: { 200: jsonResponse(FaultsAnswer), ...missing } },
+      {
+        method: 'put',
+        path: `${base}/faults`,
+        operationId: one ? 'setSubscriptionFaults' : 'setWebhookFaults',
+        summary: `Set the delivery faults of ${whose} deliveries`,
+        tags,
+        params,
+        body: FaultsBody,
+        responses: { 200: jsonResponse(FaultsAnswer), ...missing },
+      },
       (c, { params, body }) => c.json(servicesOf(c).lab.setFaults(id(params), body)),
     );
     controlRoute(
       control,
-      { method: 'delete', path: `${base}/faults`, operationId: one ? 'clearSubscriptionFaults' : 'clearWebhookFaults', summary: `Clear the delivery faults of ${whose} deliveries`, tags, params, responses: { ...noContent, ...missing } },
+      {
+        method: 'delete',
+        path: `${base}/faults`,
+        operationId: one ? 'clearSubscriptionFaults' : 'clearWebhookFaults',
+        summary: `Clear the delivery faults of ${whose} deliveries`,
+        tags,
+        params,
+        responses: { ...noContent, ...missing },
+      },
       (c, { params }) => {
         servicesOf(c).lab.clearFaults(id(params));
         return c.body(null, 204);
@@ -46,7 +71,15 @@ export function controlWebhookRoutes(control: Api): void {
     for (const action of ['pause', 'resume'] as const) {
       controlRoute(
         control,
-        { method: 'post', path: `${base}/${action}`, operationId: one ? `${action}Subscription` : `${action}Webhooks`, summary: `${action === 'pause' ? 'Hold' : 'Let go'} ${whose} pending deliveries`, tags, params, responses: { 200: jsonResponse(PauseAnswer), ...missing } },
+        {
+          method: 'post',
+          path: `${base}/${action}`,
+          operationId: one ? `${action}Subscription` : `${action}Webhooks`,
+          summary: `${action === 'pause' ? 'Hold' : 'Let go'} ${whose} pending deliveries`,
+          tags,
+          params,
+          responses: { 200: jsonResponse(PauseAnswer), ...missing },
+        },
         (c, { params }) => c.json(servicesOf(c).lab[action](id(params))),
       );
     }
@@ -55,12 +88,28 @@ export function controlWebhookRoutes(control: Api): void {
   // One delivery.
   controlRoute(
     control,
-    { method: 'post', path: '/deliveries/{deliveryId}/retry', operationId: 'retryDelivery', summary: 'Attempt a delivery again now', tags, params: DeliveryParam, responses: { 202: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') } },
+    {
+      method: 'post',
+      path: '/deliveries/{deliveryId}/retry',
+      operationId: 'retryDelivery',
+      summary: 'Attempt a delivery again now',
+      tags,
+      params: DeliveryParam,
+      responses: { 202: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') },
+    },
     (c, { params }) => c.json(servicesOf(c).lab.retry(params.deliveryId), 202),
   );
   controlRoute(
     control,
-    { method: 'post', path: '/deliveries/{deliveryId}/exhaust', operationId: 'exhaustDelivery', summary: 'Give up on a delivery as if every retry had failed', tags, params: DeliveryParam, responses: { 200: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') } },
+    {
+      method: 'post',
+      path: '/deliveries/{deliveryId}/exhaust',
+      operationId: 'exhaustDelivery',
+      summary: 'Give up on a delivery as if every retry had failed',
+      tags,
+      params: DeliveryParam,
+      responses: { 200: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') },
+    },
     (c, { params }) => c.json(servicesOf(c).lab.exhaust(params.deliveryId)),
   );
 }

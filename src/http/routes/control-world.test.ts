@@ -16,7 +16,10 @@ async function seeded() {
     token: false,
     body: {
       webhooks: [{ callbackUrl: DEAD_CALLBACK, types: ['card.updated'] }],
-      customers: [{ externalId: 'alice', accounts: [{ currencies: ['EUR'], cards: [{ status: 'terminated' }, {}] }] }, { externalId: 'carol', status: 'initiating' }],
+      customers: [
+        { externalId: 'alice', accounts: [{ currencies: ['EUR'], cards: [{ status: 'terminated' }, {}] }] },
+        { externalId: 'carol', status: 'initiating' },
+      ],
     },
   });
   expect(seed.status).toBe(201);
@@ -35,7 +38,10 @@ describe('GET /_sandbox/world', () => {
     const world = await sb.json('GET', '/_sandbox/world', { token: false });
     expect(world.status).toBe(200);
     expect(world.body.webhooks).toEqual((await sb.json('GET', '/v1/webhooks')).body);
-    expect(world.body.customers.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([[alice.id, 'active'], [carolId, 'initiating']]);
+    expect(world.body.customers.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      [alice.id, 'active'],
+      [carolId, 'initiating'],
+    ]);
     const [customer] = world.body.customers;
     const { accounts, ...bare } = customer;
     expect(bare).toEqual((await sb.json('GET', `/v1/customers/${alice.id}`)).body);
@@ -58,7 +64,16 @@ describe('GET /_sandbox/world', () => {
     expect(counts.status).toBe(200);
     const events = (await sb.json('GET', '/_sandbox/events?limit=1000', { token: false })).body;
     const pending = events.flatMap((e: { deliveries: unknown[] }) => e.deliveries).length;
-    expect(counts.body).toEqual({ customers: 2, accounts: 1, cards: 2, authorisations: 0, transactions: 0, webhooks: 1, events: events.length, deliveries: { pending, delivered: 0, discarded: 0 } });
+    expect(counts.body).toEqual({
+      customers: 2,
+      accounts: 1,
+      cards: 2,
+      authorisations: 0,
+      transactions: 0,
+      webhooks: 1,
+      events: events.length,
+      deliveries: { pending, delivered: 0, discarded: 0 },
+    });
     expect(pending).toBeGreaterThan(0);
   });
 
@@ -67,7 +82,16 @@ describe('GET /_sandbox/world', () => {
     const other = await sb.json('POST', '/_sandbox/programmes', { token: false, body: {} });
     expect((await sb.json('GET', `/_sandbox/world?programme=${other.body.id}`, { token: false })).body).toEqual({ webhooks: [], customers: [] });
     const counts = await sb.json('GET', '/_sandbox/world/counts', { token: false, headers: { 'Sandbox-Programme': other.body.id } });
-    expect(counts.body).toEqual({ customers: 0, accounts: 0, cards: 0, authorisations: 0, transactions: 0, webhooks: 0, events: 0, deliveries: { pending: 0, delivered: 0, discarded: 0 } });
+    expect(counts.body).toEqual({
+      customers: 0,
+      accounts: 0,
+      cards: 0,
+      authorisations: 0,
+      transactions: 0,
+      webhooks: 0,
+      events: 0,
+      deliveries: { pending: 0, delivered: 0, discarded: 0 },
+    });
   });
 
   it.each(['/_sandbox/world', '/_sandbox/world/counts'])('refuses %s for a malformed or unknown programme, and without the admin token', async (path) => {
@@ -77,7 +101,10 @@ describe('GET /_sandbox/world', () => {
     const malformed = await sb.json('GET', `${path}?programme=nope`, auth);
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ code: 'invalid_request', errors: [{ path: 'programme' }] });
-    expect((await sb.json('GET', path, { ...auth, headers: { 'Sandbox-Programme': UNKNOWN } })).body).toMatchObject({ status: 404, code: 'programme_not_found' });
+    expect((await sb.json('GET', path, { ...auth, headers: { 'Sandbox-Programme': UNKNOWN } })).body).toMatchObject({
+      status: 404,
+      code: 'programme_not_found',
+    });
     expect((await sb.json('POST', path, auth)).body).toMatchObject({ status: 404, code: 'route_not_found' });
   });
 });

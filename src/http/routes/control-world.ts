@@ -13,12 +13,26 @@ const tags: [string] = ['World'];
 export function controlWorldRoutes(control: Api): void {
   controlRoute(
     control,
-    { method: 'get', path: '/world', operationId: 'getWorld', summary: 'Every resource as one tree, and the webhook subscriptions', tags, responses: { 200: jsonResponse(World) } },
+    {
+      method: 'get',
+      path: '/world',
+      operationId: 'getWorld',
+      summary: 'Every resource as one tree, and the webhook subscriptions',
+      tags,
+      responses: { 200: jsonResponse(World) },
+    },
     (c) => c.json(servicesOf(c).world.tree()),
   );
   controlRoute(
     control,
-    { method: 'get', path: '/world/counts', operationId: 'getWorldCounts', summary: 'How many there are of each resource, and deliveries by state', tags, responses: { 200: jsonResponse(WorldCounts) } },
+    {
+      method: 'get',
+      path: '/world/counts',
+      operationId: 'getWorldCounts',
+      summary: 'How many there are of each resource, and deliveries by state',
+      tags,
+      responses: { 200: jsonResponse(WorldCounts) },
+    },
     (c) => c.json(servicesOf(c).world.counts()),
   );
 }

@@ -71,7 +71,10 @@ describe('POST /_sandbox/clock/advance', () => {
     });
     const res = await json('POST', '/_sandbox/clock/advance', { body: { by: 'PT25H' }, token: false });
     expect(res.body.ran).toBe(2);
-    expect(ran).toEqual([['early', T0 + HOUR], ['late', T0 + 3 * HOUR]]);
+    expect(ran).toEqual([
+      ['early', T0 + HOUR],
+      ['late', T0 + 3 * HOUR],
+    ]);
     expect(deps.services.jobs.pending().map((j) => j.subjectId)).toEqual(['beyond']);
   });
 
@@ -115,7 +118,10 @@ describe('GET /_sandbox/requests', () => {
     await json('GET', '/v1/nowhere');
     await json('GET', '/_sandbox/clock', { token: false });
     const res = await json('GET', '/_sandbox/requests', { token: false });
-    expect(res.body.map((r: { path: string; status: number }) => [r.path, r.status])).toEqual([['/v1/nowhere', 404], ['/v1/assets', 200]]);
+    expect(res.body.map((r: { path: string; status: number }) => [r.path, r.status])).toEqual([
+      ['/v1/nowhere', 404],
+      ['/v1/assets', 200],
+    ]);
   });
 });
 
@@ -131,7 +137,12 @@ describe('unknown control plane paths', () => {
 describe('--admin-token', () => {
   it('requires the bearer token on every control plane route', async () => {
     const { json, deps } = createTestSandbox({ adminToken: 's3cret' });
-    for (const [method, path] of [['GET', '/_sandbox/health'], ['GET', '/_sandbox/events'], ['POST', '/_sandbox/reset'], ['POST', '/_sandbox/clock/advance']] as const) {
+    for (const [method, path] of [
+      ['GET', '/_sandbox/health'],
+      ['GET', '/_sandbox/events'],
+      ['POST', '/_sandbox/reset'],
+      ['POST', '/_sandbox/clock/advance'],
+    ] as const) {
       const res = await json(method, path, { token: false, body: method === 'POST' ? { by: '1h' } : undefined });
       expect(res.status, path).toBe(401);
       expect(res.body).toMatchObject({ title: 'Not authorised', code: 'not_authorised' });
@@ -153,7 +164,16 @@ describe('POST /_sandbox/reset', () => {
   it('wipes events, deliveries, webhooks, jobs and the journal but keeps credentials, keys and the clock', async () => {
     const { json, deps, token, programmeRow } = createTestSandbox();
     const { db } = deps.store;
-    db.insert(webhooks).values({ programmeId: 'default', id: 'e1b2c3d4-0000-4000-8000-000000000001', callbackUrl: 'http://127.0.0.1:9/', types: ['card.updated'], createdAt: T0, updatedAt: T0 }).run();
+    db.insert(webhooks)
+      .values({
+        programmeId: 'default',
+        id: 'e1b2c3d4-0000-4000-8000-000000000001',
+        callbackUrl: 'http://127.0.0.1:9/',
+        types: ['card.updated'],
+        createdAt: T0,
+        updatedAt: T0,
+      })
+      .run();
     deps.store.transaction(() => {
       deps.services.events.emit('card.updated', '7c9e6679-7425-40de-944b-e07fc1f90ae7', { status: 'active' });
       deps.services.jobs.schedule('test.never', 'x', T0 + HOUR);

@@ -51,14 +51,23 @@ export interface ControlOptions {
 /** The document of GET /_sandbox/openapi.json, but for its paths, which are below /_sandbox. */
 export const CONTROL_DOCUMENT = {
   openapi: '3.1.0',
-  info: { title: 'card-sandbox control plane', version: version(), description: "The sandbox's own routes: clock, programmes, events, deliveries and their faults, the request journal, the world, seeds, API faults, the go-live report" },
+  info: {
+    title: 'card-sandbox control plane',
+    version: version(),
+    description:
+      "The sandbox's own routes: clock, programmes, events, deliveries and their faults, the request journal, the world, seeds, API faults, the go-live report",
+  },
   security: [{}, { adminToken: [] as string[] }] as Record<string, string[]>[],
 };
 
 export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, operations, unmetApiFaults }: ControlOptions): Api {
   const { config, programmes } = deps;
   const control = new OpenAPIHono<AppEnv>();
-  control.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', { type: 'http', scheme: 'bearer', description: 'The --admin-token the sandbox was started with, when it was' });
+  control.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The --admin-token the sandbox was started with, when it was',
+  });
   // The inspector's files come before the admin token: the page asks for it (docs/inspector.md: The inspector).
   controlUiRoutes(control);
   control.use('*', requireAdminToken(config.adminToken));
@@ -85,17 +94,39 @@ function clockRoutes(control: Api, config: Config): void {
   const clockOf = (c: Context<AppEnv>) => c.get('programme').core.clock;
   controlRoute(
     control,
-    { method: 'get', path: '/health', operationId: 'getHealth', summary: "The sandbox's version and settings, and the programme's time", tags, responses: { 200: jsonResponse(Health) } },
+    {
+      method: 'get',
+      path: '/health',
+      operationId: 'getHealth',
+      summary: "The sandbox's version and settings, and the programme's time",
+      tags,
+      responses: { 200: jsonResponse(Health) },
+    },
     (c) => c.json({ status: 'ok', version: version(), env: config.env, verify: config.verify, clock: iso(clockOf(c).now()) } satisfies Health),
   );
   controlRoute(
     control,
-    { method: 'get', path: '/clock', operationId: 'getClock', summary: "The programme's sandbox time, and whether it is frozen", tags, responses: { 200: jsonResponse(ClockState) } },
+    {
+      method: 'get',
+      path: '/clock',
+      operationId: 'getClock',
+      summary: "The programme's sandbox time, and whether it is frozen",
+      tags,
+      responses: { 200: jsonResponse(ClockState) },
+    },
     (c) => c.json({ now: iso(clockOf(c).now()), frozen: clockOf(c).frozen } satisfies ClockState),
   );
   controlRoute(
     control,
-    { method: 'post', path: '/clock/advance', operationId: 'advanceClock', summary: 'Move the clock forward, running every job that falls due on the way', tags, body: Advance, responses: { 200: jsonResponse(Advanced) } },
+    {
+      method: 'post',
+      path: '/clock/advance',
+      operationId: 'advanceClock',
+      summary: 'Move the clock forward, running every job that falls due on the way',
+      tags,
+      body: Advance,
+      responses: { 200: jsonResponse(Advanced) },
+    },
     async (c, { body }) => {
       const { now, ran } = await servicesOf(c).sandbox.advance(body);
       return c.json({ now: iso(now), ran });
@@ -103,7 +134,14 @@ function clockRoutes(control: Api, config: Config): void {
   );
   controlRoute(
     control,
-    { method: 'post', path: '/reset', operationId: 'reset', summary: "Wipe the programme's world, outbox, idempotency keys and request journal", tags, responses: { 200: jsonResponse(Wiped) } },
+    {
+      method: 'post',
+      path: '/reset',
+      operationId: 'reset',
+      summary: "Wipe the programme's world, outbox, idempotency keys and request journal",
+      tags,
+      responses: { 200: jsonResponse(Wiped) },
+    },
     (c) => {
       const { services, journal } = c.get('programme');
       const wiped = services.sandbox.reset();

@@ -25,7 +25,9 @@ describe('POST /v1/customers', () => {
     expect(message.nonce).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(message.issuedAt?.getTime()).toBe(T0);
     expect(message.expirationTime?.getTime()).toBe(T0 + HOUR);
-    expect(eventsOf(sb, res.body.id)).toEqual([{ webhookType: 'customer.updated', eventId: expect.any(String), ...(await sb.json('GET', `/v1/customers/${res.body.id}`)).body }]);
+    expect(eventsOf(sb, res.body.id)).toEqual([
+      { webhookType: 'customer.updated', eventId: expect.any(String), ...(await sb.json('GET', `/v1/customers/${res.body.id}`)).body },
+    ]);
   });
 
   it('names every bad field at once', async () => {
@@ -52,7 +54,11 @@ describe('POST /v1/customers', () => {
     const res = await create(sb, { chainId: testWallet('huge').chainId, externalId: 'x'.repeat(MAX_TEXT_LENGTH + 1) });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
-    expect(res.body).toMatchObject({ title: 'Invalid request', code: 'invalid_request', errors: [{ path: 'externalId', message: `must be at most ${MAX_TEXT_LENGTH} characters` }] });
+    expect(res.body).toMatchObject({
+      title: 'Invalid request',
+      code: 'invalid_request',
+      errors: [{ path: 'externalId', message: `must be at most ${MAX_TEXT_LENGTH} characters` }],
+    });
     expect(count(sb)).toBe(0);
   });
 
@@ -241,7 +247,10 @@ describe('PATCH /v1/customers/{id}/deactivate and /activate', () => {
     expect(off.body.status).toBe('inactive');
     const on = await sb.json('PATCH', `/v1/customers/${customerId}/activate`);
     expect(on.body.status).toBe('active');
-    expect(eventsOf(sb, customerId).slice(-2)).toEqual([{ webhookType: 'customer.updated', eventId: expect.any(String), ...off.body }, { webhookType: 'customer.updated', eventId: expect.any(String), ...on.body }]);
+    expect(eventsOf(sb, customerId).slice(-2)).toEqual([
+      { webhookType: 'customer.updated', eventId: expect.any(String), ...off.body },
+      { webhookType: 'customer.updated', eventId: expect.any(String), ...on.body },
+    ]);
   });
 
   it('refuse other states with 409 naming the current and wanted state', async () => {
@@ -277,12 +286,39 @@ describe('/openapi.json', () => {
     const sb = createTestSandbox();
     const doc = (await sb.json('GET', '/openapi.json', { token: false })).body;
     for (const name of ['Customer', 'Account', 'Card', 'Address', 'OwnerChallenge', 'OwnerSignature']) expect(doc.components.schemas).toHaveProperty(name);
-    const operations = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
-    expect(operations).toEqual(expect.arrayContaining([
-      'createCustomer', 'getCustomers', 'getCustomer', 'getCustomerChallenge', 'signCustomerChallenge', 'deactivateCustomer', 'activateCustomer',
-      'createCustomerAccount', 'getCustomerAccounts', 'getAccounts', 'getAccount', 'closeAccount', 'getAccountChallenge', 'signAccountChallenge', 'deactivateAccount', 'activateAccount',
-      'createAccountCard', 'getAccountCards', 'getCards', 'getCard', 'deleteCard', 'deactivateCard', 'activateCard',
-      'simulateVerifyCustomer', 'simulateRejectCustomer', 'simulateIssueCard', 'simulateCardFail',
-    ]));
+    const operations = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
+      Object.values(p).map((o) => o.operationId),
+    );
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'createCustomer',
+        'getCustomers',
+        'getCustomer',
+        'getCustomerChallenge',
+        'signCustomerChallenge',
+        'deactivateCustomer',
+        'activateCustomer',
+        'createCustomerAccount',
+        'getCustomerAccounts',
+        'getAccounts',
+        'getAccount',
+        'closeAccount',
+        'getAccountChallenge',
+        'signAccountChallenge',
+        'deactivateAccount',
+        'activateAccount',
+        'createAccountCard',
+        'getAccountCards',
+        'getCards',
+        'getCard',
+        'deleteCard',
+        'deactivateCard',
+        'activateCard',
+        'simulateVerifyCustomer',
+        'simulateRejectCustomer',
+        'simulateIssueCard',
+        'simulateCardFail',
+      ]),
+    );
   });
 });

@@ -33,7 +33,10 @@ export function customerRoutes(api: Api, deps: Deps): void {
 
   api.openapi(
     createRoute({
-      method: 'post', path: '/customers', tags, operationId: 'createCustomer',
+      method: 'post',
+      path: '/customers',
+      tags,
+      operationId: 'createCustomer',
       request: { body: jsonBody(NewCustomer) },
       responses: { 201: jsonResponse(CustomerWithChallenge), ...standardProblems, 409: problem('Customer already exists') },
     }),
@@ -41,18 +44,35 @@ export function customerRoutes(api: Api, deps: Deps): void {
   );
 
   api.openapi(
-    createRoute({ method: 'get', path: '/customers', tags, operationId: 'getCustomers', responses: { 200: jsonResponse(z.array(Customer)), ...standardProblems } }),
+    createRoute({
+      method: 'get',
+      path: '/customers',
+      tags,
+      operationId: 'getCustomers',
+      responses: { 200: jsonResponse(z.array(Customer)), ...standardProblems },
+    }),
     (c) => c.json(servicesOf(c).customers.list(), 200),
   );
 
   api.openapi(
-    createRoute({ method: 'get', path: '/customers/{customerId}', tags, operationId: 'getCustomer', request: params, responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound } }),
+    createRoute({
+      method: 'get',
+      path: '/customers/{customerId}',
+      tags,
+      operationId: 'getCustomer',
+      request: params,
+      responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound },
+    }),
     (c) => c.json(servicesOf(c).customers.get(c.req.valid('param').customerId), 200),
   );
 
   api.openapi(
     createRoute({
-      method: 'get', path: '/customers/{customerId}/challenge', tags, operationId: 'getCustomerChallenge', request: params,
+      method: 'get',
+      path: '/customers/{customerId}/challenge',
+      tags,
+      operationId: 'getCustomerChallenge',
+      request: params,
       responses: { 200: jsonResponse(OwnerChallenge), ...standardProblems, ...notFound },
     }),
     (c) => c.json(servicesOf(c).customers.challenge(c.req.valid('param').customerId), 200),
@@ -60,7 +80,10 @@ export function customerRoutes(api: Api, deps: Deps): void {
 
   api.openapi(
     createRoute({
-      method: 'post', path: '/customers/{customerId}/challenge/sign', tags, operationId: 'signCustomerChallenge',
+      method: 'post',
+      path: '/customers/{customerId}/challenge/sign',
+      tags,
+      operationId: 'signCustomerChallenge',
       request: { ...params, body: jsonBody(OwnerSignature) },
       responses: { ...noContent, ...standardProblems, ...notFound, 409: problem('Challenge already signed') },
     }),
@@ -73,7 +96,11 @@ export function customerRoutes(api: Api, deps: Deps): void {
   for (const action of ['deactivate', 'activate'] as const) {
     api.openapi(
       createRoute({
-        method: 'patch', path: `/customers/{customerId}/${action}`, tags, operationId: `${action}Customer`, request: params,
+        method: 'patch',
+        path: `/customers/{customerId}/${action}`,
+        tags,
+        operationId: `${action}Customer`,
+        request: params,
         responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound, 409: problem('Invalid state transition') },
       }),
       (c) => c.json(servicesOf(c).customers[action](c.req.valid('param').customerId), 200),

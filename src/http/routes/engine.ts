@@ -12,7 +12,10 @@ export function engineRoutes(api: Api): void {
   );
   api.openapi(
     createRoute({
-      method: 'get', path: '/assets', tags, operationId: 'getAssets',
+      method: 'get',
+      path: '/assets',
+      tags,
+      operationId: 'getAssets',
       request: { query: z.object({ chain: z.string().optional().openapi({ description: 'CAIP-2 chain id to filter by' }) }) },
       responses: { 200: jsonResponse(z.array(Asset)), ...standardProblems },
     }),

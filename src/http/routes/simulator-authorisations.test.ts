@@ -37,7 +37,20 @@ describe('POST /v1/simulator/cards/{cardId}/authorisation', () => {
       createdAt: iso(now),
       updatedAt: iso(now),
     });
-    expect(Object.keys(res.body)).toEqual(['id', 'accountId', 'cardId', 'status', 'amount', 'currency', 'merchantAmount', 'merchantCurrency', 'exchangeRate', 'merchant', 'createdAt', 'updatedAt']);
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'accountId',
+      'cardId',
+      'status',
+      'amount',
+      'currency',
+      'merchantAmount',
+      'merchantCurrency',
+      'exchangeRate',
+      'merchant',
+      'createdAt',
+      'updatedAt',
+    ]);
     expect(await p.authorisation(res.body.id)).toEqual(res.body);
   });
 
@@ -54,7 +67,13 @@ describe('POST /v1/simulator/cards/{cardId}/authorisation', () => {
     for (const [target, amount, currency, accountCurrency, converted, rate] of cases) {
       const res = await p.authorise(target.cardId, { amount, currency });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ merchantAmount: String(Number(amount)), merchantCurrency: currency, currency: accountCurrency, amount: converted, exchangeRate: rate });
+      expect(res.body).toMatchObject({
+        merchantAmount: String(Number(amount)),
+        merchantCurrency: currency,
+        currency: accountCurrency,
+        amount: converted,
+        exchangeRate: rate,
+      });
     }
   });
 
@@ -98,7 +117,10 @@ describe('POST /v1/simulator/cards/{cardId}/authorisation', () => {
 
     it('a body that is not JSON → 400', async () => {
       const before = p.counts();
-      const res = await sb.json('POST', `/v1/simulator/cards/${card.cardId}/authorisation`, { body: '{"amount":', headers: { 'Content-Type': 'application/json' } });
+      const res = await sb.json('POST', `/v1/simulator/cards/${card.cardId}/authorisation`, {
+        body: '{"amount":',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_request');
       expect(p.counts()).toEqual(before);
@@ -171,7 +193,12 @@ describe('mounted on an app of its own, as the /_sandbox mirror is', () => {
       return next();
     });
     simulatorAuthorisationRoutes(bare, sb.deps);
-    const post = (body: unknown) => bare.request(`/simulator/cards/${card.cardId}/authorisation`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    const post = (body: unknown) =>
+      bare.request(`/simulator/cards/${card.cardId}/authorisation`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'Content-Type': 'application/json' },
+      });
     const created = await post({ amount: '3', currency: 'EUR', capture: false });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };

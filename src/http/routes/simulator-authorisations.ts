@@ -18,8 +18,17 @@ const MerchantOverride = z
     id: text.optional(),
     name: text.optional(),
     // A refinement rather than .int(): zod's integer check stops the checks that name other bad fields.
-    mcc: z.number().min(0).max(9999).refine(Number.isInteger, 'must be an integer').optional().openapi({ type: 'integer', minimum: 0, maximum: 9999, description: 'Merchant Category Code (ISO 18245)' }),
-    country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code such as GB').optional(),
+    mcc: z
+      .number()
+      .min(0)
+      .max(9999)
+      .refine(Number.isInteger, 'must be an integer')
+      .optional()
+      .openapi({ type: 'integer', minimum: 0, maximum: 9999, description: 'Merchant Category Code (ISO 18245)' }),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code such as GB')
+      .optional(),
     city: text.optional(),
   })
   .openapi({ description: 'Replaces the given fields of the default merchant {id:"TEST", name:"Test Merchant", mcc:9999, country:"GB", city:"London"}' });
@@ -27,7 +36,9 @@ const MerchantOverride = z
 const requestBody = (currencies: Readonly<Record<string, number>>) =>
   z
     .object({
-      amount: z.string({ error: 'must be a decimal string such as "12.50"' }).openapi({ format: 'decimal', description: 'Amount in `currency`, > 0, at most its ISO 4217 minor-unit digits' }),
+      amount: z
+        .string({ error: 'must be a decimal string such as "12.50"' })
+        .openapi({ format: 'decimal', description: 'Amount in `currency`, > 0, at most its ISO 4217 minor-unit digits' }),
       currency: z.string({ error: 'must be an ISO 4217 currency code such as "EUR"' }).openapi({ description: 'Merchant currency (ISO 4217)' }),
       capture: z.boolean({ error: 'must be true or false' }).default(true).openapi({ description: 'Capture automatically one second after authorising' }),
       merchant: MerchantOverride.optional(),
@@ -49,7 +60,10 @@ export function simulatorAuthorisationRoutes(api: Api, deps: Deps): void {
 
   api.openapi(
     createRoute({
-      method: 'post', path: '/simulator/cards/{cardId}/authorisation', tags, operationId: 'simulateCardAuthorisation',
+      method: 'post',
+      path: '/simulator/cards/{cardId}/authorisation',
+      tags,
+      operationId: 'simulateCardAuthorisation',
       request: { params: idParam('cardId'), body: jsonBody(requestBody(deps.shared.money.currencies)) },
       responses: { 201: jsonResponse(Authorisation), ...standardProblems, 404: problem('Card not found') },
     }),
@@ -58,7 +72,10 @@ export function simulatorAuthorisationRoutes(api: Api, deps: Deps): void {
 
   api.openapi(
     createRoute({
-      method: 'patch', path: '/simulator/authorisations/{authorisationId}/capture', tags, operationId: 'simulateCardAuthorisationCapture',
+      method: 'patch',
+      path: '/simulator/authorisations/{authorisationId}/capture',
+      tags,
+      operationId: 'simulateCardAuthorisationCapture',
       request: { params: idParam('authorisationId') },
       responses: { ...accepted, ...standardProblems, ...notFound },
     }),
@@ -70,7 +87,10 @@ export function simulatorAuthorisationRoutes(api: Api, deps: Deps): void {
 
   api.openapi(
     createRoute({
-      method: 'patch', path: '/simulator/authorisations/{authorisationId}/release', tags, operationId: 'simulateCardAuthorisationRelease',
+      method: 'patch',
+      path: '/simulator/authorisations/{authorisationId}/release',
+      tags,
+      operationId: 'simulateCardAuthorisationRelease',
       request: { params: idParam('authorisationId') },
       responses: { ...accepted, ...standardProblems, ...notFound },
     }),

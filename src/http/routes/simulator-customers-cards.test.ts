@@ -7,7 +7,10 @@ import { customer, eventsOf, issuedCard } from '../../testing/world.js';
 const UNKNOWN = '3b241101-e2bb-4255-8caf-4136c566a962';
 
 describe('PATCH /v1/simulator/customers/{id}/verify and /reject', () => {
-  for (const [action, outcome] of [['verify', 'active'], ['reject', 'rejected']] as const) {
+  for (const [action, outcome] of [
+    ['verify', 'active'],
+    ['reject', 'rejected'],
+  ] as const) {
     it(`${action} moves a customer awaiting a verdict to ${outcome} (202)`, async () => {
       const sb = createTestSandbox();
       for (const status of ['initiating', 'verifying'] as const) {

@@ -16,8 +16,18 @@ const tags = ['Simulator'];
 export function simulatorCustomerCardRoutes(api: Api, deps: Deps): void {
   if (deps.config.env === 'production') return;
   const operations = [
-    { path: '/simulator/customers/{customerId}/verify', operationId: 'simulateVerifyCustomer', id: 'customerId', run: (s: Services, id: string) => s.customers.verify(id) },
-    { path: '/simulator/customers/{customerId}/reject', operationId: 'simulateRejectCustomer', id: 'customerId', run: (s: Services, id: string) => s.customers.reject(id) },
+    {
+      path: '/simulator/customers/{customerId}/verify',
+      operationId: 'simulateVerifyCustomer',
+      id: 'customerId',
+      run: (s: Services, id: string) => s.customers.verify(id),
+    },
+    {
+      path: '/simulator/customers/{customerId}/reject',
+      operationId: 'simulateRejectCustomer',
+      id: 'customerId',
+      run: (s: Services, id: string) => s.customers.reject(id),
+    },
     { path: '/simulator/cards/{cardId}/issue', operationId: 'simulateIssueCard', id: 'cardId', run: (s: Services, id: string) => s.cards.issue(id) },
     { path: '/simulator/cards/{cardId}/fail', operationId: 'simulateCardFail', id: 'cardId', run: (s: Services, id: string) => s.cards.fail(id) },
   ] as const;
@@ -25,7 +35,11 @@ export function simulatorCustomerCardRoutes(api: Api, deps: Deps): void {
   for (const { path, operationId, id, run } of operations) {
     api.openapi(
       createRoute({
-        method: 'patch', path, tags, operationId, request: { params: idParam(id) },
+        method: 'patch',
+        path,
+        tags,
+        operationId,
+        request: { params: idParam(id) },
         responses: { ...accepted, ...standardProblems, 404: problem(id === 'cardId' ? 'Card not found' : 'Customer not found') },
       }),
       (c) => {

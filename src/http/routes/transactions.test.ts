@@ -3,7 +3,24 @@ import { createTestSandbox, type TestSandbox } from '../../testing/harness.js';
 import { MISSING, payments, SECOND, type Payments } from '../../testing/payments.js';
 import { activeAccount, issuedCard, type BuiltCard } from '../../testing/world.js';
 
-const REQUIRED = ['id', 'accountId', 'status', 'direction', 'amount', 'currency', 'merchantAmount', 'merchantCurrency', 'exchangeRate', 'merchant', 'tokenAmount', 'token', 'fees', 'chainTransactions', 'createdAt', 'updatedAt'];
+const REQUIRED = [
+  'id',
+  'accountId',
+  'status',
+  'direction',
+  'amount',
+  'currency',
+  'merchantAmount',
+  'merchantCurrency',
+  'exchangeRate',
+  'merchant',
+  'tokenAmount',
+  'token',
+  'fees',
+  'chainTransactions',
+  'createdAt',
+  'updatedAt',
+];
 
 let sb: TestSandbox;
 let p: Payments;
@@ -86,7 +103,12 @@ describe('refusals', () => {
   }
 
   it('without a token → 401 not_authorised', async () => {
-    for (const path of [`/v1/transactions/${MISSING}`, `/v1/authorisations/${MISSING}`, `/v1/cards/${card.cardId}/transactions`, `/v1/accounts/${card.accountId}/transactions`]) {
+    for (const path of [
+      `/v1/transactions/${MISSING}`,
+      `/v1/authorisations/${MISSING}`,
+      `/v1/cards/${card.cardId}/transactions`,
+      `/v1/accounts/${card.accountId}/transactions`,
+    ]) {
       const res = await sb.json('GET', path, { token: false });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('not_authorised');

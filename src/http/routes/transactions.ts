@@ -9,7 +9,10 @@ const tags = ['Transactions'];
 export function transactionRoutes(api: Api): void {
   api.openapi(
     createRoute({
-      method: 'get', path: '/accounts/{accountId}/transactions', tags, operationId: 'getAccountTransactions',
+      method: 'get',
+      path: '/accounts/{accountId}/transactions',
+      tags,
+      operationId: 'getAccountTransactions',
       request: { params: idParam('accountId') },
       responses: { 200: jsonResponse(z.array(Transaction)), ...standardProblems, 404: problem('Account not found') },
     }),
@@ -18,7 +21,10 @@ export function transactionRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
-      method: 'get', path: '/cards/{cardId}/transactions', tags, operationId: 'getCardTransactions',
+      method: 'get',
+      path: '/cards/{cardId}/transactions',
+      tags,
+      operationId: 'getCardTransactions',
       request: { params: idParam('cardId') },
       responses: { 200: jsonResponse(z.array(Transaction)), ...standardProblems, 404: problem('Card not found') },
     }),
@@ -27,7 +33,10 @@ export function transactionRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
-      method: 'get', path: '/transactions/{transactionId}', tags, operationId: 'getTransactionDetails',
+      method: 'get',
+      path: '/transactions/{transactionId}',
+      tags,
+      operationId: 'getTransactionDetails',
       request: { params: idParam('transactionId') },
       responses: { 200: jsonResponse(Transaction), ...standardProblems, 404: problem('Transaction not found') },
     }),

@@ -25,13 +25,20 @@ describe('/v1/webhooks', () => {
   it('creates a webhook without id (200, as the reference says for PUT), collapsing duplicate types', async () => {
     const res = await put({ callbackUrl: URL_A, types: ['card.updated', 'customer.updated', 'card.updated'] });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.stringMatching(UUID_RE), callbackUrl: URL_A, types: ['card.updated', 'customer.updated'], createdAt: iso(T0), updatedAt: iso(T0) });
+    expect(res.body).toEqual({
+      id: expect.stringMatching(UUID_RE),
+      callbackUrl: URL_A,
+      types: ['card.updated', 'customer.updated'],
+      createdAt: iso(T0),
+      updatedAt: iso(T0),
+    });
     expect(await list()).toEqual([res.body]);
     expect((await sandbox.json('GET', `/v1/webhooks/${res.body.id}`)).body).toEqual(res.body);
   });
 
   it('takes an empty types list: the webhook is kept and receives no events until an update names some', async () => {
-    const deliveries = (id: string) => (sandbox.deps.store.sqlite.prepare('SELECT count(*) AS n FROM deliveries WHERE webhook_id = ?').get(id) as { n: number }).n;
+    const deliveries = (id: string) =>
+      (sandbox.deps.store.sqlite.prepare('SELECT count(*) AS n FROM deliveries WHERE webhook_id = ?').get(id) as { n: number }).n;
     const quiet = await put({ callbackUrl: URL_A, types: [] });
     expect(quiet.status).toBe(200);
     expect(quiet.body).toMatchObject({ callbackUrl: URL_A, types: [] });
@@ -81,7 +88,12 @@ describe('/v1/webhooks', () => {
     const res = await put({ id, callbackUrl: URL_A, types: ['card.updated'] });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
-    expect(res.body).toMatchObject({ status: 400, title: 'Invalid request', code: 'unknown_webhook', errors: [{ path: 'id', message: 'names no webhook of this programme' }] });
+    expect(res.body).toMatchObject({
+      status: 400,
+      title: 'Invalid request',
+      code: 'unknown_webhook',
+      errors: [{ path: 'id', message: 'names no webhook of this programme' }],
+    });
     expect(res.body.detail).toContain(id);
     expect(await list()).toEqual([]);
   });
@@ -97,7 +109,11 @@ describe('/v1/webhooks', () => {
   });
 
   it('answers 404 for an unknown webhook and 400 for an id that is not a UUID', async () => {
-    expect((await sandbox.json('GET', `/v1/webhooks/${randomUUID()}`)).body).toMatchObject({ status: 404, code: 'webhook_not_found', title: 'Webhook not found' });
+    expect((await sandbox.json('GET', `/v1/webhooks/${randomUUID()}`)).body).toMatchObject({
+      status: 404,
+      code: 'webhook_not_found',
+      title: 'Webhook not found',
+    });
     for (const method of ['GET', 'DELETE']) {
       const res = await sandbox.json(method, '/v1/webhooks/not-a-uuid');
       expect(res.status).toBe(400);
@@ -200,7 +216,9 @@ describe('/v1/webhooks', () => {
 
   it('checks the same rules when called directly (as a seed world does)', () => {
     const { webhooks } = sandbox.deps.services;
-    expect(() => webhooks.put({ callbackUrl: 'ftp://x', types: ['card.updated'] })).toThrow(expect.objectContaining({ code: 'invalid_request', errors: [expect.objectContaining({ path: 'callbackUrl' })] }));
+    expect(() => webhooks.put({ callbackUrl: 'ftp://x', types: ['card.updated'] })).toThrow(
+      expect.objectContaining({ code: 'invalid_request', errors: [expect.objectContaining({ path: 'callbackUrl' })] }),
+    );
     expect(webhooks.list()).toEqual([]);
   });
 });

@@ -21,13 +21,22 @@ const tags = ['Webhooks'];
 
 export function webhookRoutes(api: Api): void {
   api.openapi(
-    createRoute({ method: 'get', path: '/webhooks', tags, operationId: 'getWebhooks', responses: { 200: jsonResponse(z.array(Webhook)), ...standardProblems } }),
+    createRoute({
+      method: 'get',
+      path: '/webhooks',
+      tags,
+      operationId: 'getWebhooks',
+      responses: { 200: jsonResponse(z.array(Webhook)), ...standardProblems },
+    }),
     (c) => c.json(servicesOf(c).webhooks.list(), 200),
   );
 
   api.openapi(
     createRoute({
-      method: 'put', path: '/webhooks', tags, operationId: 'saveWebhook',
+      method: 'put',
+      path: '/webhooks',
+      tags,
+      operationId: 'saveWebhook',
       request: { body: jsonBody(SaveWebhook) },
       responses: { 200: jsonResponse(Webhook), ...standardProblems },
     }),
@@ -36,13 +45,22 @@ export function webhookRoutes(api: Api): void {
 
   // Declared before /webhooks/{webhookId}, which would otherwise refuse "verification-key" as not a UUID.
   api.openapi(
-    createRoute({ method: 'get', path: '/webhooks/verification-key', tags, operationId: 'getWebhookVerificationKey', responses: { 200: jsonResponse(VerificationKey), ...standardProblems } }),
+    createRoute({
+      method: 'get',
+      path: '/webhooks/verification-key',
+      tags,
+      operationId: 'getWebhookVerificationKey',
+      responses: { 200: jsonResponse(VerificationKey), ...standardProblems },
+    }),
     (c) => c.json(servicesOf(c).webhooks.verificationKey(), 200),
   );
 
   api.openapi(
     createRoute({
-      method: 'get', path: '/webhooks/{webhookId}', tags, operationId: 'getWebhook',
+      method: 'get',
+      path: '/webhooks/{webhookId}',
+      tags,
+      operationId: 'getWebhook',
       request: { params: idParam('webhookId') },
       responses: { 200: jsonResponse(Webhook), ...standardProblems, ...notFound },
     }),
@@ -51,7 +69,10 @@ export function webhookRoutes(api: Api): void {
 
   api.openapi(
     createRoute({
-      method: 'delete', path: '/webhooks/{webhookId}', tags, operationId: 'deleteWebhook',
+      method: 'delete',
+      path: '/webhooks/{webhookId}',
+      tags,
+      operationId: 'deleteWebhook',
       request: { params: idParam('webhookId') },
       responses: { 204: { description: 'Successful operation' }, ...standardProblems, ...notFound },
     }),
