@@ -13,13 +13,13 @@ import { readJson, validationError } from './errors.js';
 import { jsonBody, problem } from './schemas.js';
 
 /** The request body parsed as JSON (`{}` when there is none). */
-export function requestJson(c: Context<AppEnv>): unknown {
+function requestJson(c: Context<AppEnv>): unknown {
   const raw = c.get('rawBody');
   if (!raw || raw.length === 0) return {};
   return readJson(Buffer.from(raw).toString('utf8'));
 }
 
-export function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, where);
   return result.data;
