@@ -130,30 +130,21 @@ export const StreamedEvent = z.object({ kind: z.literal('event'), ...eventFields
 export type StreamedEvent = z.infer<typeof StreamedEvent>;
 
 /** `event: attempt` on GET /_sandbox/events/stream: a delivery attempt's outcome. */
-export const StreamedAttempt = z
-  .object({
-    kind: z.literal('attempt'),
-    eventId: z.string(),
-    type: z.enum(WEBHOOK_TYPES),
-    entityId: z.string(),
-    deliveryId: z.string(),
-    webhookId: z.string(),
-    callbackUrl: z.string(),
-    attempt: z.number().int().min(1),
-    at: Instant,
-    statusCode: z.number().int().optional(),
-    error: z.string().optional(),
-    durationMs: z.number().min(0),
-    fault: z.enum(ATTEMPT_FAULTS).optional(),
-    response: AttemptResponse.optional(),
-    /** The delivery's state after the attempt. */
-    status: z.enum(DELIVERY_STATUSES),
-    /** When the next attempt is due (status `pending` only). */
-    nextAttemptAt: Instant.optional(),
-    /** The next attempt waits for a resume. */
-    paused: z.literal(true).optional(),
-  })
-  .meta({ id: 'StreamedAttempt' });
+export const StreamedAttempt = AttemptView.extend({
+  kind: z.literal('attempt'),
+  eventId: z.string(),
+  type: z.enum(WEBHOOK_TYPES),
+  entityId: z.string(),
+  deliveryId: z.string(),
+  webhookId: z.string(),
+  callbackUrl: z.string(),
+  /** The delivery's state after the attempt. */
+  status: z.enum(DELIVERY_STATUSES),
+  /** When the next attempt is due (status `pending` only). */
+  nextAttemptAt: Instant.optional(),
+  /** The next attempt waits for a resume. */
+  paused: z.literal(true).optional(),
+}).meta({ id: 'StreamedAttempt' });
 export type StreamedAttempt = z.infer<typeof StreamedAttempt>;
 
 export const WorldCard = z
