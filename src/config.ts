@@ -36,7 +36,10 @@ export interface Config {
   eventRetention: number;
   adminToken: string | undefined;
   seed: string | undefined;
+  importFile: string | undefined;
+  exportOnExit: string | undefined;
   maxProgrammes: number;
+  maxSnapshots: number;
   randomSeed: number | undefined;
   webhookFaults: Faults | undefined;
   apiFaults: ApiFaultRules | undefined;
@@ -136,7 +139,10 @@ export const OPTIONS = [
   spec({ key: 'eventRetention', flag: '--event-retention <n>', env: 'CARD_SANDBOX_EVENT_RETENTION', default: 10_000, parse: int(1, 10_000_000), doc: 'How many events each programme keeps, with their deliveries and attempts; older ones are deleted, except those with a delivery still pending' }),
   spec({ key: 'adminToken', flag: '--admin-token <token>', env: 'CARD_SANDBOX_ADMIN_TOKEN', default: undefined, parse: strOpt, defaultText: 'none', doc: 'Require `Authorization: Bearer <token>` on /_sandbox/*' }),
   spec({ key: 'seed', flag: '--seed <file>', env: 'CARD_SANDBOX_SEED', default: undefined, parse: strOpt, defaultText: 'none', doc: 'Load a seed world (JSON) at start' }),
+  spec({ key: 'importFile', flag: '--import <file>', env: 'CARD_SANDBOX_IMPORT', default: undefined, parse: strOpt, defaultText: 'none', doc: "Restore the default programme from a snapshot file at start: its world, clock and queues (docs/snapshots.md)" }),
+  spec({ key: 'exportOnExit', flag: '--export-on-exit <file>', env: 'CARD_SANDBOX_EXPORT_ON_EXIT', default: undefined, parse: strOpt, defaultText: 'none', doc: "Write the default programme's snapshot file when the sandbox stops (SIGTERM, SIGINT), for --import" }),
   spec({ key: 'maxProgrammes', flag: '--max-programmes <n>', env: 'CARD_SANDBOX_MAX_PROGRAMMES', default: 1000, parse: int(1, 1_000_000), doc: 'How many programmes the sandbox holds, the default one included' }),
+  spec({ key: 'maxSnapshots', flag: '--max-snapshots <n>', env: 'CARD_SANDBOX_MAX_SNAPSHOTS', default: 100, parse: int(0, 1_000_000), doc: 'How many snapshots the sandbox keeps, over all its programmes' }),
   spec({ key: 'randomSeed', flag: '--random-seed <n>', env: 'CARD_SANDBOX_RANDOM_SEED', default: undefined, parse: int(0, 2 ** 32 - 1), defaultText: 'none', doc: "Draw the default programme's ids and randomness, and the ids and credentials of programmes made here, from this seed (with a frozen --clock, runs repeat byte for byte)" }),
   spec({ key: 'webhookFaults', flag: '--webhook-faults <faults>', env: 'CARD_SANDBOX_WEBHOOK_FAULTS', default: undefined, parse: faults, defaultText: 'none', doc: "Faults for the default programme's webhook deliveries, set at every start: `duplicate=0.2,reorder=0.2,delay=2s-30s`, `fail.status=503,fail.times=3`… (README: Webhooks → The delivery lab)" }),
   spec({ key: 'apiFaults', flag: '--api-faults <json>', env: 'CARD_SANDBOX_API_FAULTS', default: undefined, parse: apiFaults, defaultText: 'none', doc: 'Faults for the default programme\'s API requests, set at every start: `{"rules":[{"match":{"method":"POST"},"status":503,"times":2}]}` (README: The API fault lab)' }),

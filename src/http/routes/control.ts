@@ -23,6 +23,7 @@ import { controlUiRoutes } from './control-ui.js';
 import { controlWorldRoutes } from './control-world.js';
 import { jsonOf, parse } from './control-input.js';
 import { controlSeedRoutes } from './control-seed.js';
+import { controlSnapshotFileRoute, controlSnapshotRoutes } from './control-snapshots.js';
 import { controlWebhookRoutes } from './control-webhooks.js';
 
 const Advance = z.object({ by: z.string().optional(), to: z.string().optional() });
@@ -56,10 +57,13 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   // The inspector's files come before the admin token: the page asks for it (README: The inspector).
   controlUiRoutes(control);
   control.use('*', requireAdminToken(config.adminToken));
+  const programmeOf = selectProgramme(programmes);
+  // A snapshot file may be larger than the bodies the control plane takes: its route reads its own.
+  controlSnapshotFileRoute(control, deps, programmeOf);
   control.use('*', ...readBody(maxBodyBytes));
   controlProgrammeRoutes(control, deps);
   // Everything below acts on one programme (Hono runs middleware in the order it was added).
-  control.use('*', selectProgramme(programmes));
+  control.use('*', programmeOf);
 
   const clockOf = (c: Context<AppEnv>) => c.get('programme').core.clock;
 
@@ -84,6 +88,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   control.route('/', webhooks);
 
   controlSeedRoutes(control);
+  controlSnapshotRoutes(control, deps);
 
   control.post('/reset', (c) => {
     const { services, journal } = c.get('programme');

@@ -1,0 +1,178 @@
+/**
+ * Snapshots (docs/snapshots.md): a programme's whole state taken at one instant and put back — the
+ * world, the clock, the retry schedule of a failing delivery, a held authorisation, the journal and
+ * the faults — after it was wrecked; forked into a new programme that goes its own way; carried as
+ * a file; and bad files refused without changing anything.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from './config.js';
+import { createTestSandbox, type TestSandbox } from './testing/harness.js';
+import { MISSING, payments, SECOND } from './testing/payments.js';
+import { startReceiver, type Receiver } from './testing/receiver.js';
+import { issuedCard, testWallet } from './testing/world.js';
+
+describe('snapshots', () => {
+  let sb: TestSandbox;
+  let failing: Receiver;
+  beforeEach(async () => {
+    sb = createTestSandbox();
+    failing = await startReceiver(503);
+  });
+  afterEach(async () => {
+    await sb.deps.services.webhooks.drain(2000);
+    await failing.close();
+  });
+
+  const control = (method: string, path: string, body?: unknown, programme?: string) =>
+    sb.json(method, `/_sandbox${path}`, { body, token: false, ...(programme && { headers: { 'Sandbox-Programme': programme } }) });
+
+  /** Everything a test could compare of a programme: its world, clock, queue of deliveries with their attempts, jobs and journal. */
+  const everything = async (programme?: string) => {
+    const get = async (path: string) => (await control('GET', path, undefined, programme)).body;
+    const events = (await get('/events?limit=1000')) as { id: string }[];
+    return {
+      world: await get('/world'),
+      clock: await get('/clock'),
+      events: await Promise.all(events.map((e) => get(`/events/${e.id}`))),
+      jobs: sb.deps.programmes.get(programme ?? 'default').services.jobs.pending(),
+      requests: await get('/requests'),
+      faults: await get('/webhooks/faults'),
+      apiFaults: await get('/api/faults'),
+    };
+  };
+
+  /** A card with a held authorisation, a webhook whose deliveries fail, three attempts made and the fourth due. */
+  const buildWorld = async () => {
+    const pay = payments(sb);
+    await pay.api('PUT', '/v1/webhooks', { body: { callbackUrl: `${failing.url}/hooks`, types: ['authorisation.updated'] } });
+    const { cardId } = await issuedCard(sb);
+    const held = await pay.authorise(cardId, { amount: '12.50', currency: 'EUR', capture: false });
+    expect(held.body.status).toBe('pending');
+    await pay.advance(2 * SECOND);
+    return { pay, cardId, authorisationId: held.body.id as string };
+  };
+
+  it('puts back a wrecked programme as it was: its world, clock, held authorisation and retry schedule', async () => {
+    const { pay, authorisationId } = await buildWorld();
+    const built = await everything();
+    const pending = built.events.flatMap((e: any) => e.deliveries).filter((d: any) => d.status === 'pending');
+    expect(pending).toHaveLength(1);
+    expect(pending[0].attempts).toBe(3);
+    expect(built.jobs.length).toBeGreaterThan(0);
+
+    // Faults in force: the delivery lab's (duplicates touch only deliveries that succeed) and the API fault lab's.
+    await control('PUT', '/webhooks/faults', { duplicate: 0.3 });
+    await control('PUT', '/api/faults', { rules: [{ match: { operationId: 'deleteWebhook' }, status: 503, times: 2 }] });
+    const before = await everything();
+    const saved = await control('POST', '/snapshots', { name: 'held and failing' });
+    expect(saved.status).toBe(201);
+    expect(saved.body).toMatchObject({ name: 'held and failing', clock: before.clock, counts: { customers: 1, accounts: 1, cards: 1, authorisations: 1, webhooks: 1, deliveries: 1, attempts: 3, requests: 2 } });
+    expect(saved.body.bytes).toBeGreaterThan(1000);
+
+    // Wrecked: no faults, every delivery paused, reset, a month on, a new world.
+    await control('DELETE', '/webhooks/faults');
+    await control('DELETE', '/api/faults');
+    await control('POST', '/webhooks/pause');
+    await control('POST', '/reset');
+    await control('POST', '/clock/advance', { by: '30d' });
+    await control('POST', '/seed', { customers: [{ externalId: 'someone-else', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] });
+    expect(await everything()).not.toEqual(before);
+
+    const restored = await control('POST', `/snapshots/${saved.body.id}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toEqual(saved.body);
+    expect(await everything()).toEqual(before);
+    expect((await pay.authorisation(authorisationId)).status).toBe('pending');
+
+    // The retry schedule goes on as it would have: what the snapshot had scheduled, and nothing the wreck did.
+    const attemptsBefore = failing.requests.length;
+    await pay.advance(25 * 3_600_000);
+    const after = await everything();
+    const delivery = after.events.flatMap((e: any) => e.deliveries).find((d: any) => d.id === pending[0].id);
+    expect(delivery.status).toBe('discarded');
+    expect(delivery.history.slice(0, 3)).toEqual(pending[0].history);
+    expect(failing.requests.length - attemptsBefore).toBe(delivery.attempts - 3);
+  });
+
+  it('a seeded programme put back answers the same requests byte for byte, API faults and retries included', async () => {
+    const { cardId, authorisationId } = await buildWorld();
+    await control('PUT', '/api/faults', { rules: [{ match: { operationId: 'getCustomers' }, status: 503, rate: 0.5 }] });
+    const saved = (await control('POST', '/snapshots')).body;
+    // Durations are the one thing measured rather than decided.
+    const timeless = (text: string) => text.replace(/"durationMs":[\d.]+/g, '"durationMs":0');
+    const play = async () => {
+      const answers: string[] = [];
+      const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+        const res = await sb.request(method, path, { body, headers, token: false });
+        const text = await res.text();
+        answers.push(`${method} ${path} ${res.status} ${res.headers.get('Request-Id')} ${timeless(text)}`);
+        return text ? JSON.parse(text) : undefined;
+      };
+      const { token } = await send('POST', '/v1/auth/token', { apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET });
+      const auth = { Authorization: `Bearer ${token}` };
+      for (let i = 0; i < 6; i++) await send('GET', '/v1/customers', undefined, auth);
+      const bob = { chainId: testWallet('bob').chainId, externalId: 'bob' };
+      await send('POST', '/v1/customers', bob, { ...auth, 'Idempotency-Key': 'a1b2c3d4-0000-4000-8000-000000000001' });
+      await send('POST', '/v1/customers', bob, { ...auth, 'Idempotency-Key': 'a1b2c3d4-0000-4000-8000-000000000001' });
+      await send('POST', `/v1/simulator/cards/${cardId}/authorisation`, { amount: '3.20', currency: 'GBP' }, auth);
+      await send('POST', '/_sandbox/clock/advance', { by: '30m' });
+      await send('GET', `/v1/authorisations/${authorisationId}`, undefined, auth);
+      await send('GET', `/v1/cards/${cardId}/transactions`, undefined, auth);
+      await send('GET', '/_sandbox/events?limit=1000');
+      await send('GET', '/_sandbox/requests');
+      await send('GET', '/_sandbox/api/faults');
+      return answers;
+    };
+    const first = await play();
+    expect(first.filter((a) => a.startsWith('GET /v1/customers 503'))).not.toHaveLength(0);
+    expect(first.filter((a) => a.startsWith('GET /v1/customers 200'))).not.toHaveLength(0);
+    await control('POST', `/snapshots/${saved.id}/restore`);
+    expect(await play()).toEqual(first);
+  });
+
+  it('forks a new programme from a snapshot: its own credentials, the same world and clock, and no way back', async () => {
+    const { pay } = await buildWorld();
+    const before = await everything();
+    const saved = (await control('POST', '/snapshots')).body;
+
+    const forked = await control('POST', '/programmes', { from: saved.id, name: 'fork' });
+    expect(forked.status).toBe(201);
+    expect(forked.body).toMatchObject({ name: 'fork', clock: before.clock, apiKeys: [forked.body.apiKey] });
+    expect(forked.body.apiKey).not.toBe(DEFAULT_API_KEY);
+    const fork = await everything(forked.body.id);
+    expect(fork).toEqual({ ...before, jobs: before.jobs.map((job) => ({ ...job, programmeId: forked.body.id })) });
+
+    // Its own credentials reach its own world.
+    const { token } = (await sb.json('POST', '/v1/auth/token', { body: { apiKey: forked.body.apiKey, apiSecret: forked.body.apiSecret }, token: false })).body;
+    const customers = (await sb.json('GET', '/v1/customers', { token })).body;
+    expect(customers).toEqual(before.world.customers.map(({ accounts: _, ...customer }: { accounts: unknown }) => customer));
+
+    // What either does afterwards never shows in the other.
+    await pay.api('DELETE', `/v1/webhooks/${before.world.webhooks[0].id}`);
+    await control('POST', '/clock/advance', { by: '2d' }, forked.body.id);
+    const forkAfter = await everything(forked.body.id);
+    expect(forkAfter.clock.now).toBe(new Date(Date.parse(before.clock.now) + 2 * 86_400_000).toISOString());
+    expect(forkAfter.world.webhooks).toEqual(before.world.webhooks);
+    expect((await everything()).clock).toEqual(before.clock);
+    const retried = forkAfter.events.flatMap((e: any) => e.deliveries).find((d: any) => d.status !== 'delivered');
+    expect(retried).toMatchObject({ status: 'discarded' });
+    expect((await everything()).events.flatMap((e: any) => e.deliveries)[0]).toMatchObject({ status: 'discarded', attempts: 3 });
+  });
+
+  it.each([
+    [{ from: 'nope' }, 400, 'from'],
+    [{ from: MISSING, clock: 'now' }, 400, 'clock'],
+    [{ from: MISSING, randomSeed: 1 }, 400, 'randomSeed'],
+  ])('refuses to fork %j, naming the field', async (body, status, field) => {
+    const refused = await control('POST', '/programmes', body);
+    expect(refused.status).toBe(status);
+    expect(refused.body.errors.map((e: { path: string }) => e.path)).toEqual([field]);
+  });
+
+  it('refuses to fork an unknown snapshot', async () => {
+    const refused = await control('POST', '/programmes', { from: MISSING });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ code: 'snapshot_not_found', detail: `no snapshot with id ${MISSING}` });
+    expect((await control('GET', '/programmes')).body).toHaveLength(1);
+  });
+});
