@@ -4,11 +4,16 @@
  * the faults — after it was wrecked; forked into a new programme that goes its own way; carried as
  * a file; and bad files refused without changing anything.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from './config.js';
 import { createTestSandbox, type TestSandbox } from './testing/harness.js';
 import { MISSING, payments, SECOND } from './testing/payments.js';
 import { startReceiver, type Receiver } from './testing/receiver.js';
+import { openStore } from './store/store.js';
 import { issuedCard, testWallet } from './testing/world.js';
 
 describe('snapshots', () => {
@@ -174,5 +179,149 @@ describe('snapshots', () => {
     expect(refused.status).toBe(404);
     expect(refused.body).toMatchObject({ code: 'snapshot_not_found', detail: `no snapshot with id ${MISSING}` });
     expect((await control('GET', '/programmes')).body).toHaveLength(1);
+  });
+
+  it('carries a programme as a file: restored into the programme it came from, or another, exactly', async () => {
+    await buildWorld();
+    const before = await everything();
+    const saved = (await control('POST', '/snapshots', { name: 'golden world' })).body;
+    const res = await sb.request('GET', `/_sandbox/snapshots/${saved.id}/file`, { token: false });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('application/json');
+    expect(res.headers.get('Content-Disposition')).toBe('attachment; filename="golden-world.snapshot.json"');
+    const file = await res.text();
+    expect(Buffer.byteLength(file)).toBe(saved.bytes);
+    expect(JSON.parse(file)).toMatchObject({ format: 'card-sandbox snapshot', version: 1, id: saved.id, name: 'golden world', createdAt: saved.createdAt, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    await control('POST', '/reset');
+    await control('POST', '/clock/advance', { by: '30d' });
+    const restored = await sb.json('POST', '/_sandbox/snapshots/restore', { body: file, token: false });
+    expect(restored.status).toBe(200);
+    expect(restored.body).toEqual(saved);
+    expect(await everything()).toEqual(before);
+
+    const other = (await control('POST', '/programmes', { name: 'other' })).body;
+    expect((await sb.json('POST', `/_sandbox/snapshots/restore?programme=${other.id}`, { body: file, token: false })).status).toBe(200);
+    expect(await everything(other.id)).toEqual({ ...before, jobs: before.jobs.map((job) => ({ ...job, programmeId: other.id })) });
+    // Its credentials are its own still.
+    expect((await control('GET', `/programmes/${other.id}`)).body.apiKeys).toEqual([other.apiKey]);
+  });
+
+  describe('a bad file', () => {
+    /** The file with its state changed and its digest made to match, as someone who meant it would. */
+    const mended = (file: string, change: (state: any) => void) => {
+      const json = JSON.parse(file);
+      change(json.state);
+      json.sha256 = createHash('sha256').update(JSON.stringify(json.state)).digest('hex');
+      return JSON.stringify(json);
+    };
+    const statusColumn = (file: string) => JSON.parse(file).state.tables.cards.columns.indexOf('status');
+
+    it.each<[string, (file: string) => string, number, string, RegExp, string[]?]>([
+      ['an empty body', () => '', 400, 'invalid_snapshot', /the body is empty/],
+      ['not JSON', () => 'snapshot', 400, 'invalid_snapshot', /not JSON \(cut short or corrupt\?\)/],
+      ['a file cut short', (file) => file.slice(0, Math.floor(file.length / 2)), 400, 'invalid_snapshot', /not JSON \(cut short or corrupt\?\)/],
+      ['a digit changed', (file) => file.replace(/"now":(\d+)/, (_, now: string) => `"now":${Number(now) + 1}`), 400, 'invalid_snapshot', /corrupt: its state does not match its sha256/],
+      ['another kind of JSON', () => JSON.stringify({ customers: [] }), 400, 'invalid_snapshot', /not a snapshot file/],
+      ['another version of the format', (file) => file.replace('"version":1', '"version":2'), 422, 'snapshot_version_unsupported', /a version 2 snapshot \(written by card-sandbox [^)]+\); card-sandbox \S+ reads version 1/],
+      ['a state without its clock', (file) => mended(file, (state) => delete state.clock), 400, 'invalid_snapshot', /invalid at state\.clock/, ['state.clock']],
+      ['a card in no status there is', (file) => mended(file, (state) => (state.tables.cards.rows[0][statusColumn(file)] = 'lost')), 400, 'invalid_snapshot', /must be one of issuing/, ['state.tables.cards.rows.0.status']],
+      ['a column of another version', (file) => mended(file, (state) => state.tables.cards.columns.push('colour')), 400, 'invalid_snapshot', /state\.tables\.cards\.columns/, ['state.tables.cards.columns']],
+      ['accounts of no customer', (file) => mended(file, (state) => (state.tables.customers.rows = [])), 400, 'invalid_snapshot', /rows do not fit together .*nothing was restored/],
+    ])('%s: refused, and nothing changes', async (_, spoil, status, code, detail, paths) => {
+      await buildWorld();
+      const saved = (await control('POST', '/snapshots')).body;
+      const file = await (await sb.request('GET', `/_sandbox/snapshots/${saved.id}/file`, { token: false })).text();
+      await control('POST', '/seed', { customers: [{ externalId: 'since', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] });
+      const before = await everything();
+
+      const refused = await sb.json('POST', '/_sandbox/snapshots/restore', { body: spoil(file), token: false });
+      expect(refused.status).toBe(status);
+      expect(refused.body).toMatchObject({ code, detail: expect.stringMatching(detail) });
+      if (paths) expect(refused.body.errors.map((e: { path: string }) => e.path)).toEqual(paths);
+      expect(await everything()).toEqual(before);
+    });
+
+    it('sent as something other than JSON: refused, saying how to send it', async () => {
+      const refused = await sb.json('POST', '/_sandbox/snapshots/restore', { body: '{}', headers: { 'Content-Type': 'text/plain' }, token: false });
+      expect(refused.status).toBe(400);
+      expect(refused.body.detail).toContain('Content-Type: application/json');
+    });
+  });
+
+  it('lists a programme’s own snapshots, oldest first; another’s are not its to restore, download or delete', async () => {
+    const first = (await control('POST', '/snapshots', { name: 'first' })).body;
+    const second = (await control('POST', '/snapshots')).body;
+    expect(second.name).toBe(second.id);
+    const other = (await control('POST', '/programmes', {})).body;
+    const theirs = (await control('POST', '/snapshots', {}, other.id)).body;
+    expect((await control('GET', '/snapshots')).body).toEqual([first, second]);
+    expect((await control('GET', '/snapshots', undefined, other.id)).body).toEqual([theirs]);
+
+    for (const [method, path] of [['POST', `/snapshots/${theirs.id}/restore`], ['GET', `/snapshots/${theirs.id}/file`], ['DELETE', `/snapshots/${theirs.id}`], ['DELETE', `/snapshots/${MISSING}`]] as const) {
+      const refused = await control(method, path);
+      expect(refused.status, `${method} ${path}`).toBe(404);
+      expect(refused.body).toMatchObject({ code: 'snapshot_not_found', detail: expect.stringContaining('programme default has no snapshot with id') });
+    }
+    const malformed = await control('POST', '/snapshots/nope/restore');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors).toEqual([{ path: 'id', message: 'must be a UUID' }]);
+
+    expect((await control('DELETE', `/snapshots/${first.id}`)).status).toBe(204);
+    expect((await control('GET', '/snapshots')).body).toEqual([second]);
+    // A programme's snapshots go with it.
+    expect((await control('DELETE', `/programmes/${other.id}`)).status).toBe(204);
+    expect((await control('POST', '/programmes', { from: theirs.id })).status).toBe(404);
+  });
+
+  it.each([
+    [{ name: '' }, 'name', 'must not be empty'],
+    [{ name: 7 }, 'name', 'must be a string'],
+    [{ colour: 'red' }, 'body', 'Unrecognized key: "colour"'],
+    [['a name'], 'body', 'must be a JSON object'],
+  ])('refuses to take a snapshot with %j, naming the field', async (body, path, message) => {
+    const refused = await control('POST', '/snapshots', body);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ path, message }]);
+    expect((await control('GET', '/snapshots')).body).toEqual([]);
+  });
+});
+
+describe('how many snapshots a sandbox keeps', () => {
+  it('is --max-snapshots, over every programme: past it 429, with room again once one is deleted', async () => {
+    const sb = createTestSandbox({ maxSnapshots: 2 });
+    const take = (programme?: string) => sb.json('POST', '/_sandbox/snapshots', { body: {}, token: false, ...(programme && { headers: { 'Sandbox-Programme': programme } }) });
+    const other = (await sb.json('POST', '/_sandbox/programmes', { body: {}, token: false })).body;
+    const kept = (await take()).body;
+    expect((await take(other.id)).status).toBe(201);
+    const refused = await take();
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'snapshot_limit_reached', title: 'Too many snapshots', detail: expect.stringContaining('--max-snapshots 2') });
+    await sb.json('DELETE', `/_sandbox/snapshots/${kept.id}`, { token: false });
+    expect((await take()).status).toBe(201);
+  });
+});
+
+describe('snapshots in a database file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-snapshots-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('survive a restart, and restore there', async () => {
+    const db = join(dir, 'sandbox.db');
+    const first = createTestSandbox({ db }, { store: openStore(db) });
+    await issuedCard(first);
+    const world = (await first.json('GET', '/_sandbox/world', { token: false })).body;
+    const saved = (await first.json('POST', '/_sandbox/snapshots', { body: { name: 'kept' }, token: false })).body;
+    first.deps.store.close();
+
+    const second = createTestSandbox({ db }, { store: openStore(db) });
+    try {
+      expect((await second.json('GET', '/_sandbox/snapshots', { token: false })).body).toEqual([saved]);
+      await second.json('POST', '/_sandbox/reset', { token: false });
+      expect((await second.json('POST', `/_sandbox/snapshots/${saved.id}/restore`, { token: false })).status).toBe(200);
+      expect((await second.json('GET', '/_sandbox/world', { token: false })).body).toEqual(world);
+    } finally {
+      second.deps.store.close();
+    }
   });
 });

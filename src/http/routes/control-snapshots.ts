@@ -16,7 +16,7 @@ export const MAX_SNAPSHOT_FILE_BYTES = 64 * 1_048_576;
 
 const NewSnapshot = z.strictObject(
   { name: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional() },
-  { error: 'must be a JSON object' },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
 );
 
 const SnapshotParam = z.object({ id: Uuid });
