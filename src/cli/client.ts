@@ -121,7 +121,7 @@ export function createClient(options: ResolvedClientOptions, fetchImpl: Fetch = 
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetchImpl(`${url}/_sandbox${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+      res = await fetchImpl(`${url}/_sandbox${path}`, { method, headers, body: body === undefined || body instanceof Uint8Array ? body : JSON.stringify(body), signal });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new UnreachableError(url, reasonOf(error));
@@ -133,11 +133,16 @@ export function createClient(options: ResolvedClientOptions, fetchImpl: Fetch = 
   return {
     url,
 
-    /** Sends one request; resolves to the parsed JSON answer, or undefined when there is no body. */
+    /** Sends one request (a JSON body, or bytes sent as they are); resolves to the parsed JSON answer, or undefined when there is no body. */
     async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T | undefined> {
       const res = await send(method, path, body);
       const text = await res.text();
       return text ? (JSON.parse(text) as T) : undefined;
+    },
+
+    /** Reads an answer's text as it came (a snapshot file). */
+    async text(path: string): Promise<string> {
+      return (await send('GET', path)).text();
     },
 
     /**

@@ -1,16 +1,17 @@
 /**
  * `programmes create|list|delete`: isolated sandboxes within the running one, each with its own
- * credentials, world and clock (README: Parallel test suites).
+ * credentials, world and clock (README: Parallel test suites), made afresh or from a snapshot.
  */
-import type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../../programmes.js';
+import type { NewProgrammeBody } from '../../http/routes/control-programmes.js';
+import type { CreatedProgramme, ProgrammeSummary } from '../../programmes.js';
 import type { CommandContext } from '../client.js';
 
-export async function createProgramme({ client, io, json }: CommandContext, input: NewProgramme): Promise<void> {
+export async function createProgramme({ client, io, json }: CommandContext, input: NewProgrammeBody): Promise<void> {
   const created = (await client.request<CreatedProgramme>('POST', '/programmes', input))!;
   if (json) return io.json(created);
   const c = io.color;
   const row = (label: string, value: string) => io.out(`  ${c.dim(label.padEnd(11))} ${value}`);
-  io.out(`${c.green('✓')} programme ${c.bold(created.id)} created`);
+  io.out(`${c.green('✓')} programme ${c.bold(created.id)} created${input.from === undefined ? '' : ` from snapshot ${input.from}`}`);
   row('name', created.name);
   row('API key', created.apiKey);
   row('API secret', `${created.apiSecret} ${c.dim('(shown once)')}`);

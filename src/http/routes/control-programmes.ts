@@ -28,6 +28,9 @@ const NewProgramme = z
     }
   });
 
+/** The body of POST /_sandbox/programmes. */
+export type NewProgrammeBody = z.input<typeof NewProgramme>;
+
 const ProgrammeParam = z.object({ id: z.string().regex(PROGRAMME_ID, 'must be "default" or a programme id (a UUID)') });
 
 export function controlProgrammeRoutes(control: Hono<AppEnv>, { programmes, snapshots }: Deps): void {
