@@ -3,7 +3,8 @@
  * API client. `createSandbox()` is also the way to embed a sandbox in a process: its `config` takes
  * every option of `card-sandbox start`.
  */
-export { createSandbox, type Sandbox, type SandboxClock, type SandboxOptions } from './companion/create-sandbox.js';
+export { createSandbox, type Sandbox, type SandboxClock, type SandboxOptions, type SandboxSnapshot, type SnapshotSource } from './companion/create-sandbox.js';
+export type { SnapshotCounts, SnapshotSummary } from './wire/snapshot.js';
 export type { DeliveryState, EventFilter, ListedEvent, SandboxEvent, SandboxEvents } from './companion/events.js';
 export type { ReceiverOptions, RefusedDelivery, WebhookReceiver } from './companion/receiver.js';
 export { WaitTimeoutError, type EventPredicate, type WaitOptions } from './companion/waiting.js';

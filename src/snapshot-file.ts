@@ -18,16 +18,13 @@ import { Seed, type Faults } from './domain/webhook-faults.js';
 import type { RandomState } from './ids.js';
 import type { JournalEntry } from './journal.js';
 import type { ApiFaultDraws } from './services/api-faults.js';
-import { WIPED, type ResetCounts } from './services/sandbox.js';
+import { WIPED } from './services/sandbox.js';
 import { version } from './version.js';
 
 export const SNAPSHOT_FORMAT = 'card-sandbox snapshot';
 export const SNAPSHOT_VERSION = 1;
 
 export type TableName = keyof typeof WIPED;
-
-/** How many rows of each table a snapshot holds, and entries of the journal (`requests`). */
-export type SnapshotCounts = ResetCounts & { requests: number };
 
 /** A table's rows as SQLite holds them, without the programme's id, its columns named once. */
 export interface TableRows {

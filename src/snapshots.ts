@@ -13,23 +13,11 @@ import type { Config } from './config.js';
 import { fail } from './domain/errors.js';
 import type { Ids } from './ids.js';
 import type { CreatedProgramme, Programme, Programmes } from './programmes.js';
-import { readSnapshot, snapshotFile, TABLES, type ProgrammeState, type RestoredState, type SnapshotCounts, type SnapshotHeader } from './snapshot-file.js';
+import { readSnapshot, snapshotFile, TABLES, type ProgrammeState, type RestoredState, type SnapshotHeader, type TableName } from './snapshot-file.js';
 import { once, sqlLiteral } from './store/prepared.js';
 import { programmes as programmeRows, snapshots } from './store/schema.js';
 import type { Store } from './store/store.js';
-
-/** A snapshot as the control plane shows it. */
-export interface SnapshotSummary {
-  id: string;
-  name: string;
-  /** When it was taken, on the wall clock. */
-  createdAt: string;
-  /** The programme's clock it holds. */
-  clock: { now: string; frozen: boolean };
-  counts: SnapshotCounts;
-  /** The size of its file. */
-  bytes: number;
-}
+import type { SnapshotCounts, SnapshotSummary } from './wire/snapshot.js';
 
 export interface SnapshotsDeps {
   store: Store;
@@ -40,8 +28,10 @@ export interface SnapshotsDeps {
   wall?: () => number;
 }
 
-const countsOf = (state: Pick<ProgrammeState, 'tables' | 'journal'>): SnapshotCounts =>
-  ({ ...Object.fromEntries(TABLES.map(({ name }) => [name, state.tables[name].rows.length])), requests: state.journal.length }) as SnapshotCounts;
+const countsOf = (state: Pick<ProgrammeState, 'tables' | 'journal'>): SnapshotCounts => {
+  const counts = { ...Object.fromEntries(TABLES.map(({ name }) => [name, state.tables[name].rows.length])), requests: state.journal.length } as Record<TableName | 'requests', number>;
+  return counts;
+};
 
 const summaryOf = ({ id, name, createdAt }: SnapshotHeader, state: Pick<ProgrammeState, 'tables' | 'journal' | 'clock'>, bytes: number): SnapshotSummary => ({
   id,
@@ -162,7 +152,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
         .where(eq(snapshots.programmeId, programme.id))
         .orderBy(asc(snapshots.createdAt), sql`rowid`)
         .all()
-        .map((s) => ({ id: s.id, name: s.name, createdAt: iso(s.createdAt), clock: { now: iso(s.clockNow), frozen: s.clockFrozen }, counts: s.counts as SnapshotCounts, bytes: s.bytes })),
+        .map((s) => ({ id: s.id, name: s.name, createdAt: iso(s.createdAt), clock: { now: iso(s.clockNow), frozen: s.clockFrozen }, counts: s.counts, bytes: s.bytes })),
 
     remove(programme: Programme, id: string): void {
       if (db.delete(snapshots).where(mine(programme, id)).run().changes === 0) missing(programme, id);

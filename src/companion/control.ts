@@ -6,10 +6,10 @@
 import { ApiError, problemOf } from '../client/create-client.js';
 
 export interface ControlPlane {
-  /** Sends a request to `/_sandbox${path}`; resolves with the parsed answer, throws ApiError on a refusal. */
+  /** Sends a request to `/_sandbox${path}` (a JSON body, or bytes sent as they are); resolves with the parsed answer, throws ApiError on a refusal. */
   <T = unknown>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T>;
-  /** The raw answer, for streams. */
-  open(path: string, signal: AbortSignal): Promise<Response>;
+  /** The raw answer, for streams and files. */
+  open(path: string, signal?: AbortSignal): Promise<Response>;
 }
 
 export function controlPlane(url: string, programme: string | undefined, adminToken: string | undefined): ControlPlane {
@@ -23,7 +23,7 @@ export function controlPlane(url: string, programme: string | undefined, adminTo
     return new ApiError('control plane', method, `/_sandbox${path}`, res.status, problemOf(text), text);
   };
   const control = (async (method: string, path: string, body?: unknown, signal?: AbortSignal) => {
-    const res = await fetch(`${url}/_sandbox${path}`, { method, headers: headers(body !== undefined), body: body === undefined ? undefined : JSON.stringify(body), signal });
+    const res = await fetch(`${url}/_sandbox${path}`, { method, headers: headers(body !== undefined), body: body === undefined || body instanceof Uint8Array ? body : JSON.stringify(body), signal });
     if (!res.ok) throw await refused(method, path, res);
     const text = await res.text();
     return text === '' ? undefined : JSON.parse(text);

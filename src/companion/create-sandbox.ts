@@ -6,6 +6,7 @@
  * a programme with POST /_sandbox/programmes and uses nothing a user could not reach, so `close()`
  * stops what it started or deletes the programme it created.
  */
+import { readFile } from 'node:fs/promises';
 import { createClient, type ApiClient } from '../client/create-client.js';
 import type { ApiFaultRuleInput, ApiFaultsInput, ApiFaultsView } from '../domain/api-faults.js';
 import type { Report } from '../domain/report.js';
@@ -13,10 +14,29 @@ import { defaultConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
 import { quietLog } from '../log.js';
 import { startServer } from '../server.js';
-import { controlPlane } from './control.js';
+import type { SnapshotSummary } from '../wire/snapshot.js';
+import { controlPlane, type ControlPlane } from './control.js';
 import { sandboxEvents, type SandboxEvents } from './events.js';
 import { startReceiver, type ReceiverOptions, type WebhookReceiver } from './receiver.js';
 import { createWallet, seededWalletKey, type Wallet, type WalletOptions } from './wallet.js';
+
+/** A snapshot of a sandbox's programme (docs/snapshots.md): what the control plane shows of it, and its file. */
+export interface SandboxSnapshot extends SnapshotSummary {
+  /** Its portable file: to keep, or for `restore` and `createSandbox({ from })` in another sandbox. */
+  file(): Promise<Buffer>;
+}
+
+/** A snapshot to start from or go back to: one taken by `snapshot()`, a snapshot file's path, or its bytes. */
+export type SnapshotSource = SandboxSnapshot | string | Uint8Array;
+
+/** Where each snapshot `snapshot()` took lives: the sandbox and the programme. */
+const taken = new WeakMap<SandboxSnapshot, { id: string; url: string; programme: string }>();
+
+/** Where a snapshot `snapshot()` took lives; undefined for a file. */
+const originOf = (source: SnapshotSource | undefined) => (typeof source === 'object' && !(source instanceof Uint8Array) ? taken.get(source) : undefined);
+
+/** The bytes of a snapshot file, wherever it is. */
+const fileOf = async (from: SnapshotSource): Promise<Uint8Array> => (typeof from === 'string' ? readFile(from) : from instanceof Uint8Array ? from : from.file());
 
 export interface SandboxOptions {
   /** A running sandbox to create the programme in (e.g. `http://127.0.0.1:4242`); in-process otherwise. */
@@ -29,6 +49,12 @@ export interface SandboxOptions {
   clock?: string | Date;
   /** Draw the programme's ids and randomness from this seed (README: Deterministic runs). */
   randomSeed?: number;
+  /**
+   * Start from a snapshot: its world, clock, queues and random streams (then `clock` and
+   * `randomSeed` are the snapshot's). One taken in the same sandbox is forked there; otherwise its
+   * file is restored into the new programme.
+   */
+  from?: SnapshotSource;
   /** In-process only: options of `card-sandbox start` (`--verify strict` by default, as the hosted service). */
   config?: Partial<Config>;
 }
@@ -68,6 +94,10 @@ export interface Sandbox {
   wallet(options?: WalletOptions): Wallet;
   /** Wipes the programme's world (credentials, keys and clock stay); receivers subscribe again. */
   reset(): Promise<void>;
+  /** Takes a snapshot of the programme (docs/snapshots.md), kept in the sandbox. */
+  snapshot(name?: string): Promise<SandboxSnapshot>;
+  /** Puts the programme back as a snapshot holds it: its world, clock, queues and journal; credentials stay. */
+  restore(from: SnapshotSource): Promise<SnapshotSummary>;
   /** Stops the receivers, then the sandbox it started or the programme it created. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -92,12 +122,20 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     stopServer = () => running.close();
   }
 
-  let created: CreatedProgramme;
+  const sandboxControl = controlPlane(url, undefined, options.adminToken);
+  const { from } = options;
+  let created: CreatedProgramme | undefined;
   try {
     const clock = options.clock instanceof Date ? options.clock.toISOString() : options.clock;
-    created = await controlPlane(url, undefined, options.adminToken)<CreatedProgramme>('POST', '/programmes', { name: options.name, clock, randomSeed: options.randomSeed });
+    const origin = originOf(from);
+    if (origin?.url === url) created = await sandboxControl<CreatedProgramme>('POST', '/programmes', { name: options.name, from: origin.id });
+    else {
+      created = await sandboxControl<CreatedProgramme>('POST', '/programmes', { name: options.name, clock, randomSeed: options.randomSeed });
+      if (from !== undefined) await controlPlane(url, created.id, options.adminToken)('POST', '/snapshots/restore', await fileOf(from));
+    }
   } catch (error) {
-    await stopServer?.();
+    if (stopServer) await stopServer();
+    else if (created) await sandboxControl('DELETE', `/programmes/${created.id}`);
     throw error;
   }
   const { id: programme, apiKey, apiSecret } = created;
@@ -155,7 +193,23 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await control('POST', '/reset');
       await Promise.all([...receivers].map((r) => r.resubscribe()));
     },
+    async snapshot(name) {
+      const summary = await control<SnapshotSummary>('POST', '/snapshots', name === undefined ? {} : { name });
+      return snapshotOf(control, url, programme, summary);
+    },
+    async restore(source) {
+      const origin = originOf(source);
+      if (origin?.url === url && origin.programme === programme) return control<SnapshotSummary>('POST', `/snapshots/${origin.id}/restore`);
+      return control<SnapshotSummary>('POST', '/snapshots/restore', await fileOf(source));
+    },
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** A snapshot `snapshot()` took, which knows where it lives and can fetch its file. */
+function snapshotOf(control: ControlPlane, url: string, programme: string, summary: SnapshotSummary): SandboxSnapshot {
+  const snapshot = { ...summary, file: async () => Buffer.from(await (await control.open(`/snapshots/${summary.id}/file`)).arrayBuffer()) };
+  taken.set(snapshot, { id: summary.id, url, programme });
+  return snapshot;
 }

@@ -16,6 +16,7 @@ import { DELIVERY_STATUSES, WEBHOOK_TYPES, type WebhookType } from '../domain/ev
 import { NETWORKS } from '../domain/pan.js';
 import { TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, type ChainTransaction, type Fee } from '../domain/transaction.js';
 import { ATTEMPT_FAULTS, DELIVERY_HOLDS, type Faults } from '../domain/webhook-faults.js';
+import type { SnapshotCounts } from '../wire/snapshot.js';
 
 const createdAt = () => integer('created_at').notNull();
 const updatedAt = () => integer('updated_at').notNull();
@@ -346,7 +347,7 @@ export const snapshots = sqliteTable(
     clockNow: integer('clock_now').notNull(),
     clockFrozen: integer('clock_frozen', { mode: 'boolean' }).notNull(),
     /** How many rows of each table it holds, and entries of the journal. */
-    counts: text('counts', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+    counts: text('counts', { mode: 'json' }).$type<SnapshotCounts>().notNull(),
     /** The file, as GET /_sandbox/snapshots/{id}/file answers it, and its size in bytes. */
     file: text('file').notNull(),
     bytes: integer('bytes').notNull(),

@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Deps } from '../../deps.js';
 import { SandboxError } from '../../domain/errors.js';
-import type { SnapshotSummary } from '../../snapshots.js';
+import type { SnapshotSummary } from '../../wire/snapshot.js';
 import { ClientUsageError, type CommandContext } from '../client.js';
 import type { Io } from '../io.js';
 
