@@ -99,6 +99,27 @@ describe('snapshots', () => {
     expect(failing.requests.length - attemptsBefore).toBe(delivery.attempts - 3);
   });
 
+  it('puts back a world changed in its middle as well as at its end, every list in its order', async () => {
+    const pay = payments(sb);
+    const hooks = [];
+    for (const n of [1, 2, 3]) hooks.push((await pay.api('PUT', '/v1/webhooks', { body: { callbackUrl: `https://example.test/${n}`, types: ['card.updated'] } })).body);
+    const seeded = (await control('POST', '/seed', { customers: [{ externalId: 'a', status: 'initiating', accounts: [] }, { externalId: 'b', accounts: [] }, { externalId: 'c', status: 'initiating', accounts: [] }] })).body;
+    const before = await everything();
+    const saved = (await control('POST', '/snapshots')).body;
+
+    await pay.api('PUT', '/v1/webhooks', { body: { id: hooks[0].id, callbackUrl: 'https://example.test/moved', types: ['card.updated'] } });
+    await pay.api('DELETE', `/v1/webhooks/${hooks[1].id}`);
+    await pay.api('PUT', '/v1/webhooks', { body: { callbackUrl: 'https://example.test/4', types: ['card.updated'] } });
+    expect((await pay.api('PATCH', `/v1/simulator/customers/${seeded.customers[0].id}/reject`)).status).toBe(202);
+    await control('POST', '/seed', { customers: [{ externalId: 'd', accounts: [] }] });
+    const changed = (await everything()).world;
+    expect(changed.webhooks.map((h: { callbackUrl: string }) => h.callbackUrl)).toEqual(['https://example.test/moved', 'https://example.test/3', 'https://example.test/4']);
+    expect(changed.customers.map((c: { status: string }) => c.status)).toEqual(['rejected', 'active', 'initiating', 'active']);
+
+    await control('POST', `/snapshots/${saved.id}/restore`);
+    expect(await everything()).toEqual(before);
+  });
+
   it('a seeded programme put back answers the same requests byte for byte, API faults and retries included', async () => {
     const { cardId, authorisationId } = await buildWorld();
     await control('PUT', '/api/faults', { rules: [{ match: { operationId: 'getCustomers' }, status: 503, rate: 0.5 }] });

@@ -53,10 +53,27 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     return {
       name,
       select: once(() => sqlite.prepare(`SELECT ${names} FROM ${from} WHERE programme_id = ?${name === 'idempotencyKeys' ? ` AND state = ${sqlLiteral('done')}` : ''} ORDER BY rowid`).raw()),
-      remove: once(() => sqlite.prepare(`DELETE FROM ${from} WHERE programme_id = ?`)),
+      current: once(() => sqlite.prepare(`SELECT rowid, ${names} FROM ${from} WHERE programme_id = ? ORDER BY rowid`).raw()),
+      removeFrom: once(() => sqlite.prepare(`DELETE FROM ${from} WHERE programme_id = ? AND rowid >= ?`)),
       insert: once(() => sqlite.prepare(`INSERT INTO ${from} (programme_id, ${names}) VALUES (?, ${columns.map(() => '?').join(', ')})`)),
     };
   });
+
+  /**
+   * Replaces the programme's rows of one table with `rows`, in their order. Those already there as
+   * the snapshot holds them, from the first on, stay: a world changed at its end (new resources,
+   * events and attempts, as a test makes them) costs only what changed. From the first that
+   * differs on, rows are deleted and written again in order, so that they keep the order they were
+   * made in (which lists follow where their times tie).
+   */
+  const replaceRows = (statement: (typeof statements)[number], programme: string, rows: unknown[][]) => {
+    const there = statement.current().all(programme) as unknown[][];
+    let same = 0;
+    const matches = (row: unknown[], kept: unknown[]) => row.every((cell, i) => cell === kept[i + 1]);
+    while (same < there.length && same < rows.length && matches(rows[same]!, there[same]!)) same++;
+    if (same < there.length) statement.removeFrom().run(programme, there[same]![0]);
+    for (let i = same; i < rows.length; i++) statement.insert().run(programme, rows[i]);
+  };
 
   /** What the programme is now, read in one transaction with what it keeps in memory. */
   const capture = ({ id, core, services, journal, requestStreams, seed }: Programme): ProgrammeState =>
@@ -75,7 +92,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     });
 
   /**
-   * Puts the programme back as `state` holds it: every row of its world replaced in one
+   * Puts the programme back as `state` holds it: the rows of its world replaced in one
    * transaction, then what it keeps in memory. What was scheduled since is gone; attempts in flight
    * are cut short and recorded nowhere. Rows that do not fit together (a file's) change nothing.
    */
@@ -84,8 +101,10 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     return services.scheduler.exclusively(async () => {
       try {
         store.transaction(() => {
-          for (const { remove } of [...statements].reverse()) remove().run(id);
-          for (const { name, insert } of statements) for (const row of state.tables[name].rows) insert().run(id, row);
+          // Parents first: what deleting a parent takes with it is gone before its children are
+          // compared; a child may refer to a parent deleted and written again meanwhile.
+          sqlite.pragma('defer_foreign_keys = ON');
+          for (const statement of statements) replaceRows(statement, id, state.tables[statement.name].rows);
           const { now, frozen } = state.clock;
           db.update(programmeRows)
             .set({ webhookFaults: state.webhookFaults ?? null, webhooksPaused: state.webhooksPaused, clockFrozenAt: frozen ? now : null, clockOffset: now - core.clock.wall() })
