@@ -1,7 +1,8 @@
 /**
  * Every option of `card-sandbox start`: its flag, environment variable, default and meaning.
  * Precedence: flag > `CARD_SANDBOX_*` environment variable > default. The README's configuration
- * table is this list. Nothing here reads the environment at import time.
+ * table is this list, but for the options a page of docs/ explains in a table of its own
+ * (docs/snapshots.md). Nothing here reads the environment at import time.
  */
 import { parseClockOption } from './clock.js';
 import { parseDuration } from './domain/duration.js';

@@ -1,19 +1,20 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { OPTIONS } from './config.js';
 import { PROBLEMS } from './http/errors.js';
 import { packagePath } from './paths.js';
 
-// The README is the manual: what the code can answer or accept must be written there.
+// The README and docs/ are the manual: what the code can answer or accept must be written there.
 const readme = readFileSync(packagePath('README.md'), 'utf8');
+const manual = [readme, ...readdirSync(packagePath('docs')).filter((name) => name.endsWith('.md')).map((name) => readFileSync(packagePath('docs', name), 'utf8'))].join('\n');
 
 describe('README', () => {
   test.each(Object.keys(PROBLEMS))('documents the error code %s', (code) => {
-    expect(readme).toContain(`\`${code}\``);
+    expect(manual).toContain(`\`${code}\``);
   });
 
-  test.each(OPTIONS.map((o) => [o.flag, o.env]))('documents %s and %s in the configuration table', (flag, env) => {
-    expect(readme).toContain(`| \`${flag}\` | \`${env}\` |`);
+  test.each(OPTIONS.map((o) => [o.flag, o.env]))('documents %s and %s in a configuration table', (flag, env) => {
+    expect(manual).toContain(`| \`${flag}\` | \`${env}\` |`);
   });
 
   // The examples the suite runs are shown as they are (Helpers for your tests, Parallel test suites).
