@@ -120,6 +120,29 @@ describe('snapshots', () => {
     expect(await everything()).toEqual(before);
   });
 
+  it('cuts short an attempt in flight when it restores, and records it nowhere: the restored delivery is sent again', async () => {
+    const hanging = await startReceiver('hang');
+    try {
+      const pay = payments(sb);
+      await pay.api('PUT', '/v1/webhooks', { body: { callbackUrl: `${hanging.url}/hooks`, types: ['customer.updated'] } });
+      await control('POST', '/seed', { customers: [{ externalId: 'a', status: 'initiating', accounts: [] }] });
+      const saved = (await control('POST', '/snapshots')).body;
+      sb.deps.programmes.start();
+      await hanging.waitFor(1);
+
+      hanging.answer(200);
+      const recorded = new Promise((resolve) => sb.deps.services.webhooks.onAttempt(resolve));
+      expect((await control('POST', `/snapshots/${saved.id}/restore`)).status).toBe(200);
+      expect(await recorded).toMatchObject({ attempt: 1, statusCode: 200 });
+      const history = (await everything()).events.flatMap((e: any) => e.deliveries).flatMap((d: any) => d.history);
+      expect(history.map((a: { attempt: number; statusCode?: number }) => [a.attempt, a.statusCode])).toEqual([[1, 200]]);
+      expect(hanging.requests).toHaveLength(2);
+    } finally {
+      sb.deps.programmes.stop();
+      await hanging.close();
+    }
+  });
+
   it('a seeded programme put back answers the same requests byte for byte, API faults and retries included', async () => {
     const { cardId, authorisationId } = await buildWorld();
     await control('PUT', '/api/faults', { rules: [{ match: { operationId: 'getCustomers' }, status: 503, rate: 0.5 }] });
