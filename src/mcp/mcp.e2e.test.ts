@@ -51,7 +51,7 @@ const ok = async (name: string, args: Record<string, unknown> = {}) => {
 
 test('lists the CLI commands as tools, with explain_request and journey, and its resources', async () => {
   const names = (await client.listTools()).tools.map((t) => t.name);
-  for (const name of ['health', 'clock', 'clock_advance', 'verify', 'issue', 'authorise', 'capture', 'cards_list', 'events_list', 'events_show', 'webhooks_faults_set', 'deliveries_retry', 'api_faults_set', 'requests', 'reset', 'seed', 'programmes_create', 'programmes_list', 'explain_request', 'journey']) {
+  for (const name of ['health', 'clock', 'clock_advance', 'verify', 'issue', 'authorise', 'capture', 'cards_list', 'events_list', 'events_show', 'webhooks_faults_set', 'deliveries_retry', 'api_faults_set', 'requests', 'reset', 'seed', 'snapshot_save', 'snapshot_restore', 'programmes_create', 'programmes_list', 'explain_request', 'journey']) {
     expect(names).toContain(name);
   }
   const authorise = (await client.listTools()).tools.find((t) => t.name === 'authorise')!;
@@ -79,6 +79,22 @@ test('from nothing to an authorised payment with a delivered webhook, and the cl
   for (let i = 0; i < 100 && !delivered.some((d) => (d as { webhookType: string }).webhookType === 'transaction.updated'); i++) await new Promise((r) => setTimeout(r, 50));
   expect(delivered).toContainEqual(expect.objectContaining({ webhookType: 'authorisation.updated', id: authorisation.id }));
   expect(delivered).toContainEqual(expect.objectContaining({ webhookType: 'transaction.updated', authorisationId: authorisation.id }));
+});
+
+test('a snapshot saved, the world wiped, the snapshot restored, a programme forked from it', async () => {
+  const cards = async (programme?: string) => (await fetch(`${sandbox.url}/_sandbox/world/counts${programme ? `?programme=${programme}` : ''}`).then((r) => r.json()) as { cards: number }).cards;
+  const held = await cards();
+  expect(held).toBeGreaterThan(0);
+  const saved = await ok('snapshot_save', { name: 'agent' });
+  expect(saved).toMatchObject({ name: 'agent', counts: { cards: held } });
+  expect((await ok('snapshot_list')).result).toEqual([saved]);
+  await ok('reset');
+  expect(await cards()).toBe(0);
+  expect(await ok('snapshot_restore', { id: saved.id })).toEqual(saved);
+  expect(await cards()).toBe(held);
+  const fork = await ok('programmes_create', { from: saved.id });
+  expect(await cards(fork.id)).toBe(held);
+  expect(await ok('snapshot_delete', { id: saved.id })).toEqual({ deleted: saved.id });
 });
 
 test('a refusal is a tool error carrying the problem', async () => {
