@@ -28,10 +28,8 @@ export interface SnapshotsDeps {
   wall?: () => number;
 }
 
-const countsOf = (state: Pick<ProgrammeState, 'tables' | 'journal'>): SnapshotCounts => {
-  const counts = { ...Object.fromEntries(TABLES.map(({ name }) => [name, state.tables[name].rows.length])), requests: state.journal.length } as Record<TableName | 'requests', number>;
-  return counts;
-};
+const countsOf = (state: Pick<ProgrammeState, 'tables' | 'journal'>): SnapshotCounts =>
+  ({ ...Object.fromEntries(TABLES.map(({ name }) => [name, state.tables[name].rows.length])), requests: state.journal.length }) as Record<TableName | 'requests', number>;
 
 const summaryOf = ({ id, name, createdAt }: SnapshotHeader, state: Pick<ProgrammeState, 'tables' | 'journal' | 'clock'>, bytes: number): SnapshotSummary => ({
   id,

@@ -96,7 +96,10 @@ export interface Sandbox {
   reset(): Promise<void>;
   /** Takes a snapshot of the programme (docs/snapshots.md), kept in the sandbox. */
   snapshot(name?: string): Promise<SandboxSnapshot>;
-  /** Puts the programme back as a snapshot holds it: its world, clock, queues and journal; credentials stay. */
+  /**
+   * Puts the programme back as a snapshot holds it: its world, clock, queues and journal;
+   * credentials stay. A receiver whose subscription the restored world does not hold subscribes again.
+   */
   restore(from: SnapshotSource): Promise<SnapshotSummary>;
   /** Stops the receivers, then the sandbox it started or the programme it created. */
   close(): Promise<void>;
@@ -199,8 +202,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     async restore(source) {
       const origin = originOf(source);
-      if (origin?.url === url && origin.programme === programme) return control<SnapshotSummary>('POST', `/snapshots/${origin.id}/restore`);
-      return control<SnapshotSummary>('POST', '/snapshots/restore', await fileOf(source));
+      const restored =
+        origin?.url === url && origin.programme === programme
+          ? await control<SnapshotSummary>('POST', `/snapshots/${origin.id}/restore`)
+          : await control<SnapshotSummary>('POST', '/snapshots/restore', await fileOf(source));
+      // A receiver whose subscription the restored world does not hold subscribes again.
+      const held = new Set((await client.getWebhooks()).map((hook) => hook.id));
+      await Promise.all([...receivers].filter((r) => !held.has(r.webhookId)).map((r) => r.resubscribe()));
+      return restored;
     },
     close,
     [Symbol.asyncDispose]: close,

@@ -50,6 +50,22 @@ describe('in-process', () => {
     }
   });
 
+  test('restore(): a receiver goes on with its subscription if the restored world holds it, and subscribes again if not', async () => {
+    const without = await base.snapshot();
+    const receiver = await base.webhooks.receiver({ types: ['customer.updated'] });
+    const subscribed = receiver.webhookId;
+    await base.restore(await base.snapshot());
+    expect(receiver.webhookId).toBe(subscribed);
+    expect((await base.client.getWebhooks()).map((hook) => hook.id)).toEqual([subscribed]);
+    await base.restore(without);
+    // The world restored held no subscription: the receiver made one again (the seeded draws give it the same id).
+    expect((await base.client.getWebhooks()).map((hook) => hook.id)).toEqual([receiver.webhookId]);
+    await activeCustomer(base, 'erin');
+    expect(await receiver.waitFor('customer.updated', (c) => c.externalId === 'erin' && c.status === 'active')).toMatchObject({ externalId: 'erin' });
+    await receiver.close();
+    await base.restore(without);
+  });
+
   test('createSandbox({ from }): a new sandbox starting from the snapshot, which goes its own way', async () => {
     const snapshot = await base.snapshot();
     await using copy = await createSandbox({ from: snapshot });
