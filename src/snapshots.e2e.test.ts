@@ -251,6 +251,18 @@ describe('snapshots', () => {
     expect((await control('GET', `/programmes/${other.id}`)).body.apiKeys).toEqual([other.apiKey]);
   });
 
+  it('takes a file larger than the control plane’s other bodies (1 MiB)', async () => {
+    const customers = Array.from({ length: 250 }, (_, i) => ({ externalId: `c-${i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] }));
+    await control('POST', '/seed', { customers });
+    const before = (await control('GET', '/world/counts')).body;
+    const saved = (await control('POST', '/snapshots')).body;
+    expect(saved.bytes).toBeGreaterThan(1_048_576);
+    const file = await (await sb.request('GET', `/_sandbox/snapshots/${saved.id}/file`, { token: false })).text();
+    await control('POST', '/reset');
+    expect((await sb.json('POST', '/_sandbox/snapshots/restore', { body: file, token: false })).status).toBe(200);
+    expect((await control('GET', '/world/counts')).body).toEqual(before);
+  });
+
   describe('a bad file', () => {
     /** The file with its state changed and its digest made to match, as someone who meant it would. */
     const mended = (file: string, change: (state: any) => void) => {
@@ -284,6 +296,12 @@ describe('snapshots', () => {
       expect(refused.body).toMatchObject({ code, detail: expect.stringMatching(detail) });
       if (paths) expect(refused.body.errors.map((e: { path: string }) => e.path)).toEqual(paths);
       expect(await everything()).toEqual(before);
+    });
+
+    it('larger than 64 MiB: refused before it is read', async () => {
+      const refused = await sb.json('POST', '/_sandbox/snapshots/restore', { body: '{}', headers: { 'Content-Length': String(64 * 1_048_576 + 1) }, token: false });
+      expect(refused.status).toBe(413);
+      expect(refused.body).toMatchObject({ code: 'payload_too_large', detail: 'the request body is larger than 64 MiB' });
     });
 
     it('sent as something other than JSON: refused, saying how to send it', async () => {
