@@ -6,7 +6,7 @@
  *
  *   BENCH_SECONDS=10   seconds per load phase (shorter runs are noisier)
  *   BENCH_ONLY=a,b     run only these phases (cold, reads, strict, writes, journeys, deliveries,
- *                      advance); BENCHMARKS.md is only written by a full run
+ *                      advance, programmes, snapshots); BENCHMARKS.md is only written by a full run
  *   BENCH_PROFILE=dir  start every sandbox with `node --cpu-prof --cpu-prof-dir dir`
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,10 +16,11 @@ import { coldStart, createCustomers, journeys, mainSandbox, prismWrites, READ_RO
 import { advanceWithFailures, deliveriesPerSecond, FAILING_DELIVERIES } from './phases/webhooks.mjs';
 import { PRISM_VERSION } from './lib/prism.mjs';
 import { programmeCosts } from './phases/programmes.mjs';
+import { PENDING_RETRIES, retriesAfterRestore, SNAPSHOT_CUSTOMERS, snapshotCosts } from './phases/snapshots.mjs';
 import { CONNECTIONS, loadSeconds } from './lib/load.mjs';
 import { fixed, loadAverage, machine, markdownTable, row, textTable } from './lib/report.mjs';
 
-const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', 'advance', 'programmes'];
+const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', 'advance', 'programmes', 'snapshots'];
 // Ratios are to a reference measured in the same run: Prism, the node:http ceiling, one core's P-384 rate.
 const TARGETS = {
   coldMs: 300,
@@ -32,6 +33,8 @@ const TARGETS = {
   rssMiB: 150,
   programmeMs: 5,
   programmeMiB: 2,
+  snapshotMs: 50,
+  forkMs: 100,
 };
 const OUTPUT = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
 // The hand-written reading of the figures, from this heading to the end: a full run keeps it.
@@ -279,6 +282,55 @@ if (wants('programmes')) {
   );
   notes.push(
     `Programmes: each has its own clock, jobs and retries, but one timer serves them all and wakes a programme only when its next item falls due; the worlds' card expiries are three years away. Idle CPU is measured over ${p.idleSeconds} s.`,
+  );
+}
+
+if (wants('snapshots')) {
+  const s = await phase('snapshots', () => snapshotCosts(nodeArgs));
+  const world = `${fixed(SNAPSHOT_CUSTOMERS)} customers, accounts and cards`;
+  rows.push(
+    row(
+      `Save a snapshot of a programme of ${world} (median of ${s.rounds})`,
+      {},
+      `${ms(s.saveMs)}; its file ${fixed(s.bytes / 1_048_576, 1)} MiB`,
+      `≤ ${TARGETS.snapshotMs} ms`,
+      s.saveMs <= TARGETS.snapshotMs,
+    ),
+  );
+  rows.push(
+    row(
+      "Restore it after a test's worth of change: a customer with an account and a card more, an hour on",
+      {},
+      ms(s.restoreMs),
+      `≤ ${TARGETS.snapshotMs} ms`,
+      s.restoreMs <= TARGETS.snapshotMs,
+    ),
+  );
+  rows.push(row('Restore it after a reset: every row written again', {}, ms(s.restoreAfterResetMs)));
+  rows.push(row('Fork a programme from it (POST /_sandbox/programmes {from})', {}, ms(s.forkMs), `≤ ${TARGETS.forkMs} ms`, s.forkMs <= TARGETS.forkMs));
+  rows.push(row("Another programme's GET /v1/customers, alone", s.alone, s.alone.detail));
+  rows.push(
+    row(
+      '… while the first is saved and restored over and over',
+      s.during,
+      `p99 ${fixed(s.during.p99, 1)} ms against ${fixed(s.alone.p99, 1)} ms alone; ${s.churned} saves and restores meanwhile${s.during.bad ? `; ${s.during.detail}` : ''}`,
+    ),
+  );
+  notes.push(
+    `Snapshots: the world is loaded by POST /_sandbox/seed (its events and the cards' expiry jobs included); each time is a request's, as the client sees it, on loopback. A restore keeps each table's rows that are still as the snapshot holds them, from the first on, and writes the rest again.`,
+  );
+  const r = await phase('snapshots, retries', () => retriesAfterRestore(nodeArgs));
+  rows.push(
+    row(
+      `clock advance 24h after restoring a snapshot with ${fixed(PENDING_RETRIES)} failing deliveries mid-retry`,
+      {},
+      `${fixed(r.second.attempts)} attempts, ${fixed(r.second.requests)} sent; without the restore ${fixed(r.first.attempts)}, ${fixed(r.first.requests)}`,
+      'the same attempts',
+      r.same && r.restoredAsBefore,
+    ),
+  );
+  notes.push(
+    `Retries after a restore: ${r.pending} deliveries to a receiver answering 500, ${r.attemptsBefore} attempts made before the snapshot (--random-seed 7, frozen clock). A day advanced from the snapshot, the snapshot restored (${ms(r.restoreMs)}; the attempts then ${r.restoredAsBefore ? 'as at the snapshot' : 'NOT as at the snapshot'}), the same day advanced again: every attempt — delivery, number, time and status — ${r.same ? 'the same' : 'NOT the same'} both times.`,
   );
 }
 

@@ -116,7 +116,9 @@ function operation(path, method, op) {
   const query = parameters.filter((p) => p.in === 'query');
   const args = pathParams.map((name) => `${name}: ${type(parameters.find((p) => p.name === name && p.in === 'path')?.schema ?? { type: 'string' }, '    ')}`);
   const body = jsonSchemaOf(op.requestBody?.content);
-  if (body) args.push(`body${op.requestBody.required ? '' : '?'}: ${type(body, '    ')}`);
+  // A body that may also be sent as bytes (a snapshot file) takes them as they are.
+  const bytes = op.requestBody?.content?.['application/octet-stream'] ? ' | Uint8Array' : '';
+  if (body) args.push(`body${op.requestBody.required ? '' : '?'}: ${type(body, '    ')}${bytes}`);
   if (query.length > 0) {
     const schema = {
       type: 'object',

@@ -73,6 +73,22 @@ describe('createClock', () => {
     const wall = manualWall();
     expect(createClock({ wall: wall.now, frozenAt: T + 500 }).offset()).toBe(500);
   });
+
+  it('is put back where a snapshot says, frozen or running from there, even behind where it was', () => {
+    const wall = manualWall();
+    const clock = createClock({ wall: wall.now });
+    clock.advanceTo(T + 30 * 86_400_000);
+    clock.set({ now: T - 1000, frozen: true });
+    expect(clock.frozen).toBe(true);
+    wall.set(T + 60_000);
+    expect(clock.now()).toBe(T - 1000);
+
+    clock.set({ now: T + 1000, frozen: false });
+    expect(clock.frozen).toBe(false);
+    expect(clock.now()).toBe(T + 1000);
+    wall.set(T + 70_000);
+    expect(clock.now()).toBe(T + 11_000);
+  });
 });
 
 describe('parseClockOption', () => {

@@ -1,7 +1,8 @@
 /**
  * The sandbox clock: real time plus an offset, or frozen at an instant. Every time-based rule
  * reads `now()`; only `wall()` reads the real clock, for what must follow the integrator's own
- * clock (signature `created`/`expires`, webhook `created`). It never moves backwards.
+ * clock (signature `created`/`expires`, webhook `created`). It never moves backwards, but for a
+ * snapshot restored (docs/snapshots.md), which puts it back where it was.
  */
 export interface Clock {
   /** Sandbox time in epoch milliseconds. */
@@ -13,6 +14,14 @@ export interface Clock {
   advanceTo(t: number): void;
   /** The offset from the wall clock, for persisting a moving clock across restarts. */
   offset(): number;
+  /** Puts it at `now`, frozen there or running on from there: a snapshot restored. */
+  set(at: ClockState): void;
+}
+
+/** Where a clock stands, as a snapshot keeps it. */
+export interface ClockState {
+  now: number;
+  frozen: boolean;
 }
 
 export interface ClockOptions {
@@ -25,7 +34,7 @@ export interface ClockOptions {
 
 export function createClock(options: ClockOptions = {}): Clock {
   const wall = options.wall ?? Date.now;
-  const frozen = options.frozenAt !== undefined;
+  let frozen = options.frozenAt !== undefined;
   let fixed = options.frozenAt ?? 0;
   let offset = options.offset ?? 0;
   let last = 0;
@@ -35,7 +44,9 @@ export function createClock(options: ClockOptions = {}): Clock {
     return last;
   };
   return {
-    frozen,
+    get frozen() {
+      return frozen;
+    },
     wall,
     now,
     advanceTo(t: number) {
@@ -46,6 +57,12 @@ export function createClock(options: ClockOptions = {}): Clock {
       last = t;
     },
     offset: () => (frozen ? fixed - wall() : offset),
+    set(at) {
+      frozen = at.frozen;
+      fixed = at.now;
+      offset = at.now - wall();
+      last = at.now;
+    },
   };
 }
 

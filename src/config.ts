@@ -36,7 +36,10 @@ export interface Config {
   eventRetention: number;
   adminToken: string | undefined;
   seed: string | undefined;
+  importFile: string | undefined;
+  exportOnExit: string | undefined;
   maxProgrammes: number;
+  maxSnapshots: number;
   randomSeed: number | undefined;
   webhookFaults: Faults | undefined;
   apiFaults: ApiFaultRules | undefined;
@@ -295,12 +298,38 @@ export const OPTIONS = [
     doc: 'Load a seed world (JSON) at start',
   }),
   spec({
+    key: 'importFile',
+    flag: '--import <file>',
+    env: 'CARD_SANDBOX_IMPORT',
+    default: undefined,
+    parse: strOpt,
+    defaultText: 'none',
+    doc: 'Restore the default programme from a snapshot file at start: its world, clock and queues (docs/snapshots.md: The file)',
+  }),
+  spec({
+    key: 'exportOnExit',
+    flag: '--export-on-exit <file>',
+    env: 'CARD_SANDBOX_EXPORT_ON_EXIT',
+    default: undefined,
+    parse: strOpt,
+    defaultText: 'none',
+    doc: "Write the default programme's snapshot file when the sandbox stops (SIGTERM, SIGINT), for --import",
+  }),
+  spec({
     key: 'maxProgrammes',
     flag: '--max-programmes <n>',
     env: 'CARD_SANDBOX_MAX_PROGRAMMES',
     default: 1000,
     parse: int(1, 1_000_000),
     doc: 'How many programmes the sandbox holds, the default one included',
+  }),
+  spec({
+    key: 'maxSnapshots',
+    flag: '--max-snapshots <n>',
+    env: 'CARD_SANDBOX_MAX_SNAPSHOTS',
+    default: 100,
+    parse: int(0, 1_000_000),
+    doc: 'How many snapshots the sandbox keeps, over all its programmes',
   }),
   spec({
     key: 'randomSeed',

@@ -1,7 +1,8 @@
 /**
  * Composition: what programmes share (the store, the ticker, the pool of webhook connections, the
- * engine and the money tables), the programmes themselves (programmes.ts), and the default
- * programme's core, services and journal, which a sandbox used without programmes works with.
+ * engine and the money tables), the programmes themselves (programmes.ts), their snapshots
+ * (snapshots.ts), and the default programme's core, services and journal, which a sandbox used
+ * without programmes works with.
  * Tests pass a manual clock and seeded ids for the default programme; nothing is read from the
  * environment here.
  */
@@ -13,6 +14,7 @@ import type { Journal } from './journal.js';
 import { jsonLog } from './log.js';
 import { createProgrammes, type Programmes } from './programmes.js';
 import { createTicker } from './scheduler.js';
+import { createSnapshots, type Snapshots } from './snapshots.js';
 import { createEngine } from './services/engine.js';
 import type { Services, Shared } from './services/index.js';
 import { openStore } from './store/store.js';
@@ -21,6 +23,7 @@ import { createSendPool } from './webhooks/send.js';
 
 export interface Deps extends Core {
   programmes: Programmes;
+  snapshots: Snapshots;
   shared: Shared;
   /** The default programme's. */
   services: Services;
@@ -42,6 +45,7 @@ export function buildDeps(config: Config, overrides: Partial<Core> = {}): Deps {
     { store, config, log, shared, ids: overrides.ids ?? idsOf(random), random },
     { clock: overrides.clock, ids: overrides.ids, random: overrides.random },
   );
+  const snapshots = createSnapshots({ store, config, programmes, ids: idsOf(random.fork('snapshots')) });
   const { core, services, journal } = programmes.ensureDefault();
-  return { ...core, programmes, shared, services, journal };
+  return { ...core, programmes, snapshots, shared, services, journal };
 }

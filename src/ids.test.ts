@@ -25,4 +25,36 @@ describe('seeded streams', () => {
     expect(random.fork('x').seeded).toBe(false);
     expect(idsOf(random).uuid()).not.toBe(idsOf(random).uuid());
   });
+
+  it('say where they stand, and go on from there when put back', () => {
+    const random = seededRandom(7);
+    random.bytes(10);
+    const state = random.state()!;
+    const next = random.bytes(32);
+    random.bytes(100);
+    random.restore(state);
+    expect(random.bytes(32)).toEqual(next);
+    // The state is plain data: a copy of it, elsewhere, draws the same, and forks the same.
+    const elsewhere = cryptoRandom();
+    elsewhere.restore(JSON.parse(JSON.stringify(state)));
+    expect(elsewhere.seeded).toBe(true);
+    expect(elsewhere.bytes(32)).toEqual(next);
+    expect(elsewhere.fork('a').bytes(16)).toEqual(seededRandom(7).fork('a').bytes(16));
+    expect(idsOf(elsewhere).uuid()).toMatch(/^[0-9a-f]{8}-/);
+  });
+
+  it('an unseeded stream has no state, and one put back without a state is unseeded', () => {
+    expect(cryptoRandom().state()).toBeUndefined();
+    const random = seededRandom(7);
+    random.restore(undefined);
+    expect(random.seeded).toBe(false);
+    expect(random.bytes(16)).not.toEqual(random.bytes(16));
+  });
+
+  it('ids follow their stream: seeded ones once it is put back to a seeded state', () => {
+    const random = cryptoRandom();
+    const ids = idsOf(random);
+    random.restore(seededRandom(7).state());
+    expect(ids.uuid()).toBe(idsOf(seededRandom(7)).uuid());
+  });
 });

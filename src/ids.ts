@@ -3,9 +3,16 @@
  * `--random-seed`, a programme's `randomSeed`) gives a generator whose runs repeat (docs/programmes.md:
  * Deterministic runs). What is drawn at moments the requests do not fix (a webhook attempt's
  * outcome, a request's id) comes from a stream of its own, `fork(label)`, so that it never shifts
- * what the requests draw.
+ * what the requests draw. A seeded stream says where it stands, and can be put back there (a
+ * snapshot, docs/snapshots.md).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
+/** Where a seeded stream stands: its name (which its forks derive from) and its four words of state. */
+export interface RandomState {
+  key: string;
+  words: [number, number, number, number];
+}
 
 export interface Random {
   /** `n` random bytes. */
@@ -19,6 +26,10 @@ export interface Random {
   fork(label: string): Random;
   /** Whether the draws repeat run after run (a seed was given). */
   readonly seeded: boolean;
+  /** Where it stands; undefined for an unseeded stream. */
+  state(): RandomState | undefined;
+  /** Puts it where `state` says: seeded from there on, or unseeded for undefined. */
+  restore(state: RandomState | undefined): void;
 }
 
 export interface Ids {
@@ -26,72 +37,84 @@ export interface Ids {
   uuid(): string;
 }
 
-export function cryptoRandom(): Random {
-  const random: Random = {
-    bytes: (n) => randomBytes(n),
-    float: () => randomBytes(4).readUInt32BE(0) / 2 ** 32,
-    fork: () => random,
-    seeded: false,
+/** sfc32 from four words of state, `key` naming it for its forks. */
+function sfc32({ key, words }: RandomState) {
+  let [a, b, c, d] = words;
+  return {
+    key,
+    next(): number {
+      a >>>= 0;
+      b >>>= 0;
+      c >>>= 0;
+      d >>>= 0;
+      let t = (a + b) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (c << 21) | (c >>> 11);
+      d = (d + 1) | 0;
+      t = (t + d) | 0;
+      c = (c + t) | 0;
+      return t >>> 0;
+    },
+    state: (): RandomState => ({ key, words: [a >>> 0, b >>> 0, c >>> 0, d >>> 0] }),
   };
-  return random;
+}
+
+/** A stream's start: its first words, stirred. */
+function start(key: string, words: RandomState['words']): RandomState {
+  const generator = sfc32({ key, words });
+  for (let i = 0; i < 12; i++) generator.next();
+  return generator.state();
+}
+
+/** A stream: seeded from `from`, or node:crypto's for undefined. */
+function stream(from: RandomState | undefined): Random {
+  let generator = from && sfc32(from);
+  return {
+    bytes(n) {
+      if (!generator) return randomBytes(n);
+      const out = Buffer.alloc(Math.ceil(n / 4) * 4);
+      for (let i = 0; i < out.length; i += 4) out.writeUInt32BE(generator.next(), i);
+      return out.subarray(0, n);
+    },
+    float: () => (generator ? generator.next() : randomBytes(4).readUInt32BE(0)) / 2 ** 32,
+    fork(label) {
+      if (!generator) return stream(undefined);
+      const key = `${generator.key}/${label}`;
+      const h = createHash('sha256').update(key).digest();
+      return stream(start(key, [h.readUInt32BE(0), h.readUInt32BE(4), h.readUInt32BE(8), h.readUInt32BE(12)]));
+    },
+    get seeded() {
+      return generator !== undefined;
+    },
+    state: () => generator?.state(),
+    restore(state) {
+      generator = state && sfc32(state);
+    },
+  };
+}
+
+export function cryptoRandom(): Random {
+  return stream(undefined);
 }
 
 /** A deterministic generator (sfc32): reproducible ids, nonces, card numbers and jitter. */
 export function seededRandom(seed: number): Random {
-  return sfc32([seed >>> 0, 0x9e3779b9, 0x243f6a88, 0xb7e15162], String(seed >>> 0));
+  return stream(start(String(seed >>> 0), [seed >>> 0, 0x9e3779b9, 0x243f6a88, 0xb7e15162]));
 }
 
-/** sfc32 from four words of state; `key` names the stream, for its forks. */
-function sfc32(state: [number, number, number, number], key: string): Random {
-  let [a, b, c, d] = state;
-  const next = () => {
-    a >>>= 0;
-    b >>>= 0;
-    c >>>= 0;
-    d >>>= 0;
-    let t = (a + b) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    d = (d + 1) | 0;
-    t = (t + d) | 0;
-    c = (c + t) | 0;
-    return t >>> 0;
-  };
-  for (let i = 0; i < 12; i++) next();
-  return {
-    bytes(n) {
-      const out = Buffer.alloc(Math.ceil(n / 4) * 4);
-      for (let i = 0; i < out.length; i += 4) out.writeUInt32BE(next(), i);
-      return out.subarray(0, n);
-    },
-    float: () => next() / 2 ** 32,
-    fork(label) {
-      const forked = `${key}/${label}`;
-      const h = createHash('sha256').update(forked).digest();
-      return sfc32([h.readUInt32BE(0), h.readUInt32BE(4), h.readUInt32BE(8), h.readUInt32BE(12)], forked);
-    },
-    seeded: true,
-  };
-}
+const uuidOf = (b: Buffer): string => {
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+};
 
 export function uuidFrom(random: Random): Ids {
-  return {
-    uuid() {
-      const b = random.bytes(16);
-      b[6] = (b[6]! & 0x0f) | 0x40;
-      b[8] = (b[8]! & 0x3f) | 0x80;
-      const h = b.toString('hex');
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-    },
-  };
+  return { uuid: () => uuidOf(random.bytes(16)) };
 }
 
-export function cryptoIds(): Ids {
-  return { uuid: () => randomUUID() };
-}
-
-/** Ids drawn from `random`: repeatable when it is seeded, node:crypto's otherwise. */
+/** Ids drawn from `random`: repeatable while it is seeded, node:crypto's otherwise. */
 export function idsOf(random: Random): Ids {
-  return random.seeded ? uuidFrom(random) : cryptoIds();
+  return { uuid: () => (random.seeded ? uuidOf(random.bytes(16)) : randomUUID()) };
 }

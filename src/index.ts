@@ -3,7 +3,7 @@
  * API client. `createSandbox()` is also the way to embed a sandbox in a process: its `config` takes
  * every option of `card-sandbox start`.
  */
-export { createSandbox, type Sandbox, type SandboxClock, type SandboxOptions } from './companion/create-sandbox.js';
+export { createSandbox, type Sandbox, type SandboxClock, type SandboxOptions, type SandboxSnapshot, type SnapshotSource } from './companion/create-sandbox.js';
 export type { DeliveryState, EventFilter, ListedEvent, SandboxEvent, SandboxEvents } from './companion/events.js';
 export type { ReceiverOptions, RefusedDelivery, WebhookReceiver } from './companion/receiver.js';
 export { WaitTimeoutError, type EventPredicate, type WaitOptions } from './companion/waiting.js';
@@ -13,7 +13,7 @@ export type { Config } from './config.js';
 export { UnreachableError } from './client/control.js';
 import type { Report } from './client/control.generated.js';
 
-export type { ApiFaultRuleView, ApiFaultsView, Report } from './client/control.generated.js';
+export type { ApiFaultRuleView, ApiFaultsView, Report, SnapshotCounts, SnapshotSummary } from './client/control.generated.js';
 export type { ApiFaultMatch, ApiFaultRuleInput, ApiFaultsInput } from './domain/api-faults.js';
 /** One check of the go-live report. */
 export type Check = Report['checks'][number];

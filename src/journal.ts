@@ -41,8 +41,16 @@ export class Journal {
   }
 
   clear(): void {
-    this.#entries = [];
-    this.#next = 0;
+    this.restore([]);
+  }
+
+  /**
+   * Replaces every entry with `entries` (newest first, as `list` gives them; a snapshot restored):
+   * listeners hear that the journal was cleared, and read it again.
+   */
+  restore(entries: readonly JournalEntry[]): void {
+    this.#entries = entries.slice(0, this.size).reverse();
+    this.#next = this.#entries.length % Math.max(this.size, 1);
     for (const listener of this.#listeners) listener.cleared();
   }
 

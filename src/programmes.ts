@@ -38,6 +38,10 @@ export interface Programme {
    * (docs/programmes.md: Deterministic runs).
    */
   requestIds: { api: Ids; control: Ids };
+  /** The streams those ids are drawn from, for a snapshot to say where they stand. */
+  requestStreams: { api: Random; control: Random };
+  /** The seed it draws from, if it has one: a fork of its snapshot draws from it too. */
+  seed: number | undefined;
 }
 
 export type { CreatedProgramme, NewProgramme, ProgrammeSummary };
@@ -175,8 +179,9 @@ export function createProgrammes({ store, config, log, shared, ids, random: secr
       log,
     };
     const services = createServices(core, shared, { signer: signerOf(row), keepClock: keepClock(row.id) });
-    const requestIds = { api: idsOf(random.fork('api requests')), control: idsOf(random.fork('control requests')) };
-    const programme = { id: row.id, core, services, journal: new Journal(config.journalSize), requestIds };
+    const requestStreams = { api: random.fork('api requests'), control: random.fork('control requests') };
+    const requestIds = { api: idsOf(requestStreams.api), control: idsOf(requestStreams.control) };
+    const programme = { id: row.id, core, services, journal: new Journal(config.journalSize), requestIds, requestStreams, seed: seedOf(row) };
     loaded.set(row.id, programme);
     if (running) {
       services.scheduler.start();

@@ -78,7 +78,8 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
   const sources: DueSource[] = [];
   const busy = new Set<string>();
   let stopTicking: (() => void) | undefined;
-  let advancing: Promise<unknown> | undefined;
+  /** Settles when the work running exclusively (an advance, a snapshot) is done; undefined when none is. */
+  let holding: Promise<void> | undefined;
 
   const runSource = async (source: DueSource, now: number) => {
     busy.add(source.name);
@@ -93,7 +94,7 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
 
   /** Runs what is due now; returns the wall-clock time at which the next item falls due. */
   const tick = (): number => {
-    if (advancing) return 0;
+    if (holding) return 0;
     try {
       const now = clock.now();
       for (const source of sources) {
@@ -133,6 +134,26 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
     return min;
   };
 
+  const exclusively = async <T>(work: () => Promise<T> | T): Promise<T> => {
+    while (holding) await holding;
+    const run = (async () => {
+      // Let work already started in real time finish first, so nothing runs twice.
+      while (busy.size > 0) await new Promise((r) => setTimeout(r, 5));
+      return work();
+    })();
+    holding = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      return await run;
+    } finally {
+      holding = undefined;
+      // What falls due next, on the wall clock, may have moved with the clock.
+      ticker.wake(tick);
+    }
+  };
+
   return {
     add(source: DueSource): void {
       sources.push(source);
@@ -150,13 +171,16 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
       ticker.wake(tick);
     },
     nextDue,
+    /**
+     * Runs `work` while nothing else of the programme's due work runs: once an advance under way and
+     * what ticks started have finished, with ticks held until it is done. Time travel runs so, and
+     * so do a snapshot's save and restore.
+     */
+    exclusively,
     /** Time travel to `to` (epoch ms): runs every due item in due order at its own time. */
-    async advance(to: number): Promise<{ now: number; ran: number }> {
-      while (advancing) await advancing;
-      let ran = 0;
-      const run = (async () => {
-        // Let work already started in real time finish first, so nothing runs twice.
-        while (busy.size > 0) await new Promise((r) => setTimeout(r, 5));
+    advance: (to: number): Promise<{ now: number; ran: number }> =>
+      exclusively(async () => {
+        let ran = 0;
         for (;;) {
           const due = nextDue();
           if (due === undefined || due > to) break;
@@ -175,17 +199,8 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
           }
         }
         clock.advanceTo(to);
-      })();
-      advancing = run;
-      try {
-        await run;
-      } finally {
-        advancing = undefined;
-        // What falls due next, on the wall clock, has moved with the clock.
-        ticker.wake(tick);
-      }
-      return { now: clock.now(), ran };
-    },
+        return { now: clock.now(), ran };
+      }),
   };
 }
 

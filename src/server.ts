@@ -2,9 +2,10 @@
  * Running the sandbox: the only importer of @hono/node-server. Starts the scheduler, listens with
  * timeouts that stop a slow or silent client from holding a connection, prunes what retention
  * bounds, and shuts down cleanly (stop accepting, let in-flight work finish for up to 5 s, record
- * the webhook attempts still waiting, close the database).
+ * the webhook attempts still waiting, write --export-on-exit's file, close the database).
  */
 import { serve, type ServerType } from '@hono/node-server';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { Deps } from './deps.js';
@@ -31,6 +32,16 @@ export const SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTi
 
 /** Retention also runs on this timer, so that quiet periods and event-less writes are pruned too. */
 const PRUNE_EVERY_MS = 60_000;
+
+/** --export-on-exit: the default programme's snapshot file, written once nothing runs any more. */
+function exportOnExit(deps: Deps, file: string): void {
+  try {
+    writeFileSync(file, deps.snapshots.export(deps.programmes.default()));
+    deps.log.info(`exported the default programme to ${file}`);
+  } catch (error) {
+    deps.log.error(`--export-on-exit ${file}: the file could not be written`, { error: String(error) });
+  }
+}
 
 export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}): Promise<RunningSandbox> {
   // Listening comes first and the app is built straight after, before the event loop turns again:
@@ -93,6 +104,7 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
         // Attempts still in flight when the grace period ends are cut short and recorded as
         // failed before the database closes; both waits share the one grace period.
         await Promise.all([httpClosed, ...deps.programmes.loaded().map(({ services }) => services.webhooks.drain(SHUTDOWN_GRACE_MS))]);
+        if (deps.config.exportOnExit !== undefined) exportOnExit(deps, deps.config.exportOnExit);
         deps.shared.pool.agents.destroy();
         deps.store.close();
       })();

@@ -23,6 +23,7 @@ import { report } from './commands/report.js';
 import { reset } from './commands/reset.js';
 import { seed } from './commands/seed.js';
 import { simulate, type Simulation } from './commands/simulate.js';
+import { deleteSnapshot, exportSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './commands/snapshot.js';
 import { DEFAULT_SKILLS_DIR, skill } from './commands/skill.js';
 import { start, StartError } from './commands/start.js';
 import { stop as stopSandbox } from './commands/stop.js';
@@ -410,13 +411,44 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
   client(programmes, 'create', 'Create a programme; prints its id and, once, its API key and secret', [
     'programmes create',
     'programmes create --name worker-1 --clock 2026-01-01T00:00:00Z --json',
+    'programmes create --from <snapshotId>',
   ])
     .option('--name <name>', 'a name to tell it by (default: its id)')
     .option('--clock <time>', 'start its clock frozen at this instant (`now` or ISO 8601); running real time otherwise')
     .option('--random-seed <n>', 'draw its ids and randomness from this seed', integer('--random-seed', 0, 2 ** 32 - 1))
-    .action((flags: ClientFlags & { name?: string; clock?: string; randomSeed?: number }) =>
-      run(flags, (ctx) => createProgramme(ctx, { name: flags.name, clock: flags.clock, randomSeed: flags.randomSeed })),
+    .option('--from <snapshotId>', "start from a snapshot's world and clock (a fork; its clock and seed are the snapshot's)")
+    .action((flags: ClientFlags & { name?: string; clock?: string; randomSeed?: number; from?: string }) =>
+      run(flags, (ctx) => createProgramme(ctx, { name: flags.name, clock: flags.clock, randomSeed: flags.randomSeed, from: flags.from })),
     );
+  // Snapshots (docs/snapshots.md).
+  const snapshot = program
+    .command('snapshot')
+    .description("Snapshots: a programme's whole state — world, clock, queues, faults, journal — saved, put back, forked or carried as a file");
+  client(snapshot, 'save', 'Take a snapshot of the programme and keep it in the sandbox', ['snapshot save', 'snapshot save --name golden --json'])
+    .option('--name <name>', 'a name to tell it by (default: its id)')
+    .action((flags: ClientFlags & { name?: string }) => run(flags, (ctx) => saveSnapshot(ctx, flags.name)));
+  client(snapshot, 'list', "List the programme's snapshots, oldest first", ['snapshot list', 'snapshot list --json'], { isDefault: true }).action(
+    (flags: ClientFlags) => run(flags, listSnapshots),
+  );
+  client(snapshot, 'restore [id]', 'Put the programme back as a snapshot holds it (what was scheduled since is gone), or as a snapshot file does', [
+    'snapshot restore <id>',
+    'snapshot restore --file world.snapshot.json',
+  ])
+    .option('--file <file>', 'a snapshot file, as `snapshot export` writes it')
+    .action((id: string | undefined, flags: ClientFlags & { file?: string }) => {
+      const from = id !== undefined ? { id } : flags.file !== undefined ? { file: flags.file } : undefined;
+      if (from === undefined || (id !== undefined && flags.file !== undefined)) throw new UsageError('give a snapshot id, or --file <file>');
+      return run(flags, (ctx) => restoreSnapshot(ctx, from));
+    });
+  client(snapshot, 'delete <id>', 'Delete a snapshot', ['snapshot delete <id>']).action((id: string, flags: ClientFlags) =>
+    run(flags, (ctx) => deleteSnapshot(ctx, id)),
+  );
+  client(snapshot, 'export <id>', 'Write a snapshot as a portable file, for `snapshot restore --file` or `start --import`', [
+    'snapshot export <id> --out world.snapshot.json',
+    'snapshot export <id> > world.snapshot.json',
+  ])
+    .option('--out <file>', 'the file to write (default: stdout)')
+    .action((id: string, flags: ClientFlags & { out?: string }) => run(flags, (ctx) => exportSnapshot(ctx, id, flags.out)));
   client(programmes, 'list', 'List the programmes, the default one first', ['programmes list', 'programmes list --json'], { isDefault: true }).action(
     (flags: ClientFlags) => run(flags, listProgrammes),
   );

@@ -58,8 +58,8 @@ export type ControlClient = {
   readonly url: string;
   /** Follows a stream until the sandbox ends it or `signal` aborts; each message to `onMessage`. */
   follow<K extends Streams>(name: K, ...args: [...Operations[K]['args'], options: FollowOptions]): Promise<void>;
-  /** Opens a stream and hands back the answer, for a caller that reads the body itself. */
-  open<K extends Streams>(name: K, ...args: [...Operations[K]['args'], options?: ControlCallOptions]): Promise<Response>;
+  /** Sends the request and hands back the answer, for a caller that reads the body itself (a stream, a file as it is). */
+  open<K extends ControlOperation>(name: K, ...args: [...Operations[K]['args'], options?: ControlCallOptions]): Promise<Response>;
 };
 
 const valueOf = (setting: Setting) => (typeof setting === 'function' ? setting() : setting);
@@ -89,7 +89,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       res = await send(`${url}${placed.path}`, {
         method: op.method,
         headers,
-        body: placed.body === undefined ? undefined : JSON.stringify(placed.body),
+        body:
+          placed.body === undefined || placed.body instanceof Uint8Array ? (placed.body as Uint8Array<ArrayBuffer> | undefined) : JSON.stringify(placed.body),
         signal: call.signal,
       });
     } catch (error) {
@@ -122,7 +123,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     }
   };
 
-  const client: Record<string, unknown> = { url, follow, open: (name: Streams, ...args: unknown[]) => request(name, args) };
+  const client: Record<string, unknown> = { url, follow, open: (name: ControlOperation, ...args: unknown[]) => request(name, args) };
   for (const name of Object.keys(OPERATIONS) as ControlOperation[]) {
     if (!('stream' in OPERATIONS[name]))
       client[name] = async (...args: unknown[]) => {

@@ -6,8 +6,9 @@
  * a programme with POST /_sandbox/programmes and uses nothing a user could not reach, so `close()`
  * stops what it started or deletes the programme it created.
  */
+import { readFile } from 'node:fs/promises';
 import { createClient, type ApiClient } from '../client/create-client.js';
-import type { ApiFaultsView, Report } from '../client/control.generated.js';
+import type { ApiFaultsView, Report, SnapshotSummary } from '../client/control.generated.js';
 import type { ApiFaultRuleInput, ApiFaultsInput } from '../domain/api-faults.js';
 import { defaultConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
@@ -17,6 +18,25 @@ import { createControlClient, type ControlClient } from '../client/control.js';
 import { sandboxEvents, type SandboxEvents } from './events.js';
 import { startReceiver, type ReceiverOptions, type WebhookReceiver } from './receiver.js';
 import { createWallet, seededWalletKey, type Wallet, type WalletOptions } from './wallet.js';
+
+/** A snapshot of a sandbox's programme (docs/snapshots.md): what the control plane shows of it, and its file. */
+export interface SandboxSnapshot extends SnapshotSummary {
+  /** Its portable file: to keep, or for `restore` and `createSandbox({ from })` in another sandbox. */
+  file(): Promise<Buffer>;
+}
+
+/** A snapshot to start from or go back to: one taken by `snapshot()`, a snapshot file's path, or its bytes. */
+export type SnapshotSource = SandboxSnapshot | string | Uint8Array;
+
+/** Where each snapshot `snapshot()` took lives: the sandbox and the programme. */
+const taken = new WeakMap<SandboxSnapshot, { id: string; url: string; programme: string }>();
+
+/** Where a snapshot `snapshot()` took lives; undefined for a file. */
+const originOf = (source: SnapshotSource | undefined) => (typeof source === 'object' && !(source instanceof Uint8Array) ? taken.get(source) : undefined);
+
+/** The bytes of a snapshot file, wherever it is. */
+const fileOf = async (from: SnapshotSource): Promise<Uint8Array> =>
+  typeof from === 'string' ? readFile(from) : from instanceof Uint8Array ? from : from.file();
 
 export interface SandboxOptions {
   /** A running sandbox to create the programme in (e.g. `http://127.0.0.1:4242`); in-process otherwise. */
@@ -29,6 +49,12 @@ export interface SandboxOptions {
   clock?: string | Date;
   /** Draw the programme's ids and randomness from this seed (docs/programmes.md: Deterministic runs). */
   randomSeed?: number;
+  /**
+   * Start from a snapshot: its world, clock, queues and random streams (then `clock` and
+   * `randomSeed` are the snapshot's). One taken in the same sandbox is forked there; otherwise its
+   * file is restored into the new programme.
+   */
+  from?: SnapshotSource;
   /** In-process only: options of `card-sandbox start` (`--verify strict` by default, as the hosted service). */
   config?: Partial<Config>;
 }
@@ -68,6 +94,13 @@ export interface Sandbox {
   wallet(options?: WalletOptions): Wallet;
   /** Wipes the programme's world (credentials, keys and clock stay); receivers subscribe again. */
   reset(): Promise<void>;
+  /** Takes a snapshot of the programme (docs/snapshots.md), kept in the sandbox. */
+  snapshot(name?: string): Promise<SandboxSnapshot>;
+  /**
+   * Puts the programme back as a snapshot holds it: its world, clock, queues and journal;
+   * credentials stay. A receiver whose subscription the restored world does not hold subscribes again.
+   */
+  restore(from: SnapshotSource): Promise<SnapshotSummary>;
   /** Stops the receivers, then the sandbox it started or the programme it created. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -86,16 +119,20 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     stopServer = () => running.close();
   }
 
-  let created: Awaited<ReturnType<ControlClient['createProgramme']>>;
+  const sandboxControl = createControlClient({ baseUrl: url, adminToken: options.adminToken });
+  const { from } = options;
+  let created: Awaited<ReturnType<ControlClient['createProgramme']>> | undefined;
   try {
     const clock = options.clock instanceof Date ? options.clock.toISOString() : options.clock;
-    created = await createControlClient({ baseUrl: url, adminToken: options.adminToken }).createProgramme({
-      name: options.name,
-      clock,
-      randomSeed: options.randomSeed,
-    });
+    const origin = originOf(from);
+    if (origin?.url === url) created = await sandboxControl.createProgramme({ name: options.name, from: origin.id });
+    else {
+      created = await sandboxControl.createProgramme({ name: options.name, clock, randomSeed: options.randomSeed });
+      if (from !== undefined) await sandboxControl.restoreSnapshotFile(await fileOf(from), { programme: created.id });
+    }
   } catch (error) {
-    await stopServer?.();
+    if (stopServer) await stopServer();
+    else if (created) await sandboxControl.deleteProgramme(created.id);
     throw error;
   }
   const { id: programme, apiKey, apiSecret } = created;
@@ -153,7 +190,29 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await control.reset();
       await Promise.all([...receivers].map((r) => r.resubscribe()));
     },
+    async snapshot(name) {
+      const summary = await control.saveSnapshot(name === undefined ? {} : { name });
+      return snapshotOf(control, url, programme, summary);
+    },
+    async restore(source) {
+      const origin = originOf(source);
+      const restored =
+        origin?.url === url && origin.programme === programme
+          ? await control.restoreSnapshot(origin.id)
+          : await control.restoreSnapshotFile(await fileOf(source));
+      // A receiver whose subscription the restored world does not hold subscribes again.
+      const held = new Set((await client.getWebhooks()).map((hook) => hook.id));
+      await Promise.all([...receivers].filter((r) => !held.has(r.webhookId)).map((r) => r.resubscribe()));
+      return restored;
+    },
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** A snapshot `snapshot()` took, which knows where it lives and can fetch its file. */
+function snapshotOf(control: ControlClient, url: string, programme: string, summary: SnapshotSummary): SandboxSnapshot {
+  const snapshot = { ...summary, file: async () => Buffer.from(await (await control.open('getSnapshotFile', summary.id)).arrayBuffer()) };
+  taken.set(snapshot, { id: summary.id, url, programme });
+  return snapshot;
 }

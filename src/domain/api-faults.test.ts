@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../ids.js';
 import {
   ApiFaultsBody,
+  ApiFaultsShown,
   faultText,
   latencyMs,
   matches,
@@ -58,6 +59,30 @@ describe('the rules PUT /_sandbox/api/faults takes', () => {
     expect(parseApiFaultsJson('{"rules":[{"status":404}]}')).toEqual({
       errors: [{ path: 'rules.0.status', message: 'must be one of 500, 502, 503, 504, 429' }],
     });
+  });
+});
+
+describe('the rules as shown, read back (a snapshot keeps them so)', () => {
+  it('are the rules they show, with what each had left and had faulted', () => {
+    const kept = ApiFaultsBody.parse({
+      rules: [
+        { status: 503, times: 3 },
+        { match: { method: 'post' }, latency: '100ms-2s', status: 429, retryAfter: 'PT3S', rate: 0.5 },
+      ],
+      seed: 7,
+    });
+    kept.rules[0]!.remaining = 1;
+    const shown = { rules: kept.rules.map((rule, i) => ruleView(rule, [2, 5][i]!)), seed: 7 };
+    expect(ApiFaultsShown.parse(JSON.parse(JSON.stringify(shown)))).toEqual({ rules: kept, hits: [2, 5] });
+  });
+
+  it.each([
+    [{ rules: [{ status: 404, effect: 'before', rate: 1, hits: 0 }] }, 'rules.0.status: must be one of 500, 502, 503, 504, 429'],
+    [{ rules: [{ status: 503, effect: 'before', rate: 1, times: 2, remaining: 3, hits: 0 }] }, 'rules.0.remaining: must be a whole number up to times (2)'],
+    [{ rules: [{ status: 503, effect: 'before', rate: 1, remaining: 3, hits: 0 }] }, 'rules.0.remaining: goes with times'],
+    [{ rules: [{ status: 503, effect: 'before', rate: 1 }] }, 'rules.0.hits: must be a whole number'],
+  ])('refuses %j', (shown, error) => {
+    expect(ApiFaultsShown.safeParse(shown).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toContain(error);
   });
 });
 

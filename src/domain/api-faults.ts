@@ -194,6 +194,44 @@ export const ApiFaultsBody = z
   })
   .transform((body): ApiFaultRules => strip(body) as ApiFaultRules);
 
+/** Rules as they were shown, in their normal form, with what each had left and how many requests each had faulted. */
+export interface ShownApiFaults {
+  rules: ApiFaultRules;
+  hits: number[];
+}
+
+const count = z.int('must be a whole number').min(0, 'must be a whole number');
+
+/** One rule as shown: checked as PUT checks it, what it had left no more than its times. */
+const ShownRule = z.looseObject({ remaining: count.optional(), hits: count }).transform(({ remaining, hits, ...shown }, ctx) => {
+  const parsed = Rule.safeParse(shown);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  }
+  const rule = parsed.data;
+  if (rule.times === undefined ? remaining !== undefined : remaining === undefined || remaining > rule.times) {
+    ctx.addIssue({
+      code: 'custom',
+      message: rule.times === undefined ? 'goes with times' : `must be a whole number up to times (${rule.times})`,
+      path: ['remaining'],
+    });
+    return z.NEVER;
+  }
+  return { rule: strip({ ...rule, remaining }), hits };
+});
+
+/** The rules as GET /_sandbox/api/faults shows them, back in their normal form: a snapshot keeps them so. */
+export const ApiFaultsShown = z
+  .strictObject({
+    rules: z.array(ShownRule, 'must be a list of rules').max(MAX_RULES, `must hold at most ${MAX_RULES} rules`),
+    seed: Seed.optional(),
+  })
+  .transform(({ rules, seed }): ShownApiFaults => ({
+    rules: strip({ rules: rules.map((r) => r.rule), seed }) as ApiFaultRules,
+    hits: rules.map((r) => r.hits),
+  }));
+
 const strip = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 /** `--api-faults '<json>'`: the rules, or every problem with the field it concerns. */

@@ -6,7 +6,7 @@
  * Content-Type, so `curl -d` works without `-H`.
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { Api, AppEnv } from './env.js';
 import { readJson, validationError } from './errors.js';
@@ -24,6 +24,12 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
   if (!result.success) throw validationError(result.error, where);
   return result.data;
 }
+
+/** A JSON document the handler reads as bytes: sent as JSON, or as the bytes of a file. */
+const fileBody = (schema: Schema) => ({
+  required: true,
+  content: { 'application/json': { schema }, 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+});
 
 /** `Sandbox-Programme` on every route that acts on one programme. */
 const ProgrammeHeader = z.object({
@@ -45,6 +51,10 @@ export interface ControlRouteConfig<P extends Schema | undefined, Q extends Sche
   body?: B;
   /** Reads the body when its refusals say more than the schema's (a seed document). */
   readBody?: (value: unknown) => Out<B>;
+  /** A body the handler reads itself, as the bytes sent (a snapshot file), described by this schema. */
+  rawBody?: Schema;
+  /** Runs before the handler: for a route added ahead of the control plane's own middleware, which needs its own. */
+  middleware?: MiddlewareHandler<AppEnv>[];
   responses: RouteConfig['responses'];
   /** False for the routes that do not act on one programme. */
   programme?: boolean;
@@ -62,7 +72,7 @@ export function controlRoute<P extends Schema | undefined = undefined, Q extends
   route: ControlRouteConfig<P, Q, B>,
   handler: (c: Context<AppEnv>, input: ControlInput<P, Q, B>) => Response | Promise<Response>,
 ): void {
-  const { method, path, params, query, body, readBody, responses, programme = true, ...described } = route;
+  const { method, path, params, query, body, readBody, rawBody, middleware = [], responses, programme = true, ...described } = route;
   api.openAPIRegistry.registerPath(
     createRoute({
       ...described,
@@ -73,11 +83,12 @@ export function controlRoute<P extends Schema | undefined = undefined, Q extends
         ...(query && { query: query as never }),
         ...(programme && { headers: ProgrammeHeader }),
         ...(body && { body: jsonBody(body) }),
+        ...(rawBody && { body: fileBody(rawBody) }),
       },
       responses: { ...responses, 400: problem('Invalid request'), 401: problem('The admin token is missing or wrong') },
     }),
   );
-  api.on(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ':$1'), (c) =>
+  api.on(method.toUpperCase(), [path.replace(/\{(\w+)\}/g, ':$1')], ...middleware, (c) =>
     handler(c, {
       params: (params && parse(params, c.req.param(), 'path parameters')) as Out<P>,
       query: (query && parse(query, c.req.query(), 'query parameters')) as Out<Q>,

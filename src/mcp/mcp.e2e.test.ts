@@ -68,6 +68,8 @@ test('lists the CLI commands as tools, with explain_request and journey, and its
     'requests',
     'reset',
     'seed',
+    'snapshot_save',
+    'snapshot_restore',
     'programmes_create',
     'programmes_list',
     'explain_request',
@@ -112,6 +114,23 @@ test('from nothing to an authorised payment with a delivered webhook, and the cl
     await new Promise((r) => setTimeout(r, 50));
   expect(delivered).toContainEqual(expect.objectContaining({ webhookType: 'authorisation.updated', id: authorisation.id }));
   expect(delivered).toContainEqual(expect.objectContaining({ webhookType: 'transaction.updated', authorisationId: authorisation.id }));
+});
+
+test('a snapshot saved, the world wiped, the snapshot restored, a programme forked from it', async () => {
+  const cards = async (programme?: string) =>
+    ((await fetch(`${sandbox.url}/_sandbox/world/counts${programme ? `?programme=${programme}` : ''}`).then((r) => r.json())) as { cards: number }).cards;
+  const held = await cards();
+  expect(held).toBeGreaterThan(0);
+  const saved = await ok('snapshot_save', { name: 'agent' });
+  expect(saved).toMatchObject({ name: 'agent', counts: { cards: held } });
+  expect((await ok('snapshot_list')).result).toEqual([saved]);
+  await ok('reset');
+  expect(await cards()).toBe(0);
+  expect(await ok('snapshot_restore', { id: saved.id })).toEqual(saved);
+  expect(await cards()).toBe(held);
+  const fork = await ok('programmes_create', { from: saved.id });
+  expect(await cards(fork.id)).toBe(held);
+  expect(await ok('snapshot_delete', { id: saved.id })).toEqual({ deleted: saved.id });
 });
 
 test('a refusal is a tool error carrying the problem', async () => {

@@ -26,6 +26,7 @@ import { listRequests } from '../cli/commands/requests.js';
 import { reset } from '../cli/commands/reset.js';
 import { seed } from '../cli/commands/seed.js';
 import { simulate, type Simulation } from '../cli/commands/simulate.js';
+import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from '../cli/commands/snapshot.js';
 import { clearFaults, deliveryAction, listWebhooks, setFaults, showFaults } from '../cli/commands/webhooks.js';
 import { createIo } from '../cli/io.js';
 import { createWallet } from '../companion/wallet.js';
@@ -225,12 +226,28 @@ export const TOOLS: ToolSpec[] = [
     run: cli((ctx, { file }) => seed(ctx, file)),
   }),
   tool({
+    name: 'snapshot_save',
+    description:
+      "Take a snapshot of the programme's whole state — world, clock, queues and retries, faults, journal — kept in the sandbox, to restore or fork from.",
+    input: { name: z.string().optional() },
+    run: cli((ctx, { name }) => saveSnapshot(ctx, name)),
+  }),
+  tool({ name: 'snapshot_list', description: "The programme's snapshots, oldest first.", input: {}, run: cli(listSnapshots) }),
+  tool({
+    name: 'snapshot_restore',
+    description: 'Put the programme back as a snapshot holds it; what was scheduled since is gone, credentials stay.',
+    input: { id: uuid('snapshot') },
+    run: cli((ctx, { id }) => restoreSnapshot(ctx, { id })),
+  }),
+  tool({ name: 'snapshot_delete', description: 'Delete a snapshot.', input: { id: uuid('snapshot') }, run: cli((ctx, { id }) => deleteSnapshot(ctx, id)) }),
+  tool({
     name: 'programmes_create',
-    description: 'A programme of its own: credentials, clock, world.',
+    description: "A programme of its own: credentials, clock, world — or a snapshot's world and clock, with from.",
     input: {
       name: z.string().optional(),
       clock: z.string().optional().describe('freeze its clock here: now or an instant'),
       randomSeed: z.number().int().optional(),
+      from: z.string().optional().describe('a snapshot id: start from its world and clock'),
     },
     run: cli((ctx, input) => createProgramme(ctx, input)),
   }),

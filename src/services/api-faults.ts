@@ -5,8 +5,14 @@
  * stream the draws come from (the rules' own seed, else the programme's).
  */
 import type { Core } from '../core.js';
-import { pickRule, ruleView, type ApiFault, type ApiFaultRules, type ApiFaultsView, type ApiRequest } from '../domain/api-faults.js';
-import { seededRandom, type Random } from '../ids.js';
+import { pickRule, ruleView, type ApiFault, type ApiFaultRules, type ApiFaultsView, type ApiRequest, type ShownApiFaults } from '../domain/api-faults.js';
+import { seededRandom, type Random, type RandomState } from '../ids.js';
+
+/** Where the lab's draws stand: the programme's stream for it, and the rules' own seed's while they have one. */
+export interface ApiFaultDraws {
+  programme?: RandomState | undefined;
+  rules?: RandomState | undefined;
+}
 
 export interface MetFault {
   fault: ApiFault;
@@ -48,6 +54,16 @@ export function createApiFaults(core: Core) {
     },
     /** A draw for a latency range. */
     draw: (): number => random.float(),
+    /** Where the draws stand, for a snapshot (which keeps the rules as `view` shows them). */
+    draws: (): ApiFaultDraws => ({ programme: programmeRandom.state(), rules: random === programmeRandom ? undefined : random.state() }),
+    /** The rules, what they have left and faulted, and the draws, as a snapshot kept them. */
+    restore({ rules: kept, hits: counts }: ShownApiFaults, draws: ApiFaultDraws): void {
+      rules = kept;
+      hits = counts;
+      programmeRandom.restore(draws.programme);
+      random = kept.seed === undefined ? programmeRandom : seededRandom(kept.seed);
+      if (random !== programmeRandom && draws.rules) random.restore(draws.rules);
+    },
   };
 }
 

@@ -20,7 +20,7 @@ import type { Scheduler } from '../scheduler.js';
 import type { Webhooks } from './webhooks.js';
 
 /** Wiped by reset, children before parents (foreign keys). Credentials, signing keys and meta stay. */
-const WIPED = {
+export const WIPED = {
   attempts: tables.attempts,
   deliveries: tables.deliveries,
   events: tables.events,

@@ -228,6 +228,9 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
     /** For shutdown: stops starting attempts, waits up to `graceMs` for those in flight; true when all finished. */
     drain: (graceMs: number) => dispatcher.drain(graceMs),
 
+    /** Cuts the attempts in flight short and records none of them: the world is being replaced (a snapshot restored). */
+    abandon: () => dispatcher.abandon(),
+
     /** Starts no more attempts (the programme is being deleted); those in flight finish and record nothing. */
     stop: () => dispatcher.stop(),
   };

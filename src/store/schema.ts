@@ -327,3 +327,27 @@ export const jobs = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.programmeId, t.id] }), index('jobs_due').on(t.programmeId, t.dueAt), index('jobs_subject').on(t.programmeId, t.subjectId)],
 );
+
+/**
+ * A programme's saved state (docs/snapshots.md): its portable file, and what a listing shows without
+ * reading it. Ids are unique across programmes, as API keys are: a fork names the snapshot alone.
+ */
+export const snapshots = sqliteTable(
+  'snapshots',
+  {
+    id: text('id').primaryKey(),
+    programmeId: programmeId(),
+    name: text('name').notNull(),
+    /** The sandbox time it holds, and whether its clock was frozen there. */
+    clockNow: integer('clock_now').notNull(),
+    clockFrozen: integer('clock_frozen', { mode: 'boolean' }).notNull(),
+    /** How many rows of each table it holds, and entries of the journal: a SnapshotCounts. */
+    counts: text('counts', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+    /** The file, as GET /_sandbox/snapshots/{id}/file answers it, and its size in bytes. */
+    file: text('file').notNull(),
+    bytes: integer('bytes').notNull(),
+    /** Wall-clock time. */
+    createdAt: createdAt(),
+  },
+  (t) => [index('snapshots_programme').on(t.programmeId)],
+);

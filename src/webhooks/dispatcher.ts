@@ -41,9 +41,16 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   const { pool, lab } = options;
   const rows = createDeliveryRows(core, lab, options.onAttempt);
   const inFlight = new Map<string, Promise<unknown>>();
-  const shutdown = new AbortController();
-  // Each attempt in flight listens for the shutdown; there are at most MAX_IN_FLIGHT of them.
-  setMaxListeners(MAX_IN_FLIGHT, shutdown.signal);
+  const cutter = () => {
+    const controller = new AbortController();
+    // Each attempt in flight listens to it; there are at most MAX_IN_FLIGHT of them.
+    setMaxListeners(MAX_IN_FLIGHT, controller.signal);
+    return controller;
+  };
+  // Cuts the attempts in flight short: at shutdown, or when their world is replaced (then a new one serves).
+  let cut = cutter();
+  // Bumped when the programme's world is replaced (a snapshot restored): an attempt begun before records nothing.
+  let world = 0;
   let stopped = false;
 
   /**
@@ -77,7 +84,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       signer: options.signer(),
       created: Math.floor(clock.wall() / 1000),
       agents: pool.agents,
-      signal: shutdown.signal,
+      signal: cut.signal,
       fresh,
       forged,
     })
@@ -129,8 +136,9 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
           held = true;
           continue;
         }
+        const begun = world;
         const done = perform(due, decided)
-          .then((outcomes) => rows.record(due, at, outcomes))
+          .then((outcomes) => begun === world && rows.record(due, at, outcomes))
           .finally(() => {
             inFlight.delete(due.id);
             options.kick();
@@ -200,6 +208,16 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       stopped = true;
     },
     /**
+     * The programme's world is being replaced (a snapshot restored): cuts the attempts in flight
+     * short and records none of them; resolves once none is in flight.
+     */
+    async abandon(): Promise<void> {
+      world++;
+      cut.abort();
+      cut = cutter();
+      await idle();
+    },
+    /**
      * Stops starting attempts and waits up to `graceMs` for those in flight, then cuts the rest
      * short and records them as failed; true when all finished by themselves.
      */
@@ -216,7 +234,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       if (!finished) {
         // Cut the attempts still waiting on a receiver: each is recorded as failed (so retried on
         // the next start, on the usual schedule) before the database closes.
-        shutdown.abort();
+        cut.abort();
         await idle();
       }
       return finished;

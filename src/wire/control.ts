@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ApiFaultView } from '../domain/api-faults.js';
 import { ERROR_CODES } from '../domain/errors.js';
 import { DELIVERY_STATUSES, WEBHOOK_TYPES } from '../domain/events.js';
-import { Count } from '../domain/formats.js';
+import { Count, Uuid } from '../domain/formats.js';
 import { ATTEMPT_FAULTS, FaultsView } from '../domain/webhook-faults.js';
 import { Account } from './account.js';
 import { Card } from './card.js';
@@ -41,21 +41,30 @@ export type Health = z.infer<typeof Health>;
 export const Wiped = z.object({ wiped: z.record(z.string(), Count) }).meta({ id: 'Wiped' });
 
 /** POST /_sandbox/programmes. */
-export const NewProgramme = z.strictObject(
-  {
-    name: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
-    /** Start the clock frozen at this instant (`now` or an ISO 8601 date-time); running otherwise. */
-    clock: z.string({ error: 'must be "now" or an ISO 8601 date-time' }).optional(),
-    /** Draw its ids and randomness from this seed, so that the same requests give the same answers. */
-    randomSeed: z
-      .number({ error: 'must be an integer' })
-      .int('must be an integer')
-      .min(0)
-      .max(2 ** 32 - 1)
-      .optional(),
-  },
-  { error: 'must be a JSON object' },
-);
+export const NewProgramme = z
+  .strictObject(
+    {
+      name: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+      /** Start the clock frozen at this instant (`now` or an ISO 8601 date-time); running otherwise. */
+      clock: z.string({ error: 'must be "now" or an ISO 8601 date-time' }).optional(),
+      /** Draw its ids and randomness from this seed, so that the same requests give the same answers. */
+      randomSeed: z
+        .number({ error: 'must be an integer' })
+        .int('must be an integer')
+        .min(0)
+        .max(2 ** 32 - 1)
+        .optional(),
+      /** A snapshot's id: the programme starts from its world, clock and seed (docs/snapshots.md: Forks). */
+      from: Uuid.optional(),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .superRefine((body, ctx) => {
+    if (body.from === undefined) return;
+    for (const key of ['clock', 'randomSeed'] as const) {
+      if (body[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'comes from the snapshot named by from: leave it out' });
+    }
+  });
 export type NewProgramme = z.infer<typeof NewProgramme>;
 
 export const ProgrammeSummary = z
@@ -260,6 +269,47 @@ export const SeedResult = z
   })
   .meta({ id: 'SeedResult' });
 export type SeedResult = z.infer<typeof SeedResult>;
+
+/** POST /_sandbox/snapshots. */
+export const NewSnapshot = z.strictObject(
+  { name: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional() },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
+);
+
+/** How many rows of each kind a snapshot holds, and entries of the request journal (`requests`). */
+export const SnapshotCounts = z
+  .object({
+    attempts: Count,
+    deliveries: Count,
+    events: Count,
+    jobs: Count,
+    transactions: Count,
+    authorisations: Count,
+    cards: Count,
+    accounts: Count,
+    customers: Count,
+    webhooks: Count,
+    idempotencyKeys: Count,
+    requests: Count,
+  })
+  .meta({ id: 'SnapshotCounts' });
+export type SnapshotCounts = z.infer<typeof SnapshotCounts>;
+
+/** A snapshot as the control plane shows it (docs/snapshots.md). */
+export const SnapshotSummary = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    /** When it was taken, on the wall clock. */
+    createdAt: Instant,
+    /** The programme's clock it holds. */
+    clock: ClockState,
+    counts: SnapshotCounts,
+    /** The size of its file. */
+    bytes: Count,
+  })
+  .meta({ id: 'SnapshotSummary' });
+export type SnapshotSummary = z.infer<typeof SnapshotSummary>;
 
 export { ApiFaultsView } from '../domain/api-faults.js';
 export { Report } from '../domain/report.js';

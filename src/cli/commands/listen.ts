@@ -3,8 +3,9 @@
  * lab): subscribes the URL through the control plane — so it works whatever the credentials and
  * `--verify` mode — prints the verification key's id, then each delivery attempt to it as it
  * happens, and deletes the subscription when it stops (Ctrl-C or SIGTERM). A reset of the sandbox
- * deletes every subscription: listen hears of it on the request journal's stream (`cleared`) and
- * subscribes again with the same URL and types.
+ * deletes every subscription, and a restored snapshot may hold another world's: listen hears of
+ * either on the request journal's stream (`cleared`) and, if its subscription is gone, subscribes
+ * again with the same URL and types.
  */
 import { WEBHOOK_TYPES, type WebhookType } from '../../domain/events.js';
 import { ApiError } from '../../client/operations.js';
@@ -45,8 +46,11 @@ export async function listen({ client, io, json }: CommandContext, options: List
   const resubscribe = async () => {
     try {
       const gone = hook!.id;
+      // A restored snapshot may hold the subscription still; a reset takes it.
+      if ((await client.getWebhooks()).some((h) => h.id === gone))
+        return io.err(c.dim(`The sandbox was restored: webhook ${gone} is in it still; forwarding goes on`));
       await put();
-      io.err(`${c.yellow('The sandbox was reset')}: webhook ${gone} went with it; forwarding again as webhook ${hook!.id}`);
+      io.err(`${c.yellow('The sandbox was reset or restored')}: webhook ${gone} went with it; forwarding again as webhook ${hook!.id}`);
     } catch (error) {
       failure = error;
       stop();
@@ -55,7 +59,7 @@ export async function listen({ client, io, json }: CommandContext, options: List
   const subscribe = async () => {
     try {
       const created = await put();
-      // A reset deletes the subscription: the journal's stream says when.
+      // A reset or a restore may delete the subscription: the journal's stream says when.
       await new Promise<void>((opened, failed) => {
         client
           .follow('streamRequests', {

@@ -1,6 +1,6 @@
 /**
  * `programmes create|list|delete`: isolated sandboxes within the running one, each with its own
- * credentials, world and clock (docs/programmes.md: Parallel test suites).
+ * credentials, world and clock (docs/programmes.md: Parallel test suites), made afresh or from a snapshot.
  */
 import type { NewProgramme } from '../../wire/control.js';
 import type { CommandContext } from '../client.js';
@@ -10,7 +10,7 @@ export async function createProgramme({ client, io, json }: CommandContext, inpu
   if (json) return io.json(created);
   const c = io.color;
   const row = (label: string, value: string) => io.out(`  ${c.dim(label.padEnd(11))} ${value}`);
-  io.out(`${c.green('✓')} programme ${c.bold(created.id)} created`);
+  io.out(`${c.green('✓')} programme ${c.bold(created.id)} created${input.from === undefined ? '' : ` from snapshot ${input.from}`}`);
   row('name', created.name);
   row('API key', created.apiKey);
   row('API secret', `${created.apiSecret} ${c.dim('(shown once)')}`);

@@ -11,6 +11,7 @@ import { version } from '../../version.js';
 import { ClientUsageError } from '../client.js';
 import type { Io } from '../io.js';
 import { seedAtStart } from './seed.js';
+import { importAtStart } from './snapshot.js';
 import { faultsText } from './webhooks.js';
 
 export class StartError extends Error {}
@@ -55,12 +56,12 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
   const log = config.jsonLogs ? jsonLog() : io.log();
   const deps = buildDeps(config, { log });
   const signingKeyId = registerSigningKey(config, (id, pem) => deps.services.auth.putSigningKey(id, pem));
-  const seeded =
-    config.seed === undefined
-      ? undefined
-      : await seedAtStart(deps, config.seed).catch((error: unknown) => {
-          throw error instanceof ClientUsageError ? new StartError(error.message) : error;
-        });
+  const usage = (error: unknown) => {
+    throw error instanceof ClientUsageError ? new StartError(error.message) : error;
+  };
+  // A snapshot file first: a seed world is loaded only into an empty one.
+  const imported = config.importFile === undefined ? undefined : await importAtStart(deps, config.importFile).catch(usage);
+  const seeded = config.seed === undefined ? undefined : await seedAtStart(deps, config.seed).catch(usage);
   const running = await startServer(deps);
   // The inspector (docs/inspector.md: The inspector): its files are read when the page is first opened.
   const inspector = `${running.url}/_sandbox/ui/`;
@@ -80,6 +81,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
         verify: config.verify,
         db: config.db,
         ...(signingKeyId && { signingKeyId }),
+        ...(imported && { imported }),
         ...(seeded && { seeded }),
       },
       true,
@@ -98,7 +100,9 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
     row('Database', config.db === ':memory:' ? 'in memory (nothing kept after exit)' : config.db);
     if (signingKeyId) row('Signing key', signingKeyId);
     if (config.webhookFaults) row('Faults', `${faultsText(faultsView(config.webhookFaults))} ${c.dim('(webhooks faults show)')}`);
+    if (imported) row('Imported', imported);
     if (seeded) row('Seed', seeded);
+    if (config.exportOnExit !== undefined) row('Export', `${config.exportOnExit} ${c.dim('(the default programme, when it stops)')}`);
     io.out('');
   }
   return running;

@@ -179,13 +179,34 @@ describe('listen', () => {
     const [after] = await hooks();
     expect(after).toMatchObject({ callbackUrl: `${receiver.url}/mine`, types: ['card.updated'] });
     expect(after!.id).not.toBe(before!.id);
-    expect(ctx.stderr()).toContain(`The sandbox was reset: webhook ${before!.id} went with it; forwarding again as webhook ${after!.id}`);
+    expect(ctx.stderr()).toContain(`The sandbox was reset or restored: webhook ${before!.id} went with it; forwarding again as webhook ${after!.id}`);
     const eventId = emit('active');
     await advance();
     await until(() => ctx.stdout().includes(eventId), 'the delivery after the reset');
     abort.abort();
     await listening;
     expect(ctx.stderr()).toContain(`deleted webhook ${after!.id}`);
+    expect(await hooks()).toEqual([]);
+  });
+
+  it('keeps following a subscription a restored snapshot holds, and subscribes again when it does not', async () => {
+    const snapshot = async () => (await sb.json('POST', '/_sandbox/snapshots', { body: {}, token: false })).body as { id: string };
+    const restore = async (id: string) => expect((await sb.json('POST', `/_sandbox/snapshots/${id}/restore`, { token: false })).status).toBe(200);
+    const hooks = async () => (await sb.json('GET', '/_sandbox/webhooks', { token: false })).body as { id: string }[];
+    const before = await snapshot();
+    const { ctx, abort, listening } = await startListening();
+    const [mine] = await hooks();
+
+    await restore((await snapshot()).id);
+    await until(() => ctx.stderr().includes(`webhook ${mine!.id} is in it still`), 'the line saying it goes on');
+    expect(await hooks()).toEqual([mine]);
+
+    await restore(before.id);
+    await until(() => ctx.stderr().includes('forwarding again'), 'the line saying it subscribed again');
+    const [again] = await hooks();
+    expect(ctx.stderr()).toContain(`The sandbox was reset or restored: webhook ${mine!.id} went with it; forwarding again as webhook ${again!.id}`);
+    abort.abort();
+    await listening;
     expect(await hooks()).toEqual([]);
   });
 

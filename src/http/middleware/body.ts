@@ -12,7 +12,7 @@ import { keepBodyText } from '../hono-seams.js';
 const EMPTY = new Uint8Array(0);
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-export function readBody(maxBytes: number): MiddlewareHandler<AppEnv>[] {
+export function readBody(maxBytes: number): [limit: MiddlewareHandler<AppEnv>, read: MiddlewareHandler<AppEnv>] {
   const tooLarge = (): never => {
     throw new SandboxError('payload_too_large', `the request body is larger than ${maxBytes / 1_048_576} MiB`);
   };

@@ -1,6 +1,6 @@
 /**
  * /_sandbox/programmes (docs/programmes.md: Parallel test suites): create a programme (its credentials are
- * answered once), list them, read one, delete one with everything it owns.
+ * answered once), or fork one from a snapshot, list them, read one, delete one with everything it owns.
  */
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
@@ -14,20 +14,21 @@ const ProgrammeParam = z.object({ id: z.string().regex(PROGRAMME_ID, 'must be "d
 const tags: [string] = ['Programmes'];
 const notFound = { 404: problem('No such programme') };
 
-export function controlProgrammeRoutes(control: Api, { programmes }: Deps): void {
+export function controlProgrammeRoutes(control: Api, { programmes, snapshots }: Deps): void {
   controlRoute(
     control,
     {
       method: 'post',
       path: '/programmes',
       operationId: 'createProgramme',
-      summary: 'Create a programme; its credentials are answered once',
+      summary: "Create a programme, or fork one from a snapshot's world and clock; its credentials are answered once",
       tags,
       programme: false,
       body: NewProgramme,
-      responses: { 201: jsonResponse(CreatedProgramme), 429: problem('Too many programmes') },
+      responses: { 201: jsonResponse(CreatedProgramme), 404: problem('No snapshot has the id `from` names'), 429: problem('Too many programmes') },
     },
-    (c, { body }) => c.json(programmes.create(body), 201),
+    async (c, { body: { from, ...input } }) =>
+      c.json(from === undefined ? programmes.create(input) : await snapshots.fork(from.toLowerCase(), input.name), 201),
   );
   controlRoute(
     control,

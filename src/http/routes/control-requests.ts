@@ -32,7 +32,7 @@ export function controlRequestRoutes(control: Api): void {
       path: '/requests/stream',
       operationId: 'streamRequests',
       tags,
-      summary: 'Server-Sent Events: `request` for each API request as it is answered, `cleared` when a reset wipes the journal',
+      summary: 'Server-Sent Events: `request` for each API request as it is answered, `cleared` when a reset or a restore replaces the journal',
       responses: { 200: { description: 'A stream of `request` and `cleared` messages', content: { 'text/event-stream': { schema: JournalEntry } } } },
     },
     (c) => {

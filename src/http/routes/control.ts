@@ -26,6 +26,7 @@ import { controlProgrammeRoutes } from './control-programmes.js';
 import { controlReportRoutes } from './control-report.js';
 import { controlRequestRoutes } from './control-requests.js';
 import { controlSeedRoutes } from './control-seed.js';
+import { controlSnapshotFileRoute, controlSnapshotRoutes } from './control-snapshots.js';
 import { controlUiRoutes } from './control-ui.js';
 import { controlWebhookRoutes } from './control-webhooks.js';
 import { controlWorldRoutes } from './control-world.js';
@@ -55,7 +56,7 @@ export const CONTROL_DOCUMENT = {
     title: 'card-sandbox control plane',
     version: version(),
     description:
-      "The sandbox's own routes: clock, programmes, events, deliveries and their faults, the request journal, the world, seeds, API faults, the go-live report",
+      "The sandbox's own routes: clock, programmes, events, deliveries and their faults, the request journal, the world, seeds, snapshots, API faults, the go-live report",
   },
   security: [{}, { adminToken: [] as string[] }] as Record<string, string[]>[],
 };
@@ -71,10 +72,13 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   // The inspector's files come before the admin token: the page asks for it (docs/inspector.md: The inspector).
   controlUiRoutes(control);
   control.use('*', requireAdminToken(config.adminToken));
+  const programmeOf = selectProgramme(programmes);
+  // A snapshot file may be larger than the bodies the control plane takes: its route reads its own.
+  controlSnapshotFileRoute(control, deps, programmeOf);
   control.use('*', ...readBody(maxBodyBytes));
   controlProgrammeRoutes(control, deps);
   // Everything below acts on one programme (Hono runs middleware in the order it was added).
-  control.use('*', selectProgramme(programmes));
+  control.use('*', programmeOf);
   clockRoutes(control, config);
   controlEventRoutes(control);
   controlRequestRoutes(control);
@@ -84,6 +88,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   controlReportRoutes(control, config, operations);
   control.route('/', webhooks);
   controlSeedRoutes(control);
+  controlSnapshotRoutes(control, deps);
   control.route('/', simulator);
   return control;
 }

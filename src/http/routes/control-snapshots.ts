@@ -1,0 +1,120 @@
+/**
+ * /_sandbox/snapshots (docs/snapshots.md), for the programme the request names: take a snapshot,
+ * list them, drop one, restore one in place, download one as a file — and restore a file, whose
+ * route reads its own body, larger than the control plane's others may be.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { Uuid } from '../../domain/formats.js';
+import { SnapshotFile } from '../../snapshot-file.js';
+import { NewSnapshot, SnapshotSummary } from '../../wire/control.js';
+import { controlRoute, noContent } from '../control-route.js';
+import type { Api, AppEnv } from '../env.js';
+import { readBody } from '../middleware/body.js';
+import { jsonResponse, problem } from '../schemas.js';
+
+/** The largest snapshot file POST /_sandbox/snapshots/restore takes. */
+export const MAX_SNAPSHOT_FILE_BYTES = 64 * 1_048_576;
+
+const SnapshotParam = z.object({ id: Uuid });
+const tags: [string] = ['Snapshots'];
+const notFound = { 404: problem('The programme has no such snapshot') };
+const refused = { 400: problem('Not a snapshot file: cut short, corrupt or malformed'), 422: problem('A snapshot file of another version') };
+
+/** A file name made of the snapshot's name: letters, digits, dots, dashes and underscores. */
+const fileName = (name: string) => `${name.replace(/[^\w.-]+/g, '-')}.snapshot.json`;
+
+/**
+ * POST /snapshots/restore with a snapshot file as its body: added before the control plane reads
+ * bodies with its own limit, with `selectProgramme` (which the routes after that limit share).
+ */
+export function controlSnapshotFileRoute(control: Api, { snapshots }: Deps, selectProgramme: MiddlewareHandler<AppEnv>): void {
+  controlRoute(
+    control,
+    {
+      method: 'post',
+      path: '/snapshots/restore',
+      operationId: 'restoreSnapshotFile',
+      summary: 'Put the programme back as a snapshot file holds it; a bad file changes nothing',
+      tags,
+      rawBody: SnapshotFile,
+      middleware: [...readBody(MAX_SNAPSHOT_FILE_BYTES), selectProgramme],
+      responses: { 200: jsonResponse(SnapshotSummary), ...refused, 413: problem('Larger than a snapshot file may be (64 MiB)') },
+    },
+    async (c) => c.json(await snapshots.restoreFile(c.get('programme'), c.get('rawBody'))),
+  );
+}
+
+export function controlSnapshotRoutes(control: Api, { snapshots }: Deps): void {
+  controlRoute(
+    control,
+    {
+      method: 'post',
+      path: '/snapshots',
+      operationId: 'saveSnapshot',
+      summary: "Take a snapshot of the programme's whole state and keep it",
+      tags,
+      body: NewSnapshot,
+      responses: { 201: jsonResponse(SnapshotSummary), 429: problem('Too many snapshots (--max-snapshots)') },
+    },
+    async (c, { body }) => c.json(await snapshots.save(c.get('programme'), body.name), 201),
+  );
+  controlRoute(
+    control,
+    {
+      method: 'get',
+      path: '/snapshots',
+      operationId: 'listSnapshots',
+      summary: "The programme's snapshots, oldest first",
+      tags,
+      responses: { 200: jsonResponse(z.array(SnapshotSummary)) },
+    },
+    (c) => c.json(snapshots.list(c.get('programme'))),
+  );
+  controlRoute(
+    control,
+    {
+      method: 'delete',
+      path: '/snapshots/{id}',
+      operationId: 'deleteSnapshot',
+      summary: 'Drop a snapshot',
+      tags,
+      params: SnapshotParam,
+      responses: { ...noContent, ...notFound },
+    },
+    (c, { params }) => {
+      snapshots.remove(c.get('programme'), params.id.toLowerCase());
+      return c.body(null, 204);
+    },
+  );
+  controlRoute(
+    control,
+    {
+      method: 'post',
+      path: '/snapshots/{id}/restore',
+      operationId: 'restoreSnapshot',
+      summary: 'Put the programme back exactly as the snapshot holds it',
+      tags,
+      params: SnapshotParam,
+      responses: { 200: jsonResponse(SnapshotSummary), ...notFound },
+    },
+    async (c, { params }) => c.json(await snapshots.restore(c.get('programme'), params.id.toLowerCase())),
+  );
+  controlRoute(
+    control,
+    {
+      method: 'get',
+      path: '/snapshots/{id}/file',
+      operationId: 'getSnapshotFile',
+      summary: 'The snapshot as a portable, versioned file',
+      tags,
+      params: SnapshotParam,
+      responses: { 200: jsonResponse(SnapshotFile), ...notFound },
+    },
+    (c, { params }) => {
+      const { name, file } = snapshots.file(c.get('programme'), params.id.toLowerCase());
+      return c.body(file, 200, { 'Content-Type': 'application/json', 'Content-Disposition': `attachment; filename="${fileName(name)}"` });
+    },
+  );
+}
