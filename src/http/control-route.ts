@@ -2,8 +2,8 @@
  * How a control-plane route is declared (docs: GET /_sandbox/openapi.json): its path, parameters,
  * body and answers in one place, which both document it and check its input — JSON bodies and query
  * strings parsed by the same zod schemas, every failure a 400 problem naming the field (the same
- * funnel as /v1). The body is read from the bytes the body middleware kept, whatever the
- * Content-Type, so `curl -d` works without `-H`.
+ * funnel as /v1). The body is parsed from the bytes the body middleware kept (which refuses a body
+ * not sent as JSON); a route that takes a file reads those bytes itself (`rawBody`).
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
