@@ -22,6 +22,18 @@ export const MAX_TEXT_LENGTH = 4096;
 
 export const Text = z.string({ error: 'must be a string' }).max(MAX_TEXT_LENGTH, `must be at most ${MAX_TEXT_LENGTH} characters`);
 
+/** Why `value` is not an acceptable callbackUrl (an absolute http or https URL), or undefined. */
+export function callbackUrlProblem(value: string): string | undefined {
+  if (value.length > MAX_TEXT_LENGTH) return `must be at most ${MAX_TEXT_LENGTH} characters`;
+  if (!/^https?:\/\/[^/\s]/i.test(value)) return 'must be an absolute URL starting with http:// or https://';
+  try {
+    new URL(value);
+  } catch {
+    return 'is not a valid URL';
+  }
+  return /\s/.test(value) ? 'must not contain spaces' : undefined;
+}
+
 /** RFC 3339 UTC with milliseconds, as every timestamp the sandbox writes. */
 export const DateTime = z.iso.datetime({ precision: 3 });
 

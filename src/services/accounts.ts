@@ -6,12 +6,12 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
-import { ACCOUNT_MACHINE, accountTransition, DEPLOYMENT_MS, smartAccountAddress, type AccountType } from '../domain/account.js';
+import { ACCOUNT_MACHINE, accountTransition, DEPLOYMENT_MS, smartAccountAddress } from '../domain/account.js';
 import { parseAccountId } from '../domain/caip.js';
 import { arrival, inactiveParent, restoredWithParent, takenDownWithParent } from '../domain/cascade.js';
 import { fail, type FieldError } from '../domain/errors.js';
 import { accounts, customers } from '../store/schema.js';
-import { toAccount, type Account } from '../wire/account.js';
+import { toAccount, type Account, type NewAccount } from '../wire/account.js';
 import type { OwnerSignature } from '../wire/challenge.js';
 import type { Cards } from './cards.js';
 import { checkProof, issueChallenge } from './challenges.js';
@@ -22,11 +22,6 @@ import { lifecycle } from './lifecycle.js';
 
 type AccountRow = typeof accounts.$inferSelect;
 type CustomerRow = typeof customers.$inferSelect;
-
-export interface NewAccount {
-  type: AccountType;
-  currencies: string[];
-}
 
 const DEPLOY_JOB = 'account.deploy';
 
@@ -96,7 +91,8 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
   });
 
   const service = {
-    create(customerId: string, input: NewAccount): Account & { challenge: string } {
+    /** `currencies` may come unchecked (a seed world's): they are checked here against the customer's chain. */
+    create(customerId: string, input: Omit<NewAccount, 'currencies'> & { currencies: string[] }): Account & { challenge: string } {
       return store.transaction(() => {
         const customer = findCustomer(customerId) ?? fail('customer_not_found', `no customer with id ${customerId}`);
         requireActiveCustomer(customer, 'accounts need an active customer');

@@ -6,25 +6,19 @@
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
-import { orderAddress, type Address } from '../domain/address.js';
-import { CARD_MACHINE, cardTransition, withinCardLimit, type CardType } from '../domain/card.js';
+import { orderAddress } from '../domain/address.js';
+import { CARD_MACHINE, cardTransition, withinCardLimit } from '../domain/card.js';
 import { arrival, inactiveParent, restoredWithParent, takenDownWithParent, type Parent } from '../domain/cascade.js';
 import { fail } from '../domain/errors.js';
 import { expirationDate, expiresAt, generatePan, maskPan } from '../domain/pan.js';
 import { accounts, cards, customers } from '../store/schema.js';
 import { untilChanged } from '../store/read-cache.js';
-import { toCard, type Card } from '../wire/card.js';
+import { toCard, type Card, type NewCard } from '../wire/card.js';
 import type { Events } from './events.js';
 import type { Jobs } from './jobs.js';
 import { lifecycle } from './lifecycle.js';
 
 type CardRow = typeof cards.$inferSelect;
-
-export interface NewCard {
-  type: CardType;
-  billingAddress: Address;
-  shippingAddress?: Address | undefined;
-}
 
 export type TerminateListener = (cardId: string, now: number) => void;
 

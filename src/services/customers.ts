@@ -12,7 +12,7 @@ import { once } from '../store/prepared.js';
 import { customers } from '../store/schema.js';
 import { untilChanged } from '../store/read-cache.js';
 import type { OwnerSignature } from '../wire/challenge.js';
-import { toCustomer, type Customer } from '../wire/customer.js';
+import { toCustomer, type Customer, type NewCustomer } from '../wire/customer.js';
 import type { Accounts } from './accounts.js';
 import { checkProof, isLive, issueChallenge } from './challenges.js';
 import type { Engine } from './engine.js';
@@ -20,11 +20,6 @@ import type { Events } from './events.js';
 import { lifecycle } from './lifecycle.js';
 
 type CustomerRow = typeof customers.$inferSelect;
-
-export interface NewCustomer {
-  chainId: string;
-  externalId: string;
-}
 
 const STATEMENT = 'Prove that you own this wallet to become a card programme customer.';
 

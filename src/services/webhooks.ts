@@ -8,35 +8,16 @@ import { createPublicKey } from 'node:crypto';
 import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
-import { MAX_TEXT_LENGTH } from '../domain/formats.js';
+import { callbackUrlProblem } from '../domain/formats.js';
 import { deliveries, events as eventRows, webhooks } from '../store/schema.js';
 import { spkiPem } from '../signatures/keys.js';
 import { createDispatcher, type AttemptListener } from '../webhooks/dispatcher.js';
 import type { SendPool, WebhookSigner } from '../webhooks/send.js';
 import type { WebhookType } from '../domain/events.js';
-import { toWebhook, type Webhook } from '../wire/webhook.js';
+import { toWebhook, type SaveWebhook, type Webhook } from '../wire/webhook.js';
 import type { DeliveryLab } from './delivery-lab.js';
 import type { Events } from './events.js';
 import type { Scheduler } from '../scheduler.js';
-
-export interface WebhookInput {
-  /** Updates this webhook; without it a new one is created. */
-  id?: string | undefined;
-  callbackUrl: string;
-  types: WebhookType[];
-}
-
-/** Why `value` is not an acceptable callbackUrl (an absolute http or https URL), or undefined. */
-export function callbackUrlProblem(value: string): string | undefined {
-  if (value.length > MAX_TEXT_LENGTH) return `must be at most ${MAX_TEXT_LENGTH} characters`;
-  if (!/^https?:\/\/[^/\s]/i.test(value)) return 'must be an absolute URL starting with http:// or https://';
-  try {
-    new URL(value);
-  } catch {
-    return 'is not a valid URL';
-  }
-  return /\s/.test(value) ? 'must not contain spaces' : undefined;
-}
 
 export interface WebhookDeps {
   events: Events;
@@ -116,7 +97,7 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
      * the webhook's pending deliveries at the new callbackUrl; which events it receives is
      * decided at event time, so changing `types` does not touch deliveries already queued.
      */
-    put(input: WebhookInput): Webhook {
+    put(input: SaveWebhook): Webhook {
       const problem = callbackUrlProblem(input.callbackUrl);
       if (problem) fail('invalid_request', `invalid body: callbackUrl ${problem}`, [{ path: 'callbackUrl', message: problem }]);
       const types = [...new Set(input.types)];

@@ -6,7 +6,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { NewCard } from '../services/cards.js';
+import type { NewCard } from '../wire/card.js';
 import type { OwnerSignature } from '../wire/challenge.js';
 import type { TestSandbox } from './harness.js';
 

@@ -1,7 +1,7 @@
 /** The Account resource: its wire shape and the mapping from its row (docs/api.md: Customers, accounts and cards). */
 import { z } from 'zod';
 import { iso } from '../clock.js';
-import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../domain/account.js';
+import { ACCOUNT_CURRENCIES, ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../domain/account.js';
 import { DateTime, Uuid } from '../domain/formats.js';
 import type { accounts } from '../store/schema.js';
 
@@ -19,6 +19,15 @@ export const Account = z
   .meta({ id: 'Account' });
 
 export type Account = z.infer<typeof Account>;
+
+/** POST /v1/customers/{customerId}/accounts. */
+export const NewAccount = z.object({
+  type: z.enum(ACCOUNT_TYPES, { error: `must be ${ACCOUNT_TYPES.join(' or ')}` }),
+  currencies: z
+    .array(z.enum(ACCOUNT_CURRENCIES, { error: `must be one of ${ACCOUNT_CURRENCIES.join(', ')}` }), { error: 'must be an array of ISO 4217 codes' })
+    .min(1, 'must name at least one currency'),
+});
+export type NewAccount = z.infer<typeof NewAccount>;
 
 /** In the reference's field order; `chainId` only once deployed. */
 export function toAccount(row: typeof accounts.$inferSelect): Account {

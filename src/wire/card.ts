@@ -25,6 +25,14 @@ export const Card = z
 
 export type Card = z.infer<typeof Card>;
 
+/** POST /v1/accounts/{accountId}/cards. */
+export const NewCard = z.object({
+  type: z.enum(CARD_TYPES, { error: `must be ${CARD_TYPES.join(' or ')}` }),
+  billingAddress: Address,
+  shippingAddress: Address.optional().meta({ description: 'Required for physical cards' }),
+});
+export type NewCard = z.infer<typeof NewCard>;
+
 /** In the reference's field order; what issuing fills in only once issued. */
 export function toCard(row: typeof cards.$inferSelect): Card {
   return {

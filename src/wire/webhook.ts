@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { iso } from '../clock.js';
 import { WEBHOOK_TYPES, type WebhookType as Type } from '../domain/events.js';
-import { DateTime, Uuid } from '../domain/formats.js';
+import { callbackUrlProblem, DateTime, Uuid } from '../domain/formats.js';
 import type { webhooks } from '../store/schema.js';
 import { Account } from './account.js';
 import { Card } from './card.js';
@@ -19,6 +19,20 @@ export const Webhook = z
   .meta({ id: 'Webhook' });
 
 export type Webhook = z.infer<typeof Webhook>;
+
+/** PUT /v1/webhooks: a subscription made, or changed when it names one. */
+export const SaveWebhook = z.object({
+  id: Uuid.optional().meta({ description: 'The webhook to update; without it a webhook is created' }),
+  callbackUrl: z
+    .string()
+    .superRefine((value, ctx) => {
+      const message = callbackUrlProblem(value);
+      if (message) ctx.addIssue({ code: 'custom', message });
+    })
+    .meta({ format: 'uri', description: 'An absolute http:// or https:// URL' }),
+  types: z.array(WebhookType).meta({ description: 'The event types to send to callbackUrl; an empty list subscribes to none' }),
+});
+export type SaveWebhook = z.infer<typeof SaveWebhook>;
 
 export const VerificationKey = z.object({ keyId: Uuid, key: z.base64().meta({ format: 'byte' }) }).meta({ id: 'VerificationKey' });
 

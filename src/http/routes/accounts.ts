@@ -3,18 +3,10 @@
  * read, the challenge and its signature, deactivate, activate and close (docs/api.md: Customers, accounts and cards).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { ACCOUNT_CURRENCIES, ACCOUNT_TYPES } from '../../domain/account.js';
-import { Account } from '../../wire/account.js';
+import { Account, NewAccount } from '../../wire/account.js';
 import { OwnerChallenge, OwnerSignature } from '../../wire/challenge.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
-
-const NewAccount = z.object({
-  type: z.enum(ACCOUNT_TYPES, { error: `must be ${ACCOUNT_TYPES.join(' or ')}` }),
-  currencies: z
-    .array(z.enum(ACCOUNT_CURRENCIES, { error: `must be one of ${ACCOUNT_CURRENCIES.join(', ')}` }), { error: 'must be an array of ISO 4217 codes' })
-    .min(1, 'must name at least one currency'),
-});
 
 const params = { params: idParam('accountId') };
 const notFound = { 404: problem('Account not found') };

@@ -3,17 +3,9 @@
  * (docs/api.md: Customers, accounts and cards).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { Address } from '../../domain/address.js';
-import { CARD_TYPES } from '../../domain/card.js';
-import { Card } from '../../wire/card.js';
+import { Card, NewCard } from '../../wire/card.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
-
-const NewCard = z.object({
-  type: z.enum(CARD_TYPES, { error: `must be ${CARD_TYPES.join(' or ')}` }),
-  billingAddress: Address,
-  shippingAddress: Address.optional().openapi({ description: 'Required for physical cards' }),
-});
 
 const params = { params: idParam('cardId') };
 const notFound = { 404: problem('Card not found') };

@@ -3,12 +3,9 @@
  * signature, deactivate and activate (docs/api.md: Customers, accounts and cards).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { parseAccountId } from '../../domain/caip.js';
-import { checkWallet } from '../../domain/customer.js';
-import { Text } from '../../domain/formats.js';
 import type { Deps } from '../../deps.js';
-import { BlockchainAccountId, OwnerChallenge, OwnerSignature } from '../../wire/challenge.js';
-import { Customer } from '../../wire/customer.js';
+import { OwnerChallenge, OwnerSignature } from '../../wire/challenge.js';
+import { Customer, newCustomer } from '../../wire/customer.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 
@@ -22,14 +19,7 @@ const tags = ['Customers'];
 export function customerRoutes(api: Api, deps: Deps): void {
   const { engine } = deps.shared;
 
-  const NewCustomer = z.object({
-    chainId: BlockchainAccountId.superRefine((v, ctx) => {
-      const wallet = checkWallet(v, engine.isSupportedChain);
-      // A malformed id was already reported by the base schema.
-      if (!wallet.ok && parseAccountId(v)) ctx.addIssue({ code: 'custom', message: wallet.message });
-    }),
-    externalId: Text,
-  });
+  const NewCustomer = newCustomer(engine.isSupportedChain);
 
   api.openapi(
     createRoute({

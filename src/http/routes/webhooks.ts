@@ -1,21 +1,8 @@
 /** /v1/webhooks: subscriptions and the verification key (docs/webhooks.md: Webhooks). */
 import { createRoute, z } from '@hono/zod-openapi';
-import { Uuid } from '../../domain/formats.js';
-import { callbackUrlProblem } from '../../services/webhooks.js';
-import { VerificationKey, Webhook, WebhookType } from '../../wire/webhook.js';
+import { SaveWebhook, VerificationKey, Webhook } from '../../wire/webhook.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
-const SaveWebhook = z.object({
-  id: Uuid.optional().openapi({ description: 'The webhook to update; without it a webhook is created' }),
-  callbackUrl: z
-    .string()
-    .superRefine((value, ctx) => {
-      const message = callbackUrlProblem(value);
-      if (message) ctx.addIssue({ code: 'custom', message });
-    })
-    .openapi({ format: 'uri', description: 'An absolute http:// or https:// URL' }),
-  types: z.array(WebhookType).openapi({ description: 'The event types to send to callbackUrl; an empty list subscribes to none' }),
-});
 const notFound = { 404: problem('Webhook not found') };
 const tags = ['Webhooks'];
 
