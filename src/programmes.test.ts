@@ -143,6 +143,17 @@ describe('isolation', () => {
     expect((await b.api('GET', '/v1/customers')).status).toBe(200);
   });
 
+  it("finds a token's programme whatever the case of its scheme and the spaces around it, as authentication reads it", async () => {
+    const sb = createTestSandbox();
+    const a = await programme(sb);
+    expect((await a.api('POST', '/v1/customers', { body: { chainId: testWallet('case').chainId, externalId: 'mine' } })).status).toBe(201);
+    for (const authorization of [`bearer ${a.token}`, `  BEARER   ${a.token}  `]) {
+      const res = await sb.json('GET', '/v1/customers', { token: false, headers: { Authorization: authorization } });
+      expect(res.status).toBe(200);
+      expect(res.body.map((c: { externalId: string }) => c.externalId)).toEqual(['mine']);
+    }
+  });
+
   it('lets two programmes seeded alike hold the same ids without seeing each other', async () => {
     const sb = createTestSandbox();
     const a = await programme(sb, { clock: '2026-03-01T09:00:00Z', randomSeed: 7 });

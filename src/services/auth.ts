@@ -34,8 +34,14 @@ export function programmeOfToken(authorization: string | undefined): string | un
 }
 let lastToken: { authorization: string | undefined; programme: string | undefined } = { authorization: undefined, programme: undefined };
 
+/** A JWT's three base64url parts in an `Authorization: Bearer <JWT>` value; the scheme is case-insensitive (RFC 9110 §11.1). */
+function bearerToken(authorization: string): { header: string; payload: string; signature: string } | undefined {
+  const m = /^Bearer\s+([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/i.exec(authorization.trim());
+  return m ? { header: m[1]!, payload: m[2]!, signature: m[3]! } : undefined;
+}
+
 function readProgramme(authorization: string | undefined): string | undefined {
-  const payload = /^Bearer\s+[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+$/i.exec(authorization?.trim() ?? '')?.[1];
+  const payload = authorization === undefined ? undefined : bearerToken(authorization)?.payload;
   if (payload === undefined) return undefined;
   try {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { prg?: unknown };
@@ -126,10 +132,7 @@ export function createAuth(core: Core) {
     /** Checks an `Authorization` header value; returns the API key it was issued to. */
     authenticate(authorization: string | undefined): string {
       if (!authorization) fail('not_authorised', 'missing Authorization header: send Authorization: Bearer <token> from POST /v1/auth/token');
-      // The scheme name is case-insensitive (RFC 9110 §11.1).
-      const m = /^Bearer\s+([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/i.exec(authorization.trim());
-      if (!m) fail('not_authorised', 'Authorization must be "Bearer <JWT>"');
-      const [, header, payload, signature] = m as unknown as [string, string, string, string];
+      const { header, payload, signature } = bearerToken(authorization) ?? fail('not_authorised', 'Authorization must be "Bearer <JWT>"');
       const token = `${header}.${payload}.${signature}`;
       const known = checked.get(token);
       if (known) return checkClaims(known);
