@@ -1,6 +1,6 @@
 /**
  * Composition: what programmes share (the store, the ticker, the pool of webhook connections, the
- * engine and the money tables), the programmes themselves (programmes.ts), their snapshots
+ * engine and the money tables), the programmes themselves (programmes/), their snapshots
  * (snapshots.ts), and the default programme's core, services and journal, which a sandbox used
  * without programmes works with.
  * Tests pass a manual clock and seeded ids for the default programme; nothing is read from the
@@ -12,7 +12,7 @@ import { loadMoneyTables } from './fixtures.js';
 import { cryptoRandom, idsOf, seededRandom } from './ids.js';
 import type { Journal } from './journal.js';
 import { jsonLog } from './log.js';
-import { createProgrammes, type Programmes } from './programmes.js';
+import { createProgrammes, type Programmes } from './programmes/index.js';
 import { createTicker } from './scheduler.js';
 import { createSnapshots, type Snapshots } from './snapshots.js';
 import { createEngine } from './services/engine.js';

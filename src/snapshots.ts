@@ -12,7 +12,7 @@ import { iso } from './clock.js';
 import type { Config } from './config.js';
 import { fail } from './domain/errors.js';
 import type { Ids } from './ids.js';
-import type { CreatedProgramme, Programme, Programmes } from './programmes.js';
+import type { CreatedProgramme, Programme, Programmes } from './programmes/index.js';
 import { readSnapshot, snapshotFile, TABLES, type ProgrammeState, type RestoredState, type SnapshotHeader, type TableName } from './snapshot-file.js';
 import { once, sqlLiteral } from './store/prepared.js';
 import { programmes as programmeRows, snapshots } from './store/schema.js';

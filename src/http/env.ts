@@ -3,7 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ServerResponse } from 'node:http';
 import type { JournalFault, JournalProblem, Verification } from '../journal.js';
-import type { Programme } from '../programmes.js';
+import type { Programme } from '../programmes/index.js';
 
 export interface AppEnv {
   /** What @hono/node-server passes along (absent when the app is called in-process, as tests do). */

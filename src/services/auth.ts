@@ -7,6 +7,7 @@
 import { createHash, createHmac, timingSafeEqual, type KeyObject, createPublicKey } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
+import type { Store } from '../store/store.js';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { fail } from '../domain/errors.js';
@@ -18,7 +19,7 @@ export const INVALID_CREDENTIALS = 'apiKey and apiSecret do not match a credenti
 
 const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 const JWT_HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /**
  * The programme a bearer token was issued for, read from its claims before anything is checked
@@ -49,6 +50,23 @@ function readProgramme(authorization: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Gives `programme` the credential `apiKey` (its secret kept hashed), or a new secret for it; refused
+ * when another programme holds the key, as API keys name their programme.
+ */
+export function putCredential({ db }: Store, programme: string, { apiKey, apiSecret }: { apiKey: string; apiSecret: string }, now: number): void {
+  const owner = db.select({ programmeId: credentials.programmeId }).from(credentials).where(eq(credentials.apiKey, apiKey)).get()?.programmeId;
+  if (owner !== undefined && owner !== programme) {
+    const message = 'belongs to another programme of this sandbox; choose another';
+    fail('invalid_request', `apiKey ${apiKey} ${message}`, [{ path: 'apiKey', message }]);
+  }
+  const secretHash = hashSecret(apiSecret);
+  db.insert(credentials)
+    .values({ apiKey, programmeId: programme, secretHash, createdAt: now })
+    .onConflictDoUpdate({ target: credentials.apiKey, set: { secretHash } })
+    .run();
 }
 
 export function createAuth(core: Core) {
@@ -86,18 +104,7 @@ export function createAuth(core: Core) {
       .get()!.n;
 
   /** API keys are unique across programmes: one that another programme holds is refused. */
-  const upsertCredential = (apiKey: string, apiSecret: string) => {
-    const owner = db.select({ programmeId: credentials.programmeId }).from(credentials).where(eq(credentials.apiKey, apiKey)).get()?.programmeId;
-    if (owner !== undefined && owner !== programme) {
-      const message = 'belongs to another programme of this sandbox; choose another';
-      fail('invalid_request', `apiKey ${apiKey} ${message}`, [{ path: 'apiKey', message }]);
-    }
-    const secretHash = hashSecret(apiSecret);
-    db.insert(credentials)
-      .values({ apiKey, programmeId: programme, secretHash, createdAt: clock.now() })
-      .onConflictDoUpdate({ target: credentials.apiKey, set: { secretHash } })
-      .run();
-  };
+  const upsertCredential = (apiKey: string, apiSecret: string) => putCredential(store, programme, { apiKey, apiSecret }, clock.now());
 
   return {
     /**

@@ -1,5 +1,5 @@
 /**
- * A programme's use cases, wired together once per programme (programmes.ts). Each service takes
+ * A programme's use cases, wired together once per programme (programmes/registry.ts). Each service takes
  * the programme's core and the services it builds on; what programmes share — the ticker, the pool
  * of webhook connections, the engine and the money tables — is built once and passed in. Nothing
  * here listens on a port.

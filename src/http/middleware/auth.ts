@@ -7,7 +7,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { fail } from '../../domain/errors.js';
-import type { Programmes } from '../../programmes.js';
+import type { Programmes } from '../../programmes/index.js';
 import { programmeOfToken } from '../../services/auth.js';
 import type { AppEnv } from '../env.js';
 

@@ -5,7 +5,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { fail } from '../../domain/errors.js';
 import { DEFAULT_PROGRAMME, PROGRAMME_ID } from '../../domain/programme.js';
-import type { Programmes } from '../../programmes.js';
+import type { Programmes } from '../../programmes/index.js';
 import type { AppEnv } from '../env.js';
 
 export function selectProgramme(programmes: Programmes): MiddlewareHandler<AppEnv> {

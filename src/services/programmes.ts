@@ -1,0 +1,149 @@
+/**
+ * The control plane's programmes (docs/programmes.md: Parallel test suites): the default one made
+ * at start, others created with their own row and credential, listed, described and deleted with
+ * everything they own. A programme's services are built when it is first used (programmes/registry.ts).
+ */
+import { count, eq, sql } from 'drizzle-orm';
+import { iso, parseClockOption } from '../clock.js';
+import type { Config } from '../config.js';
+import { fail } from '../domain/errors.js';
+import { DEFAULT_PROGRAMME } from '../domain/programme.js';
+import { cryptoRandom, seededRandom, type Ids, type Random } from '../ids.js';
+import type { Programme, Registry } from '../programmes/registry.js';
+import type { ProgrammeRow } from '../programmes/settings.js';
+import { credentials, programmes } from '../store/schema.js';
+import type { Store } from '../store/store.js';
+import type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../wire/control.js';
+import { putCredential } from './auth.js';
+
+export interface ProgrammeServiceDeps {
+  store: Store;
+  config: Config;
+  registry: Registry;
+  /** Ids of programmes and their credentials. */
+  ids: Ids;
+  /** Their API secrets. */
+  random: Random;
+  wall: () => number;
+}
+
+export function createProgrammeService({ store, config, registry, ids, random: secrets, wall }: ProgrammeServiceDeps) {
+  const { db } = store;
+
+  /** A new row: a token secret and the clock asked for; the webhook key waits for its first use. */
+  const insertRow = (id: string, name: string, options: { clockFrozenAt?: number | undefined; randomSeed?: number | undefined }): ProgrammeRow => {
+    // A stream of the seed of its own: what the programme's services draw never repeats its secrets.
+    const random = options.randomSeed !== undefined ? seededRandom(options.randomSeed).fork('token secret') : cryptoRandom();
+    const row: ProgrammeRow = {
+      id,
+      name,
+      tokenSecret: random.bytes(32).toString('hex'),
+      tokenGeneration: 0,
+      clockFrozenAt: options.clockFrozenAt ?? null,
+      clockOffset: 0,
+      webhookKey: '',
+      randomSeed: options.randomSeed ?? null,
+      webhookFaults: null,
+      webhooksPaused: false,
+      createdAt: wall(),
+    };
+    db.insert(programmes).values(row).run();
+    return row;
+  };
+
+  /** What the control plane shows; a programme not in memory is described from its row, not built. */
+  const summary = (row: ProgrammeRow): ProgrammeSummary => {
+    const clock = registry.clockOf(row);
+    return {
+      id: row.id,
+      name: row.name,
+      apiKeys: db
+        .select({ apiKey: credentials.apiKey })
+        .from(credentials)
+        .where(eq(credentials.programmeId, row.id))
+        .all()
+        .map((c) => c.apiKey),
+      clock: { now: iso(clock.now()), frozen: clock.frozen },
+      createdAt: iso(row.createdAt),
+    };
+  };
+
+  const missing = (id: string): never => fail('programme_not_found', `no programme with id ${id}`);
+
+  return {
+    /**
+     * The default programme, made in a fresh database with the configured (or default) credential;
+     * --api-key/--api-secret are registered at every start.
+     */
+    ensureDefault(): Programme {
+      store.transaction(() => {
+        if (!registry.rowOf(DEFAULT_PROGRAMME)) insertRow(DEFAULT_PROGRAMME, DEFAULT_PROGRAMME, { randomSeed: config.randomSeed });
+      });
+      const programme = registry.default();
+      programme.services.auth.init(
+        config.apiKey !== undefined && config.apiSecret !== undefined ? { apiKey: config.apiKey, apiSecret: config.apiSecret } : undefined,
+      );
+      // A --webhook-key that cannot serve stops the start, rather than the first delivery.
+      if (config.webhookKey !== undefined) programme.services.webhooks.verificationKey();
+      // --webhook-faults sets the default programme's faults at every start (docs/webhooks.md: Webhooks → The delivery lab).
+      if (config.webhookFaults !== undefined) programme.services.lab.setFaults(undefined, config.webhookFaults);
+      if (config.apiFaults !== undefined) programme.services.apiFaults.set(config.apiFaults);
+      return programme;
+    },
+
+    /** A new programme: its row and credential only, its services built when it is first used. */
+    create(input: Omit<NewProgramme, 'from'>): CreatedProgramme {
+      let clockFrozenAt: number | undefined;
+      if (input.clock !== undefined) {
+        clockFrozenAt = parseClockOption(input.clock, wall());
+        if (clockFrozenAt === undefined)
+          fail('invalid_request', `invalid body: clock must be "now" or an ISO 8601 date-time, got "${input.clock}"`, [
+            { path: 'clock', message: 'must be "now" or an ISO 8601 date-time' },
+          ]);
+      }
+      let apiKey = '';
+      let apiSecret = '';
+      const row = store.transaction(() => {
+        const total = db.select({ n: count() }).from(programmes).get()!.n;
+        if (total >= config.maxProgrammes)
+          fail(
+            'programme_limit_reached',
+            `this sandbox holds ${total} programmes, its limit (--max-programmes ${config.maxProgrammes}); delete one with DELETE /_sandbox/programmes/{id}`,
+          );
+        // Seeded (--random-seed) draws repeat after a restart with the same --db: skip what is taken.
+        const free = (taken: (candidate: string) => boolean) => {
+          for (;;) {
+            const candidate = ids.uuid();
+            if (!taken(candidate)) return candidate;
+          }
+        };
+        apiKey = free((key) => db.select().from(credentials).where(eq(credentials.apiKey, key)).get() !== undefined);
+        apiSecret = secrets.bytes(24).toString('base64url');
+        const id = free((candidate) => registry.rowOf(candidate) !== undefined);
+        const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed });
+        putCredential(store, id, { apiKey, apiSecret }, made.createdAt);
+        return made;
+      });
+      return { ...summary(row), apiKey, apiSecret };
+    },
+
+    list(): ProgrammeSummary[] {
+      return db
+        .select()
+        .from(programmes)
+        .orderBy(programmes.createdAt, sql`rowid`)
+        .all()
+        .map(summary);
+    },
+
+    describe: (id: string): ProgrammeSummary => summary(registry.rowOf(id) ?? missing(id)),
+
+    /** Deletes a programme and everything it owns; its pending deliveries are never sent. */
+    remove(id: string): void {
+      if (id === DEFAULT_PROGRAMME) fail('default_programme', 'the default programme cannot be deleted; reset it with POST /_sandbox/reset');
+      if (!registry.rowOf(id)) missing(id);
+      registry.unload(id);
+      db.delete(programmes).where(eq(programmes.id, id)).run();
+    },
+  };
+}
