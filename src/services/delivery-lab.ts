@@ -10,9 +10,8 @@
 import { and, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
-import { faultsView, hasFaults, type Faults } from '../domain/webhook-faults.js';
+import { faultsView, hasFaults, spendFail, type Faults, type FaultSource } from '../domain/webhook-faults.js';
 import { deliveries, programmes, webhooks } from '../store/schema.js';
-import type { FaultSource } from '../webhooks/faults.js';
 import { released } from '../webhooks/delivery-rows.js';
 import { deliverySummary } from './sandbox-events.js';
 import type { DeliveryAnswer, FaultsAnswer, LabScope, PauseAnswer } from '../wire/control.js';
@@ -100,8 +99,8 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
     spendFail(webhookId: string): void {
       const own = ownFaults.get(webhookId);
       const faults = own ?? programmeFaults;
-      if (!faults?.fail || !('remaining' in faults.fail)) return;
-      const spent: Faults = { ...faults, fail: { ...faults.fail, remaining: Math.max(0, faults.fail.remaining - 1) } };
+      const spent = faults && spendFail(faults);
+      if (!spent || spent === faults) return;
       if (own) {
         saveWebhook(webhookId, { faults: spent });
         ownFaults.set(webhookId, spent);

@@ -11,7 +11,7 @@ import type { DeliveryStatus, WebhookType } from '../domain/events.js';
 import type { AttemptFault, DeliveryHold } from '../domain/webhook-faults.js';
 import { once, rowInserter, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
-import type { FaultSource } from './faults.js';
+import type { FaultSource } from '../domain/webhook-faults.js';
 import { nextAttemptAt } from './retry-policy.js';
 import type { AttemptOutcome, AttemptResponse } from './send.js';
 

@@ -15,7 +15,7 @@ import { setMaxListeners } from 'node:events';
 import type { Core } from '../core.js';
 import type { DueSource } from '../scheduler.js';
 import { createDeliveryRows, isSuccess, type AttemptListener, type Due, type Outcome } from './delivery-rows.js';
-import { decideAttempt, seededDraw, SEND, type FaultSource, type Plan } from './faults.js';
+import { decideAttempt, seededDraw, SEND, type FaultSource, type Plan } from '../domain/webhook-faults.js';
 import { ATTEMPT_TIMEOUT_MS, noResponse, sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
 
 export type { AttemptListener, AttemptReport } from './delivery-rows.js';
