@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Core } from '../core.js';
-import { once, rowInserter, sqlLiteral } from '../store/prepared.js';
+import { names, once, rowInserter, sqlLiteral } from '../store/prepared.js';
 import { jobs } from '../store/schema.js';
 import type { DueSource } from '../scheduler.js';
 
@@ -18,8 +18,9 @@ export function createJobs(core: Core, onScheduled: () => void) {
   const handlers = new Map<string, JobHandler>();
   // The scheduler asks on every tick, and a tick follows every committed event: SQLite's own
   // statement, the programme written into its text, or min() would be planned again on every run (sqlLiteral).
+  const j = names(jobs);
   const nextDueQuery = once(() =>
-    store.sqlite.prepare<[], number | null>(`SELECT min(due_at) FROM jobs WHERE programme_id = ${sqlLiteral(programme)}`).pluck(),
+    store.sqlite.prepare<[], number | null>(`SELECT min(${j.dueAt}) FROM ${j.table} WHERE ${j.programmeId} = ${sqlLiteral(programme)}`).pluck(),
   );
   const insert = rowInserter(store, jobs);
   const cancelQuery = once(() =>

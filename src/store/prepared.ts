@@ -39,6 +39,24 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  */
 export const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
+/**
+ * The names SQLite's own statements use for `table`, each from the schema: its name (with `alias`
+ * after it when given) and each column's, qualified by the alias, by the property it has in the
+ * schema: `names(deliveries, 'd').nextAttemptAt` is `d."next_attempt_at"`.
+ */
+export function names<T extends SQLiteTable>(table: T, alias?: string): { table: string } & Record<keyof T['_']['columns'], string> {
+  const name = quote(getTableConfig(table).name);
+  const columns = Object.entries(getTableColumns(table) as Record<string, SQLiteColumn>).map(([key, column]) => [
+    key,
+    alias ? `${alias}.${quote(column.name)}` : quote(column.name),
+  ]);
+  return { ...Object.fromEntries(columns), table: alias ? `${name} ${alias}` : name } as { table: string } & Record<keyof T['_']['columns'], string>;
+}
+
+/** A select list of `columns` (from `names`), each named as its property: `d."event_id" AS "eventId"`. */
+export const selectList = <K extends string>(columns: Record<K, string>, keys: readonly K[]): string =>
+  keys.map((key) => `${columns[key]} AS ${quote(key)}`).join(', ');
+
 /** Inserts whole rows into `table` with one prepared statement. */
 export function rowInserter<T extends SQLiteTable>(store: Store, table: T): (row: T['$inferInsert']) => void {
   const columns = Object.entries(getTableColumns(table) as Record<string, SQLiteColumn>);

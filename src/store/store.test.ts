@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { DEFAULT_PROGRAMME } from '../domain/programme.js';
+import { customers, programmes } from './schema.js';
 import { MIGRATED_IMAGE, openFailureMessage, openStore, type Store } from './store.js';
 
 describe('openStore', () => {
@@ -64,6 +67,41 @@ describe('openStore', () => {
     } finally {
       other.close();
     }
+  });
+});
+
+describe("drizzle's connection", () => {
+  it('reaches SQLite through prepare and transaction alone, and reuses a statement by its text', () => {
+    const store = openStore();
+    const { db, sqlite } = store;
+    const prepared: string[] = [];
+    const prepare = sqlite.prepare.bind(sqlite);
+    sqlite.prepare = ((source: string) => (prepared.push(source), prepare(source))) as typeof sqlite.prepare;
+    const row = {
+      programmeId: DEFAULT_PROGRAMME,
+      id: 'c1',
+      externalId: 'e1',
+      chainId: 'eip155:1:0x1',
+      chainIdKey: 'eip155:1:0x1',
+      status: 'initiating' as const,
+      createdAt: 1,
+      updatedAt: 1,
+    };
+    // Every kind of statement drizzle makes, and its own transaction: a call of any other method of the connection would throw here.
+    db.insert(programmes).values({ id: DEFAULT_PROGRAMME, name: 'default', tokenSecret: 's', webhookKey: '', createdAt: 1 }).run();
+    db.transaction((tx) => {
+      tx.insert(customers).values(row).run();
+      tx.update(customers).set({ status: 'active' }).where(eq(customers.id, 'c1')).run();
+    });
+    const read = () => db.select({ status: customers.status }).from(customers).where(eq(customers.id, 'c1')).get();
+    expect(read()).toEqual({ status: 'active' });
+    expect(read()).toEqual({ status: 'active' });
+    expect(db.all(sql`SELECT id FROM customers`)).toEqual([{ id: 'c1' }]);
+    db.delete(customers).where(eq(customers.id, 'c1')).run();
+    expect(db.select().from(customers).all()).toEqual([]);
+    // The select run twice was prepared once.
+    expect(prepared.filter((source) => source.startsWith('select "status"'))).toHaveLength(1);
+    store.close();
   });
 });
 

@@ -114,35 +114,35 @@ function openSqlite(path: string): Database.Database {
 const MAX_STATEMENTS = 2000;
 
 /**
- * The connection as drizzle sees it: drizzle prepares every query it runs, and SQLite's parsing
- * and planning of a statement cost more than running it, so statements are kept by their SQL text
- * and reused. drizzle switches a reused statement to raw (array) rows for its selects; it is
- * switched back for a caller that wants objects. Statements prepared on `sqlite` itself are not kept.
+ * The connection as drizzle uses it: its better-sqlite3 session calls `prepare` and `transaction`
+ * on its client and nothing else (store.test.ts holds it to that). SQLite's parsing and planning of
+ * a statement cost more than running it, and drizzle prepares every query it runs, so statements
+ * are kept by their SQL text and reused. drizzle switches a reused statement to raw (array) rows
+ * for its selects; it is switched back for a caller that wants objects. Statements prepared on
+ * `sqlite` itself are not kept.
  */
-function withStatementCache(sqlite: Database.Database): Database.Database {
+function drizzleClient(sqlite: Database.Database): Database.Database {
   const statements = new Map<string, Database.Statement>();
-  const prepare = (source: string): Database.Statement => {
-    let statement = statements.get(source);
-    if (statement === undefined || statement.busy) {
-      statement = sqlite.prepare(source);
-      if (statements.size >= MAX_STATEMENTS) statements.clear();
-      statements.set(source, statement);
-    } else if (statement.reader) statement.raw(false);
-    return statement;
-  };
-  return new Proxy(sqlite, {
-    get: (target, name) => {
-      if (name === 'prepare') return prepare;
-      const value: unknown = Reflect.get(target, name, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+  const client = {
+    prepare(source: string): Database.Statement {
+      let statement = statements.get(source);
+      if (statement === undefined || statement.busy) {
+        statement = sqlite.prepare(source);
+        if (statements.size >= MAX_STATEMENTS) statements.clear();
+        statements.set(source, statement);
+      } else if (statement.reader) statement.raw(false);
+      return statement;
     },
-  });
+    transaction: sqlite.transaction.bind(sqlite),
+  };
+  // drizzle's type asks for the whole connection, of which it calls these two.
+  return client as unknown as Database.Database;
 }
 
 export function openStore(path = ':memory:'): Store {
   const sqlite = openSqlite(path);
   sqlite.pragma('busy_timeout = 5000');
-  const db = drizzle(withStatementCache(sqlite), { schema });
+  const db = drizzle(drizzleClient(sqlite), { schema });
   // Migrations rebuild tables (SQLite cannot alter a primary key), which references would forbid
   // or cascade through: they run with them off, and what they leave is checked before they are on.
   sqlite.pragma('foreign_keys = OFF');

@@ -9,7 +9,7 @@ import type { Core } from '../core.js';
 import { idsOf } from '../ids.js';
 import type { DeliveryStatus, WebhookType } from '../domain/events.js';
 import type { AttemptFault, DeliveryHold } from '../domain/webhook-faults.js';
-import { once, rowInserter, sqlLiteral } from '../store/prepared.js';
+import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 import type { FaultSource } from '../domain/webhook-faults.js';
 import { nextAttemptAt } from './retry-policy.js';
@@ -86,32 +86,35 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
    * programme is written into their text (sqlLiteral), or those with ORDER BY or min() would be
    * planned again on every run.
    */
-  const mine = `d.programme_id = ${sqlLiteral(programme)}`;
+  const d = names(deliveries, 'd');
+  const e = names(events, 'e');
+  const mine = `${d.programmeId} = ${sqlLiteral(programme)}`;
+  const pending = `${d.status} = ${sqlLiteral('pending')}`;
   const dueSelect =
-    'SELECT d.id, d.event_id AS eventId, d.webhook_id AS webhookId, d.callback_url AS callbackUrl, d.attempts, d.next_attempt_at AS nextAttemptAt, d.hold, ' +
-    'e.body, e.type, e.entity_id AS entityId, e.seq FROM deliveries d JOIN events e ON e.programme_id = d.programme_id AND e.id = d.event_id';
+    `SELECT ${selectList(d, ['id', 'eventId', 'webhookId', 'callbackUrl', 'attempts', 'nextAttemptAt', 'hold'])}, ${selectList(e, ['body', 'type', 'entityId', 'seq'])} ` +
+    `FROM ${d.table} JOIN ${e.table} ON ${e.programmeId} = ${d.programmeId} AND ${e.id} = ${d.eventId}`;
   // Walks deliveries_due in order without a LIMIT (a bound one would be planned anew each run): `due` stops reading.
   // The ids in flight come as one JSON array parameter: a list of varying length cannot be prepared.
   const dueQuery = once(() =>
     sqlite.prepare<[number, string], Due>(
-      `${dueSelect} WHERE ${mine} AND d.status = 'pending' AND d.next_attempt_at <= ? AND d.id NOT IN (SELECT value FROM json_each(?)) ORDER BY d.next_attempt_at, d.rowid`,
+      `${dueSelect} WHERE ${mine} AND ${pending} AND ${d.nextAttemptAt} <= ? AND ${d.id} NOT IN (SELECT value FROM json_each(?)) ORDER BY ${d.nextAttemptAt}, d.rowid`,
     ),
   );
   const dueByIdQuery = once(() =>
-    sqlite.prepare<[string, number], Due>(`${dueSelect} WHERE ${mine} AND d.id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?`),
+    sqlite.prepare<[string, number], Due>(`${dueSelect} WHERE ${mine} AND ${d.id} = ? AND ${pending} AND ${d.nextAttemptAt} <= ?`),
   );
-  const nextDueQuery = once(() =>
-    sqlite.prepare<[], number | null>(`SELECT min(d.next_attempt_at) FROM deliveries d WHERE ${mine} AND d.status = 'pending'`).pluck(),
-  );
+  const nextDueQuery = once(() => sqlite.prepare<[], number | null>(`SELECT min(${d.nextAttemptAt}) FROM ${d.table} WHERE ${mine} AND ${pending}`).pluck());
   const currentQuery = once(() =>
     sqlite.prepare<[string], { status: AttemptReport['status']; firstAttemptAt: number | null }>(
-      `SELECT d.status, d.first_attempt_at AS firstAttemptAt FROM deliveries d WHERE ${mine} AND d.id = ?`,
+      `SELECT ${selectList(d, ['status', 'firstAttemptAt'])} FROM ${d.table} WHERE ${mine} AND ${d.id} = ?`,
     ),
   );
   const insertAttempt = rowInserter(store, attempts);
+  const u = names(deliveries);
+  const updated = [u.attempts, u.firstAttemptAt, u.nextAttemptAt, u.pausedDueAt, u.hold, u.status, u.updatedAt];
   const updateDelivery = once(() =>
     sqlite.prepare<[number, number, number | null, number | null, DeliveryHold | null, string, number, string]>(
-      `UPDATE deliveries AS d SET attempts = ?, first_attempt_at = ?, next_attempt_at = ?, paused_due_at = ?, hold = ?, status = ?, updated_at = ? WHERE ${mine} AND d.id = ?`,
+      `UPDATE ${u.table} SET ${updated.map((name) => `${name} = ?`).join(', ')} WHERE ${u.programmeId} = ${sqlLiteral(programme)} AND ${u.id} = ?`,
     ),
   );
   const byId = and(mineDelivery, eq(deliveries.id, p('id')));
