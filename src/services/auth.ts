@@ -13,7 +13,7 @@ import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { fail } from '../domain/errors.js';
 import { credentials, programmes, signingKeys } from '../store/schema.js';
 import { parseP384PublicKey } from '../signatures/keys.js';
-import type { Token } from '../wire/auth.js';
+import type { Credentials, Token } from '../wire/auth.js';
 
 export const INVALID_CREDENTIALS = 'apiKey and apiSecret do not match a credential of this sandbox';
 
@@ -112,7 +112,7 @@ export function createAuth(core: Core) {
      * programme's credential); without it, a programme without credentials gets the default one.
      * Tokens already issued stay valid.
      */
-    init(given?: { apiKey: string; apiSecret: string }): void {
+    init(given?: Credentials): void {
       store.transaction(() => {
         if (given) upsertCredential(given.apiKey, given.apiSecret);
         else if (credentialCount() === 0) upsertCredential(DEFAULT_API_KEY, DEFAULT_API_SECRET);

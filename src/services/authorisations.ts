@@ -14,25 +14,17 @@ import {
   MANUAL_COMPLETION_DELAY_MS,
   merchantFrom,
   TERMINATED_HOLD_WINDOW_MS,
-  type Merchant,
 } from '../domain/authorisation.js';
 import { fail } from '../domain/errors.js';
 import { amountProblems, convert, normalise, type MoneyTables } from '../domain/money.js';
 import { accounts, authorisations, cards } from '../store/schema.js';
-import { toAuthorisation, type Authorisation } from '../wire/payment.js';
+import { toAuthorisation, type Authorisation, type AuthorisationRequest } from '../wire/payment.js';
 import type { Events } from './events.js';
 import type { Jobs } from './jobs.js';
 import { lifecycle } from './lifecycle.js';
 import type { Transactions } from './transactions.js';
 
 type AuthorisationRow = typeof authorisations.$inferSelect;
-
-export interface AuthorisationRequest {
-  amount: string;
-  currency: string;
-  capture: boolean;
-  merchant?: Partial<Merchant> | undefined;
-}
 
 const AUTO_CAPTURE = 'authorisation.auto-capture';
 const COMPLETE = 'authorisation.complete';

@@ -1,12 +1,13 @@
 /**
  * The Authorisation and Transaction resources: their wire shapes and the mappings from their rows
- * (docs/api.md: Authorisations and transactions). A transaction carries its authorisation's amounts,
- * rate and merchant: `paymentOf` is that part of both.
+ * (docs/api.md: Authorisations and transactions), and what the simulator's authorisation takes. A
+ * transaction carries its authorisation's amounts, rate and merchant: `paymentOf` is that part of both.
  */
 import { z } from 'zod';
 import { iso } from '../clock.js';
 import { AUTHORISATION_STATUSES, Merchant } from '../domain/authorisation.js';
 import { DateTime, Decimal, Uuid } from '../domain/formats.js';
+import { amountProblems, type MoneyTables } from '../domain/money.js';
 import { ChainTransaction, Fee, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES } from '../domain/transaction.js';
 import type { authorisations, transactions } from '../store/schema.js';
 
@@ -24,6 +25,50 @@ export const Authorisation = z
   .meta({ id: 'Authorisation' });
 
 export type Authorisation = z.infer<typeof Authorisation>;
+
+const text = z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
+
+const MerchantOverride = z
+  .object({
+    id: text.optional(),
+    name: text.optional(),
+    // A refinement rather than .int(): zod's integer check stops the checks that name other bad fields.
+    mcc: z
+      .number()
+      .min(0)
+      .max(9999)
+      .refine(Number.isInteger, 'must be an integer')
+      .optional()
+      .meta({ type: 'integer', minimum: 0, maximum: 9999, description: 'Merchant Category Code (ISO 18245)' }),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code such as GB')
+      .optional(),
+    city: text.optional(),
+  })
+  .meta({ description: 'Replaces the given fields of the default merchant {id:"TEST", name:"Test Merchant", mcc:9999, country:"GB", city:"London"}' });
+
+/** POST /v1/simulator/cards/{cardId}/authorisation: the amount is checked against the minor-unit digits of `currencies`. */
+export const AuthorisationRequest = (currencies: MoneyTables['currencies']) =>
+  z
+    .object({
+      amount: z
+        .string({ error: 'must be a decimal string such as "12.50"' })
+        .meta({ format: 'decimal', description: 'Amount in `currency`, > 0, at most its ISO 4217 minor-unit digits' }),
+      currency: z.string({ error: 'must be an ISO 4217 currency code such as "EUR"' }).meta({ description: 'Merchant currency (ISO 4217)' }),
+      capture: z.boolean({ error: 'must be true or false' }).default(true).meta({ description: 'Capture automatically one second after authorising' }),
+      merchant: MerchantOverride.optional(),
+    })
+    // Runs even when other fields failed, so that one answer names every bad field.
+    .superRefine(
+      (body, ctx) => {
+        for (const { path, message } of amountProblems(body.amount, body.currency, currencies)) ctx.addIssue({ code: 'custom', path: [path], message });
+      },
+      { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    );
+
+/** The request as validated: `capture` defaulted. */
+export type AuthorisationRequest = z.output<ReturnType<typeof AuthorisationRequest>>;
 
 export const Transaction = z
   .object({

@@ -1,14 +1,12 @@
 /** /v1/auth: tokens, credentials and request-signing keys (docs/signatures.md: Authentication, signatures and idempotency). */
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.js';
 import { fail } from '../../domain/errors.js';
 import { INVALID_CREDENTIALS } from '../../services/auth.js';
 import { servicesOf, type Api } from '../env.js';
-import { Uuid } from '../../domain/formats.js';
-import { Token } from '../../wire/auth.js';
+import { CredentialKey, Credentials, SigningKey, SigningKeyId, Token } from '../../wire/auth.js';
 import { jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 
-const Credentials = z.object({ apiKey: Uuid, apiSecret: z.string() });
 const noContent = { 204: { description: 'Successful operation' } };
 const tags = ['Authentication'];
 
@@ -58,7 +56,7 @@ export function credentialRoutes(api: Api): void {
       path: '/auth/credentials',
       tags,
       operationId: 'deleteCredentials',
-      request: { body: jsonBody(z.object({ apiKey: Uuid })) },
+      request: { body: jsonBody(CredentialKey) },
       responses: { ...noContent, ...standardProblems },
     }),
     (c) => {
@@ -73,11 +71,7 @@ export function credentialRoutes(api: Api): void {
       path: '/auth/signing',
       tags,
       operationId: 'updateSigningKey',
-      request: {
-        body: jsonBody(
-          z.object({ signingKeyId: Uuid, signingKey: z.string().meta({ format: 'byte', description: 'Base64 of the PEM text of an ECDSA P-384 public key' }) }),
-        ),
-      },
+      request: { body: jsonBody(SigningKey) },
       responses: { ...noContent, ...standardProblems },
     }),
     (c) => {
@@ -93,7 +87,7 @@ export function credentialRoutes(api: Api): void {
       path: '/auth/signing',
       tags,
       operationId: 'deleteSigningKey',
-      request: { body: jsonBody(z.object({ signingKeyId: Uuid })) },
+      request: { body: jsonBody(SigningKeyId) },
       responses: { ...noContent, ...standardProblems },
     }),
     (c) => {
