@@ -4,6 +4,7 @@
  * or `{to}` an RFC 3339 instant in the future. The clock never moves backwards, so zero, negative
  * and past targets are refused, as is a jump beyond 100 years (past it dates stop being dates).
  */
+import { z } from 'zod';
 import { iso } from '../clock.js';
 import { addCalendar, parseCalendarDuration } from './duration.js';
 import { fail } from './errors.js';
@@ -13,10 +14,12 @@ export const MAX_ADVANCE_MS = 36_525 * 86_400_000;
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
 
-export interface AdvanceRequest {
-  by?: string | undefined;
-  to?: string | undefined;
-}
+/** POST /_sandbox/clock/advance; `advanceTarget` checks the values. */
+export const AdvanceRequest = z.object({
+  by: z.string().optional().meta({ description: 'A duration to move forward: `90s`, `2h`, `30d`, `1mo`' }),
+  to: z.string().optional().meta({ description: 'An ISO 8601 instant to move to' }),
+});
+export type AdvanceRequest = z.infer<typeof AdvanceRequest>;
 
 const refuse = (path: 'by' | 'to', message: string): never => fail('invalid_request', `invalid body: ${path} ${message}`, [{ path, message }]);
 

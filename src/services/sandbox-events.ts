@@ -7,19 +7,10 @@ import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
 import { iso } from '../clock.js';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
-import type { WebhookType } from '../domain/events.js';
 import { attempts, deliveries, events } from '../store/schema.js';
-import type { AttemptView, DeliverySummary, EventDetail, EventSummary } from '../wire/control.js';
+import type { AttemptView, DeliverySummary, EventDetail, EventListQuery, EventSummary } from '../wire/control.js';
 
 export type { AttemptView, DeliverySummary, EventDetail, EventSummary };
-
-export interface EventFilter {
-  type?: WebhookType | undefined;
-  entityId?: string | undefined;
-  /** Only events older than this one (the last id of the previous page). */
-  before?: string | undefined;
-  limit: number;
-}
 
 type DeliveryRow = typeof deliveries.$inferSelect;
 
@@ -63,7 +54,7 @@ export function createSandboxEvents({ store, programme }: Core) {
 
   return {
     /** Newest first, at most `limit`. */
-    list(filter: EventFilter): EventSummary[] {
+    list(filter: EventListQuery): EventSummary[] {
       const where: SQL[] = [mine];
       if (filter.type) where.push(eq(events.type, filter.type));
       if (filter.entityId) where.push(eq(events.entityId, filter.entityId));

@@ -13,7 +13,7 @@ import { deliveries, events as eventRows, webhooks } from '../store/schema.js';
 import { spkiPem } from '../signatures/keys.js';
 import { createDispatcher, type AttemptListener } from '../webhooks/dispatcher.js';
 import type { SendPool, WebhookSigner } from '../webhooks/send.js';
-import type { WebhookType } from '../domain/events.js';
+import type { ResendWindow } from '../wire/control.js';
 import { toWebhook, type SaveWebhook, type Webhook } from '../wire/webhook.js';
 import type { DeliveryLab } from './delivery-lab.js';
 import type { Events } from './events.js';
@@ -26,13 +26,6 @@ export interface WebhookDeps {
   signer: () => WebhookSigner;
   pool: SendPool;
   lab: DeliveryLab;
-}
-
-/** Which events a window resend sends again: `since` inclusive, `until` exclusive (sandbox time). */
-export interface ResendWindow {
-  since?: number | undefined;
-  until?: number | undefined;
-  type?: WebhookType | undefined;
 }
 
 export interface Queued {

@@ -1,9 +1,11 @@
 /**
- * The control plane's answers (/_sandbox/*, docs: GET /_sandbox/openapi.json): one definition of
- * each, from which the routes declare their answers, the services take their types, the test
- * harness checks every answer and scripts/api-types.mjs generates the control client's types.
+ * The control plane's answers (/_sandbox/*, docs: GET /_sandbox/openapi.json), and the bodies and
+ * queries its services take: one definition of each, from which the routes declare them, the
+ * services take their types, the test harness checks every answer and scripts/api-types.mjs
+ * generates the control client's types.
  */
 import { z } from 'zod';
+import { parseClockOption } from '../clock.js';
 import { ApiFaultView } from '../domain/api-faults.js';
 import { ERROR_CODES } from '../domain/errors.js';
 import { DELIVERY_STATUSES, WEBHOOK_TYPES } from '../domain/events.js';
@@ -133,6 +135,49 @@ export const EventResent = z.object({ eventId: z.string(), deliveries: z.array(Q
 /** POST /_sandbox/events/resend: how many events matched, and the deliveries queued, oldest event first. */
 export const WindowResent = z.object({ events: Count, deliveries: z.array(QueuedDelivery.extend({ eventId: z.string() })) }).meta({ id: 'WindowResent' });
 export type WindowResent = z.infer<typeof WindowResent>;
+
+/** GET /_sandbox/events/stream: which events and attempts to send. */
+export const EventStreamQuery = z.object({
+  type: z.enum(WEBHOOK_TYPES, `must be one of ${WEBHOOK_TYPES.join(', ')}`).optional(),
+  entityId: Uuid.optional(),
+});
+
+const MAX_EVENTS_PAGE = 1000;
+
+/** GET /_sandbox/events: a page of events, newest first. */
+export const EventListQuery = EventStreamQuery.extend({
+  /** Only events older than this one (the last id of the previous page). */
+  before: Uuid.optional(),
+  limit: z.coerce
+    .number(`must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
+    .int(`must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
+    .min(1, `must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
+    .max(MAX_EVENTS_PAGE, `must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
+    .default(100),
+});
+/** The query as validated: `limit` defaulted. */
+export type EventListQuery = z.output<typeof EventListQuery>;
+
+/** An instant of sandbox time: an ISO 8601 date or date-time (UTC unless it has an offset). */
+const SandboxInstant = z.string().transform((value, ctx) => {
+  const at = value === 'now' ? undefined : parseClockOption(value, 0);
+  if (at === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, such as 2026-03-01T09:00:00Z' });
+    return z.NEVER;
+  }
+  return at;
+});
+
+/** POST /_sandbox/events/resend: which events to send again — `since` inclusive, `until` exclusive (sandbox time, epoch ms once read). */
+export const ResendWindow = z
+  .strictObject({ since: SandboxInstant.optional(), until: SandboxInstant.optional(), type: z.enum(WEBHOOK_TYPES).optional() })
+  .superRefine((window, ctx) => {
+    if (window.since === undefined && window.until === undefined && window.type === undefined)
+      ctx.addIssue({ code: 'custom', message: 'give since, until or type: which events to send again' });
+    if (window.since !== undefined && window.until !== undefined && window.until <= window.since)
+      ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be later than since' });
+  });
+export type ResendWindow = z.output<typeof ResendWindow>;
 
 /** `event: event` on GET /_sandbox/events/stream: a committed event. */
 export const StreamedEvent = z.object({ kind: z.literal('event'), ...eventFields }).meta({ id: 'StreamedEvent' });

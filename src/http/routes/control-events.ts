@@ -5,52 +5,27 @@
  * delivery attempt outcomes.
  */
 import { z } from 'zod';
-import { iso, parseClockOption } from '../../clock.js';
-import { WEBHOOK_TYPES } from '../../domain/events.js';
+import { iso } from '../../clock.js';
 import { Uuid } from '../../domain/formats.js';
 import type { EventRecord } from '../../services/events.js';
 import type { AttemptReport } from '../../webhooks/dispatcher.js';
-import { EventDetail, EventResent, EventSummary, StreamedAttempt, StreamedEvent, WindowResent } from '../../wire/control.js';
+import {
+  EventDetail,
+  EventListQuery,
+  EventResent,
+  EventStreamQuery,
+  EventSummary,
+  ResendWindow,
+  StreamedAttempt,
+  StreamedEvent,
+  WindowResent,
+} from '../../wire/control.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { sseStream } from './sse.js';
 
-const MAX_EVENTS_PAGE = 1000;
-
-const Filter = z.object({
-  type: z.enum(WEBHOOK_TYPES, `must be one of ${WEBHOOK_TYPES.join(', ')}`).optional(),
-  entityId: Uuid.optional(),
-});
-const ListQuery = Filter.extend({
-  /** Only events older than this one (the last id of the previous page). */
-  before: Uuid.optional(),
-  limit: z.coerce
-    .number(`must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
-    .int(`must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
-    .min(1, `must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
-    .max(MAX_EVENTS_PAGE, `must be an integer from 1 to ${MAX_EVENTS_PAGE}`)
-    .default(100),
-});
 const EventParam = z.object({ eventId: Uuid });
-
-/** An instant of sandbox time: an ISO 8601 date or date-time (UTC unless it has an offset). */
-const Instant = z.string().transform((value, ctx) => {
-  const at = value === 'now' ? undefined : parseClockOption(value, 0);
-  if (at === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, such as 2026-03-01T09:00:00Z' });
-    return z.NEVER;
-  }
-  return at;
-});
-const ResendWindow = z
-  .strictObject({ since: Instant.optional(), until: Instant.optional(), type: z.enum(WEBHOOK_TYPES).optional() })
-  .superRefine((window, ctx) => {
-    if (window.since === undefined && window.until === undefined && window.type === undefined)
-      ctx.addIssue({ code: 'custom', message: 'give since, until or type: which events to send again' });
-    if (window.since !== undefined && window.until !== undefined && window.until <= window.since)
-      ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be later than since' });
-  });
 
 const streamedEvent = (e: EventRecord): StreamedEvent => ({
   kind: 'event',
@@ -80,7 +55,7 @@ export function controlEventRoutes(control: Api): void {
       operationId: 'listEvents',
       summary: 'Events newest first, with their deliveries',
       tags,
-      query: ListQuery,
+      query: EventListQuery,
       responses: { 200: jsonResponse(z.array(EventSummary)) },
     },
     (c, { query }) => c.json(servicesOf(c).sandboxEvents.list(query)),
@@ -94,7 +69,7 @@ export function controlEventRoutes(control: Api): void {
       path: '/events/stream',
       operationId: 'streamEvents',
       tags,
-      query: Filter,
+      query: EventStreamQuery,
       summary: 'Server-Sent Events: `event` for each committed event, `attempt` for each delivery attempt',
       responses: {
         200: {

@@ -6,12 +6,12 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { z } from 'zod';
 import { iso } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { ApiFaultRule, DeclaredOperation } from '../../domain/api-faults.js';
 import type { FieldError } from '../../domain/errors.js';
+import { AdvanceRequest } from '../../domain/time-travel.js';
 import { version } from '../../version.js';
 import { Advanced, ClockState, Health, Wiped } from '../../wire/control.js';
 import { controlRoute } from '../control-route.js';
@@ -30,11 +30,6 @@ import { controlSnapshotFileRoute, controlSnapshotRoutes } from './control-snaps
 import { controlUiRoutes } from './control-ui.js';
 import { controlWebhookRoutes } from './control-webhooks.js';
 import { controlWorldRoutes } from './control-world.js';
-
-const Advance = z.object({
-  by: z.string().optional().meta({ description: 'A duration to move forward: `90s`, `2h`, `30d`, `1mo`' }),
-  to: z.string().optional().meta({ description: 'An ISO 8601 instant to move to' }),
-});
 
 export interface ControlOptions {
   /** The body size limit, shared with the API. */
@@ -129,7 +124,7 @@ function clockRoutes(control: Api, config: Config): void {
       operationId: 'advanceClock',
       summary: 'Move the clock forward, running every job that falls due on the way',
       tags,
-      body: Advance,
+      body: AdvanceRequest,
       responses: { 200: jsonResponse(Advanced) },
     },
     async (c, { body }) => {
