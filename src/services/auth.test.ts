@@ -10,11 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { createClock } from '../clock.js';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig } from '../config.js';
 import { buildDeps } from '../deps.js';
+import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { seededRandom } from '../ids.js';
 import { memoryLog } from '../log.js';
 import { openStore } from '../store/store.js';
 import { createTestSandbox, T0, type TestSandbox } from '../testing/harness.js';
 import { newSigningKey, sendSigned } from '../testing/signer.js';
+import { programmeOfToken } from './auth.js';
 
 const OTHER_KEY = '2b9e7c51-3f0a-4d8e-9c61-5a7b8d9e0f12';
 const b64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
@@ -109,6 +111,61 @@ describe('bearer tokens', () => {
     await refused(sandbox, `Basic ${Buffer.from(`${DEFAULT_API_KEY}:${DEFAULT_API_SECRET}`).toString('base64')}`, /Bearer <JWT>/);
     await refused(sandbox, 'Bearer', /Bearer <JWT>/);
     await refused(sandbox, 'Bearer a.b.c', /not a readable JWT/);
+  });
+
+  it('are read from the header the same way for the programme and for the check: the scheme in any case, any whitespace after it, space around', () => {
+    const sandbox = createTestSandbox();
+    const token = sandbox.token();
+    for (const authorization of [`Bearer ${token}`, `bearer ${token}`, `BEARER ${token}`, `Bearer \t  ${token}`, `  Bearer ${token}\t`]) {
+      expect(programmeOfToken(authorization)).toBe(DEFAULT_PROGRAMME);
+      expect(sandbox.deps.services.auth.authenticate(authorization)).toBe(DEFAULT_API_KEY);
+    }
+  });
+
+  it('refuse a header that is not "Bearer <JWT>" before reading the token, and name no programme for it', () => {
+    const sandbox = createTestSandbox();
+    const token = sandbox.token();
+    const [header, payload] = token.split('.') as [string, string, string];
+    const refusal = (authorization: string | undefined) => {
+      try {
+        sandbox.deps.services.auth.authenticate(authorization);
+      } catch (error) {
+        return error;
+      }
+      throw new Error(`${authorization} was accepted`);
+    };
+    for (const authorization of [undefined, '']) {
+      expect(programmeOfToken(authorization)).toBeUndefined();
+      expect(refusal(authorization)).toMatchObject({
+        code: 'not_authorised',
+        detail: 'missing Authorization header: send Authorization: Bearer <token> from POST /v1/auth/token',
+      });
+    }
+    for (const authorization of [
+      ' ',
+      'Bearer',
+      `Bearer${token}`,
+      `Token ${token}`,
+      `Basic ${token}`,
+      `Bearer ${token} ${token}`,
+      `Bearer "${token}"`,
+      `Bearer ${token}=`,
+      `Bearer ${token}.AA`,
+      `Bearer ${header}.${payload}`,
+      `Bearer ${header}..AA`,
+    ]) {
+      expect(programmeOfToken(authorization)).toBeUndefined();
+      expect(refusal(authorization)).toMatchObject({ code: 'not_authorised', detail: 'Authorization must be "Bearer <JWT>"' });
+    }
+  });
+
+  it("name their programme by the prg claim, read before any check: the default programme's without one, none when the claims are unreadable", () => {
+    const token = (claims: unknown) => `Bearer ${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(claims)}.AA`;
+    expect(programmeOfToken(token({ prg: 'a-programme' }))).toBe('a-programme');
+    expect(programmeOfToken(token({ sub: DEFAULT_API_KEY }))).toBe(DEFAULT_PROGRAMME);
+    expect(programmeOfToken(token({ prg: 7 }))).toBe(DEFAULT_PROGRAMME);
+    expect(programmeOfToken(token(null))).toBe(DEFAULT_PROGRAMME);
+    expect(programmeOfToken(token('{not json'))).toBeUndefined();
   });
 
   it('refuse alg "none", RS256 and a forged HS256 signature', async () => {
