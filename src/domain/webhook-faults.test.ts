@@ -1,17 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from './duration.js';
+import { SandboxError } from './errors.js';
 import {
+  attemptDraw,
   decideAttempt,
+  exhausted,
   faultsView,
   hasFaults,
+  heldAfterResume,
+  holdAfter,
+  letGo,
   parseDelay,
   parseFaultsSpec,
   RECHECK_MS,
+  releasesHolds,
   REORDER_HOLD_MS,
+  retried,
   SEND,
   seededDraw,
   spendFail,
   type AttemptFacts,
+  type ControlledDelivery,
   type Draw,
   type Faults,
 } from './webhook-faults.js';
@@ -194,5 +203,96 @@ describe('spending one of fail.times', () => {
     const rate: Faults = { fail: { status: 500, rate: 0.5 } };
     expect(spendFail(rate)).toBe(rate);
     expect(spendFail({ duplicate: 1 })).toEqual({ duplicate: 1 });
+  });
+});
+
+describe('attemptDraw', () => {
+  it('draws from the seed when the faults name one, else from the randomness it is given', () => {
+    const unseeded: Draw = () => 0.25;
+    expect(attemptDraw({ duplicate: 1 }, 7, 1, unseeded)).toBe(unseeded);
+    expect(attemptDraw(undefined, 7, 1, unseeded)).toBe(unseeded);
+    const seeded = attemptDraw({ duplicate: 1, seed: 0 }, 7, 2, unseeded);
+    expect(seeded('duplicate')).toBe(seededDraw(0, 7, 2)('duplicate'));
+  });
+});
+
+describe('holds', () => {
+  it('let go before what they waited for, a reordering hold counts as a delay', () => {
+    expect(letGo('holding')).toBe('delayed');
+    expect(letGo('delayed')).toBe('delayed');
+    expect(letGo('reordered')).toBe('reordered');
+    expect(letGo(null)).toBeNull();
+  });
+
+  it("pass from an answer given in the receiver's place to the attempt that reaches it, which ends them", () => {
+    expect(holdAfter('injected-status', 'holding')).toBe('delayed');
+    expect(holdAfter('injected-timeout', 'reordered')).toBe('reordered');
+    expect(holdAfter('injected-status', null)).toBeNull();
+    for (const fault of [undefined, 'delayed', 'reordered', 'duplicate', 'forged'] as const) expect(holdAfter(fault, 'delayed')).toBeNull();
+  });
+
+  it('are let go in a scope whose faults no longer reorder', () => {
+    expect(releasesHolds(undefined)).toBe(true);
+    expect(releasesHolds({})).toBe(true);
+    expect(releasesHolds({ reorder: 0, duplicate: 1 })).toBe(true);
+    expect(releasesHolds({ reorder: 0.5 })).toBe(false);
+  });
+});
+
+describe('resuming', () => {
+  it('keeps held, for the programme, the subscriptions paused on their own, and for one, all of them while the programme is paused', () => {
+    expect(heldAfterResume(undefined, true, new Set(['wh1', 'wh2']))).toEqual(['wh1', 'wh2']);
+    expect(heldAfterResume(undefined, false, new Set())).toEqual([]);
+    expect(heldAfterResume('wh1', true, new Set(['wh1']))).toBeUndefined();
+    expect(heldAfterResume('wh1', false, new Set(['wh1', 'wh2']))).toEqual([]);
+  });
+});
+
+describe('the delivery controls', () => {
+  const delivery = (overrides: Partial<ControlledDelivery> = {}): ControlledDelivery => ({
+    id: 'd1',
+    eventId: 'e1',
+    status: 'pending',
+    hold: null,
+    ...overrides,
+  });
+  const refusal = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error instanceof SandboxError ? { code: error.code, detail: error.detail } : error;
+    }
+    return undefined;
+  };
+
+  it('retry makes the next attempt due now, letting a hold go, and gives a discarded delivery one more while its webhook exists', () => {
+    const pending = { status: 'pending', nextAttemptAt: T, pausedDueAt: null, updatedAt: T };
+    expect(retried(delivery(), T, () => false)).toEqual({ ...pending, hold: null });
+    expect(retried(delivery({ hold: 'holding' }), T, () => false)).toEqual({ ...pending, hold: 'delayed' });
+    expect(retried(delivery({ status: 'discarded', hold: 'reordered' }), T, () => true)).toEqual({ ...pending, hold: 'reordered' });
+    expect(refusal(() => retried(delivery({ status: 'discarded' }), T, () => false))).toEqual({
+      code: 'invalid_state_transition',
+      detail: 'delivery d1 was discarded when its webhook was deleted',
+    });
+    expect(refusal(() => retried(delivery({ status: 'delivered' }), T, () => true))).toEqual({
+      code: 'invalid_state_transition',
+      detail: 'delivery d1 was delivered; to send its event again, resend it (POST /_sandbox/events/e1/resend)',
+    });
+  });
+
+  it('retry asks whether the webhook exists only for a discarded delivery', () => {
+    let asked = 0;
+    retried(delivery({ hold: 'delayed' }), T, () => (asked++, false));
+    expect(asked).toBe(0);
+  });
+
+  it('exhaust discards a delivery that was not delivered, hold and schedule gone', () => {
+    const discarded = { status: 'discarded', nextAttemptAt: null, pausedDueAt: null, hold: null, updatedAt: T };
+    expect(exhausted(delivery({ hold: 'holding' }), T)).toEqual(discarded);
+    expect(exhausted(delivery({ status: 'discarded' }), T)).toEqual(discarded);
+    expect(refusal(() => exhausted(delivery({ status: 'delivered' }), T))).toEqual({
+      code: 'invalid_state_transition',
+      detail: 'delivery d1 was delivered already',
+    });
   });
 });

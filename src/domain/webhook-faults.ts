@@ -3,12 +3,15 @@
  * purpose — send a successful delivery twice, hold an event back behind the next one for the same
  * entity, delay first attempts, or answer in the receiver's place with a status or with silence.
  * Here, every rule of it: the body the control plane and `--webhook-faults` accept, its normal form
- * as stored, its form on the wire, the names of the faults an attempt records, and the decision for
- * each attempt.
+ * as stored, its form on the wire, the names of the faults an attempt records, the decision for
+ * each attempt and the draws it takes, what becomes of a hold, and the rules of the lab's controls
+ * (resume, retry, exhaust). The lab's settings and the deliveries are read and written by
+ * services/delivery-lab.ts and webhooks/delivery-rows.ts.
  */
 import { z } from 'zod';
 import { formatDuration, parseDuration } from './duration.js';
-import type { FieldError } from './errors.js';
+import { fail, type FieldError } from './errors.js';
+import type { DeliveryStatus } from './events.js';
 import { Count } from './formats.js';
 
 /** What an attempt records when a fault touched it. */
@@ -213,6 +216,10 @@ export function seededDraw(seed: number, eventSeq: number, attempt: number): Dra
   return (kind) => mix(base ^ Math.imul(SALT[kind], 0x9e3779b1)) / 2 ** 32;
 }
 
+/** The draws of an attempt under `faults`: seeded when they name a seed, else `unseeded` (the programme's randomness). */
+export const attemptDraw = (faults: Faults | undefined, eventSeq: number, attempt: number, unseeded: Draw): Draw =>
+  faults?.seed !== undefined ? seededDraw(faults.seed, eventSeq, attempt) : unseeded;
+
 export interface AttemptFacts {
   /** 1-based number of the attempt about to be made, and the sandbox time it would be made at. */
   attempt: number;
@@ -249,7 +256,7 @@ export function decideAttempt(faults: Faults | undefined, facts: AttemptFacts, d
     const later = facts.laterPending();
     if (later !== undefined) return { action: 'hold', hold: 'holding', forMs: later === null ? REORDER_HOLD_MS : Math.max(later - facts.at, RECHECK_MS) };
   }
-  const carried: AttemptFault | undefined = held === null ? undefined : held === 'reordered' ? 'reordered' : 'delayed';
+  const carried: AttemptFault | undefined = letGo(held) ?? undefined;
   if (!faults) return carried ? { action: 'send', fault: carried, duplicate: false } : SEND;
   if (facts.attempt === 1 && held === null) {
     if (faults.reorder && draw('reorder') < faults.reorder && !facts.overtakes()) return { action: 'hold', hold: 'holding', forMs: REORDER_HOLD_MS };
@@ -276,6 +283,60 @@ export function decideAttempt(faults: Faults | undefined, facts: AttemptFacts, d
 export function spendFail(faults: Faults): Faults {
   if (!faults.fail || !('remaining' in faults.fail)) return faults;
   return { ...faults, fail: { ...faults.fail, remaining: Math.max(0, faults.fail.remaining - 1) } };
+}
+
+/**
+ * The hold a delivery's next attempt records once it is let go before what it waited for: held
+ * back for reordering (`holding`), it counts as delayed; `delayed` and `reordered` stay.
+ */
+export function letGo(hold: DeliveryHold | null): Exclude<DeliveryHold, 'holding'> | null {
+  return hold === 'holding' ? 'delayed' : hold;
+}
+
+/**
+ * The hold a delivery keeps after an attempt whose first outcome recorded `fault`: an answer the
+ * sandbox gave in the receiver's place passes it on to the attempt that reaches the receiver, which ends it.
+ */
+export const holdAfter = (fault: AttemptFault | undefined, hold: DeliveryHold | null): DeliveryHold | null =>
+  fault === 'injected-status' || fault === 'injected-timeout' ? letGo(hold) : null;
+
+/** Whether the events held back for reordering in a scope are let go when `faults` are in force there: when they do not reorder. */
+export const releasesHolds = (faults: Faults | undefined): boolean => !faults?.reorder;
+
+/**
+ * The subscriptions whose deliveries stay held when the programme (`webhookId` undefined) or one
+ * subscription resumes: the programme's resume leaves those paused on their own; one
+ * subscription's lets nothing go while the programme is paused (undefined).
+ */
+export function heldAfterResume(webhookId: string | undefined, programmePaused: boolean, pausedHooks: Iterable<string>): string[] | undefined {
+  return webhookId === undefined ? [...pausedHooks] : programmePaused ? undefined : [];
+}
+
+/** What the delivery controls read of a delivery. */
+export interface ControlledDelivery {
+  id: string;
+  eventId: string;
+  status: DeliveryStatus;
+  hold: DeliveryHold | null;
+}
+
+/**
+ * A delivery retried at `now`: its next attempt due now, ahead of its schedule — even while
+ * paused or held back (the hold let go) — or one more attempt for a discarded one. A delivered one
+ * is refused (its event is resent instead), as is one discarded when its webhook was deleted.
+ */
+export function retried(delivery: ControlledDelivery, now: number, webhookExists: () => boolean) {
+  const { id, eventId, status, hold } = delivery;
+  if (status === 'delivered')
+    fail('invalid_state_transition', `delivery ${id} was delivered; to send its event again, resend it (POST /_sandbox/events/${eventId}/resend)`);
+  if (status === 'discarded' && !webhookExists()) fail('invalid_state_transition', `delivery ${id} was discarded when its webhook was deleted`);
+  return { status: 'pending' as const, nextAttemptAt: now, pausedDueAt: null, hold: letGo(hold), updatedAt: now };
+}
+
+/** A delivery exhausted at `now`, as its 24 h of retries running out would leave it: discarded. A delivered one is refused. */
+export function exhausted(delivery: ControlledDelivery, now: number) {
+  if (delivery.status === 'delivered') fail('invalid_state_transition', `delivery ${delivery.id} was delivered already`);
+  return { status: 'discarded' as const, nextAttemptAt: null, pausedDueAt: null, hold: null, updatedAt: now };
 }
 
 /**

@@ -10,7 +10,17 @@
 import { and, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { fail } from '../domain/errors.js';
-import { faultsView, hasFaults, spendFail, type Faults, type FaultSource } from '../domain/webhook-faults.js';
+import {
+  exhausted,
+  faultsView,
+  hasFaults,
+  heldAfterResume,
+  releasesHolds,
+  retried,
+  spendFail,
+  type Faults,
+  type FaultSource,
+} from '../domain/webhook-faults.js';
 import { deliveries, programmes, webhooks } from '../store/schema.js';
 import { released } from '../webhooks/delivery-rows.js';
 import { deliverySummary } from './sandbox-events.js';
@@ -125,7 +135,7 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
       store.transaction(() => {
         if (webhookId === undefined) saveProgramme({ webhookFaults: Object.keys(faults).length ? faults : null });
         else saveWebhook(webhookId, { faults });
-        if (!faults.reorder) releaseHolds(ofWebhook(webhookId));
+        if (releasesHolds(faults)) releaseHolds(ofWebhook(webhookId));
       });
       if (webhookId === undefined) programmeFaults = Object.keys(faults).length ? faults : undefined;
       else ownFaults.set(webhookId, faults);
@@ -141,7 +151,7 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
       store.transaction(() => {
         if (webhookId === undefined) saveProgramme({ webhookFaults: null });
         else saveWebhook(webhookId, { faults: null });
-        if (!after?.reorder) releaseHolds(ofWebhook(webhookId));
+        if (releasesHolds(after)) releaseHolds(ofWebhook(webhookId));
       });
       if (webhookId === undefined) programmeFaults = undefined;
       else ownFaults.delete(webhookId);
@@ -169,7 +179,7 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
     /** Lets the held deliveries go, each at the time it was due; a subscription stays held while the programme is paused. */
     resume(webhookId?: string): PauseAnswer {
       if (webhookId !== undefined) requireWebhook(webhookId);
-      const stillHeld = webhookId === undefined ? [...pausedHooks] : pausedAll ? undefined : [];
+      const stillHeld = heldAfterResume(webhookId, pausedAll, pausedHooks);
       const released = store.transaction(() => {
         if (webhookId === undefined) saveProgramme({ webhooksPaused: false });
         else saveWebhook(webhookId, { paused: false });
@@ -199,34 +209,16 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
       };
     },
 
-    /**
-     * Makes a delivery's next attempt due now, ahead of its schedule — even while paused or held
-     * back — or gives a discarded one one more attempt. A delivered one is sent again by resending
-     * its event.
-     */
+    /** Makes a delivery's next attempt due now, or gives a discarded one one more attempt (retried). */
     retry(deliveryId: string): DeliveryAnswer {
       const row = findDelivery(deliveryId);
-      if (row.status === 'delivered')
-        fail(
-          'invalid_state_transition',
-          `delivery ${deliveryId} was delivered; to send its event again, resend it (POST /_sandbox/events/${row.eventId}/resend)`,
-        );
-      if (row.status === 'discarded') {
-        const hook = db
+      const webhookExists = () =>
+        db
           .select({ id: webhooks.id })
           .from(webhooks)
           .where(and(eq(webhooks.programmeId, programme), eq(webhooks.id, row.webhookId)))
-          .get();
-        if (!hook) fail('invalid_state_transition', `delivery ${deliveryId} was discarded when its webhook was deleted`);
-      }
-      const now = clock.now();
-      const values = {
-        status: 'pending' as const,
-        nextAttemptAt: now,
-        pausedDueAt: null,
-        hold: row.hold === 'holding' ? ('delayed' as const) : row.hold,
-        updatedAt: now,
-      };
+          .get() !== undefined;
+      const values = retried(row, clock.now(), webhookExists);
       db.update(deliveries)
         .set(values)
         .where(and(mine, eq(deliveries.id, deliveryId)))
@@ -238,8 +230,7 @@ export function createDeliveryLab(core: Core, { kick }: { kick: () => void }) {
     /** Discards a delivery now, as its 24 h of retries running out would: nothing more is sent. */
     exhaust(deliveryId: string): DeliveryAnswer {
       const row = findDelivery(deliveryId);
-      if (row.status === 'delivered') fail('invalid_state_transition', `delivery ${deliveryId} was delivered already`);
-      const values = { status: 'discarded' as const, nextAttemptAt: null, pausedDueAt: null, hold: null, updatedAt: clock.now() };
+      const values = exhausted(row, clock.now());
       db.update(deliveries)
         .set(values)
         .where(and(mine, eq(deliveries.id, deliveryId)))

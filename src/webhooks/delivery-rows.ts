@@ -8,10 +8,9 @@ import { and, eq, gt, lt, min, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Core } from '../core.js';
 import { idsOf } from '../ids.js';
 import type { DeliveryStatus, WebhookType } from '../domain/events.js';
-import type { AttemptFault, DeliveryHold } from '../domain/webhook-faults.js';
+import { holdAfter, type AttemptFault, type DeliveryHold, type FaultSource } from '../domain/webhook-faults.js';
 import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
-import type { FaultSource } from '../domain/webhook-faults.js';
 import { nextAttemptAt } from './retry-policy.js';
 import type { AttemptOutcome, AttemptResponse } from './send.js';
 
@@ -252,9 +251,7 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
               ...(pausedDueAt !== undefined ? { paused: true as const } : {}),
             });
           });
-          // An answer the sandbox gave in the receiver's place passes the hold on to the attempt that reaches it.
-          const injected = outcomes[0]!.fault === 'injected-status' || outcomes[0]!.fault === 'injected-timeout';
-          const hold = injected && due.hold !== null ? (due.hold === 'holding' ? 'delayed' : due.hold) : null;
+          const hold = holdAfter(outcomes[0]!.fault, due.hold);
           updateDelivery().run(first + outcomes.length - 1, firstAttemptAt, next ?? null, pausedDueAt ?? null, hold, status, now, due.id);
           if (status === 'delivered' && lab.active) releaseHeld.run({ webhookId: due.webhookId, entityId: due.entityId, seq: due.seq, now });
         });

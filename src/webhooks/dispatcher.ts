@@ -4,7 +4,7 @@
  * records each attempt and the delivery's next state in one transaction. In real time `pump`
  * starts due attempts without waiting for them; time travel calls `runDue`, which waits. Before
  * each attempt the delivery lab may decide otherwise (docs/webhooks.md: Webhooks → The delivery lab): hold
- * it back, answer in the receiver's place, or send it twice — a pure decision (faults.ts) taken
+ * it back, answer in the receiver's place, or send it twice — a pure decision (domain/webhook-faults.ts) taken
  * only when faults are in force or the delivery was held, so the loop stays this one loop.
  *
  * Restarts: the rows are the queue, so a restart resumes every pending delivery and never resends
@@ -15,7 +15,7 @@ import { setMaxListeners } from 'node:events';
 import type { Core } from '../core.js';
 import type { DueSource } from '../scheduler.js';
 import { createDeliveryRows, isSuccess, type AttemptListener, type Due, type Outcome } from './delivery-rows.js';
-import { decideAttempt, seededDraw, SEND, type FaultSource, type Plan } from '../domain/webhook-faults.js';
+import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-faults.js';
 import { ATTEMPT_TIMEOUT_MS, noResponse, sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
 
 export type { AttemptListener, AttemptReport } from './delivery-rows.js';
@@ -54,7 +54,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   let stopped = false;
 
   /**
-   * The delivery lab's decision for the attempt due now (webhooks/faults.ts). With no faults in
+   * The delivery lab's decision for the attempt due now (domain/webhook-faults.ts). With no faults in
    * force and no hold on the delivery — the usual case — there is nothing to decide. A hold is
    * stored at once: the delivery is not sent now.
    */
@@ -62,11 +62,10 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     if (due.hold === null && !lab.active) return SEND;
     const faults = lab.faultsFor(due.webhookId);
     const attempt = due.attempts + 1;
-    const draw = faults?.seed !== undefined ? seededDraw(faults.seed, due.seq, attempt) : () => random.float();
     const decided = decideAttempt(
       faults,
       { attempt, at, held: due.hold, overtakes: () => rows.overtakes(due), laterPending: () => rows.laterPending(due) },
-      draw,
+      attemptDraw(faults, due.seq, attempt, () => random.float()),
     );
     if (decided.action === 'hold') rows.hold(due, decided.hold, at + decided.forMs);
     else if (decided.action === 'answer' && decided.fault === 'injected-status' && decided.spendsFail) lab.spendFail(due.webhookId);
