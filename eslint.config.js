@@ -15,6 +15,20 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
+  // Every JSON answer is made by answer() (docs/benchmarks.md: Where the time goes).
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='c'][callee.property.name='json']",
+          message: 'Answer with answer(c, value, status) from src/http/answer.ts, which keeps the text for an idempotent replay.',
+        },
+      ],
+    },
+  },
   // The inspector runs in the browser (docs/inspector.md: The inspector).
   { files: ['ui/**'], languageOptions: { globals: globals.browser } },
   // The bin is CommonJS, which Node reaches sooner than an ES module.

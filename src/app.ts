@@ -30,6 +30,7 @@ import { simulatorAuthorisationRoutes } from './http/routes/simulator-authorisat
 import { transactionRoutes } from './http/routes/transactions.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { version } from './version.js';
+import { answer } from './http/answer.js';
 
 export const MAX_BODY_BYTES = 1_048_576;
 
@@ -115,8 +116,8 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     security: [{ bearerAuth: [] }],
   });
   const controlDocument = documentOf(control, '/_sandbox', CONTROL_DOCUMENT);
-  app.get('/openapi.json', (c) => c.json(apiDocument()));
-  app.get('/_sandbox/openapi.json', (c) => c.json(controlDocument()));
+  app.get('/openapi.json', (c) => answer(c, apiDocument()));
+  app.get('/_sandbox/openapi.json', (c) => answer(c, controlDocument()));
   app.route('/_sandbox', control);
   return app;
 }

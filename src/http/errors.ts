@@ -5,9 +5,11 @@
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { SandboxError, type ErrorCode, type FieldError } from '../domain/errors.js';
 import type { Problem } from '../wire/problem.js';
+import { answer } from './answer.js';
 import { requestIdOf, type AppEnv } from './env.js';
 import type { Log } from '../log.js';
 
@@ -78,9 +80,7 @@ export function problemBody(error: SandboxError, requestId: string): Problem {
 export function problemResponse(c: Context<AppEnv>, error: SandboxError): Response {
   const body = problemBody(error, requestIdOf(c));
   c.set('problem', { code: error.code, detail: error.detail });
-  const text = JSON.stringify(body);
-  c.set('answer', text);
-  return c.body(text, body.status as 400, { 'Content-Type': 'application/problem+json' });
+  return answer(c, body, body.status as ContentfulStatusCode, { 'Content-Type': 'application/problem+json' });
 }
 
 /** Zod issues → one field error each, paths dotted (`billingAddress.city`). */

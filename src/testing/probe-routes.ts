@@ -8,6 +8,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { idParam, jsonBody, jsonResponse, standardProblems } from '../http/schemas.js';
 import type { TestSandbox } from './harness.js';
+import { answer } from '../http/answer.js';
 
 export interface Probes {
   /** One entry per request the handler ran, in order: the parsed body. */
@@ -43,7 +44,7 @@ export function mountProbeRoutes(sandbox: TestSandbox): Probes {
         throw new Error('probe failure');
       }
       effects.push(body);
-      return c.json({ n: effects.length }, 201, { Location: `/v1/probes/${effects.length}` });
+      return answer(c, { n: effects.length }, 201, { Location: `/v1/probes/${effects.length}` });
     },
   );
   sandbox.app.openapi(
@@ -53,7 +54,7 @@ export function mountProbeRoutes(sandbox: TestSandbox): Probes {
       request: { params: idParam('probeId') },
       responses: { 200: jsonResponse(z.object({ id: z.string() })), ...standardProblems },
     }),
-    (c) => c.json({ id: c.req.valid('param').probeId }, 200),
+    (c) => answer(c, { id: c.req.valid('param').probeId }, 200),
   );
   sandbox.app.openapi(
     createRoute({

@@ -6,9 +6,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../clock.js';
-import { jsonOf } from '../../store/read-cache.js';
 import { requestIdOf, targetOf, type AppEnv } from '../env.js';
-import { answerJsonWith } from '../hono-seams.js';
 
 export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -17,12 +15,6 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     c.set('programme', deps.programmes.default());
     c.set('warnings', []);
     c.set('replayed', false);
-    // Every JSON answer is made here: its text is kept for an idempotent replay.
-    answerJsonWith(c, (value) => {
-      const text = jsonOf(value);
-      c.set('answer', text);
-      return text;
-    });
     await next();
     const requestId = requestIdOf(c);
     // On the server the header goes on the outgoing message, which the answer's own headers are

@@ -40,7 +40,7 @@ export function idempotentRequests(): MiddlewareHandler<AppEnv> {
         const value = c.res.headers.get(name);
         if (value !== null) headers[name] = value;
       }
-      // JSON answers and problems are kept as they are made (middleware/context.ts, errors.ts); anything else (a 204) is read back.
+      // JSON answers and problems are kept as they are made (answer.ts); anything else (a 204) is read back.
       const answer = c.get('answer') ?? (c.res.body === null ? '' : await c.res.clone().text());
       idempotency.complete(scope, key.toLowerCase(), c.res.status, headers, answer);
       stored = true;

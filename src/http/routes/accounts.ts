@@ -7,6 +7,7 @@ import { Account, NewAccount } from '../../wire/account.js';
 import { OwnerChallenge, OwnerSignature } from '../../wire/challenge.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
+import { answer } from '../answer.js';
 
 const params = { params: idParam('accountId') };
 const notFound = { 404: problem('Account not found') };
@@ -24,7 +25,7 @@ export function accountRoutes(api: Api): void {
       request: { params: idParam('customerId'), body: jsonBody(NewAccount) },
       responses: { 201: jsonResponse(z.intersection(Account, OwnerChallenge)), ...standardProblems, 404: problem('Customer not found') },
     }),
-    (c) => c.json(servicesOf(c).accounts.create(c.req.valid('param').customerId, c.req.valid('json')), 201),
+    (c) => answer(c, servicesOf(c).accounts.create(c.req.valid('param').customerId, c.req.valid('json')), 201),
   );
 
   api.openapi(
@@ -36,7 +37,7 @@ export function accountRoutes(api: Api): void {
       request: { params: idParam('customerId') },
       responses: { 200: jsonResponse(z.array(Account)), ...standardProblems, 404: problem('Customer not found') },
     }),
-    (c) => c.json(servicesOf(c).accounts.listForCustomer(c.req.valid('param').customerId), 200),
+    (c) => answer(c, servicesOf(c).accounts.listForCustomer(c.req.valid('param').customerId), 200),
   );
 
   api.openapi(
@@ -47,7 +48,7 @@ export function accountRoutes(api: Api): void {
       operationId: 'getAccounts',
       responses: { 200: jsonResponse(z.array(Account)), ...standardProblems },
     }),
-    (c) => c.json(servicesOf(c).accounts.list(), 200),
+    (c) => answer(c, servicesOf(c).accounts.list(), 200),
   );
 
   api.openapi(
@@ -59,7 +60,7 @@ export function accountRoutes(api: Api): void {
       request: params,
       responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound },
     }),
-    (c) => c.json(servicesOf(c).accounts.get(c.req.valid('param').accountId), 200),
+    (c) => answer(c, servicesOf(c).accounts.get(c.req.valid('param').accountId), 200),
   );
 
   api.openapi(
@@ -86,7 +87,7 @@ export function accountRoutes(api: Api): void {
       request: params,
       responses: { 200: jsonResponse(OwnerChallenge), ...standardProblems, ...notFound },
     }),
-    (c) => c.json(servicesOf(c).accounts.challenge(c.req.valid('param').accountId), 200),
+    (c) => answer(c, servicesOf(c).accounts.challenge(c.req.valid('param').accountId), 200),
   );
 
   api.openapi(
@@ -114,7 +115,7 @@ export function accountRoutes(api: Api): void {
         request: params,
         responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound, ...conflict },
       }),
-      (c) => c.json(servicesOf(c).accounts[action](c.req.valid('param').accountId), 200),
+      (c) => answer(c, servicesOf(c).accounts[action](c.req.valid('param').accountId), 200),
     );
   }
 }

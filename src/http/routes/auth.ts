@@ -6,6 +6,7 @@ import { INVALID_CREDENTIALS } from '../../services/auth.js';
 import { servicesOf, type Api } from '../env.js';
 import { CredentialKey, Credentials, SigningKey, SigningKeyId, Token } from '../../wire/auth.js';
 import { jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
+import { answer } from '../answer.js';
 
 const noContent = { 204: { description: 'Successful operation' } };
 const tags = ['Authentication'];
@@ -27,7 +28,7 @@ export function tokenRoute(api: Api, { programmes }: Deps): void {
       // API keys are unique across programmes: the key names the programme the token is for.
       const programme = programmes.byApiKey(apiKey) ?? fail('invalid_credentials', INVALID_CREDENTIALS);
       c.set('programme', programme);
-      return c.json(programme.services.auth.issueToken(apiKey, apiSecret), 200);
+      return answer(c, programme.services.auth.issueToken(apiKey, apiSecret), 200);
     },
   );
 }

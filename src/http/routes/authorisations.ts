@@ -3,6 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { Authorisation } from '../../wire/payment.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonResponse, problem, standardProblems } from '../schemas.js';
+import { answer } from '../answer.js';
 
 export function authorisationRoutes(api: Api): void {
   api.openapi(
@@ -14,6 +15,6 @@ export function authorisationRoutes(api: Api): void {
       request: { params: idParam('authorisationId') },
       responses: { 200: jsonResponse(Authorisation), ...standardProblems, 404: problem('Authorisation not found') },
     }),
-    (c) => c.json(servicesOf(c).authorisations.get(c.req.valid('param').authorisationId), 200),
+    (c) => answer(c, servicesOf(c).authorisations.get(c.req.valid('param').authorisationId), 200),
   );
 }

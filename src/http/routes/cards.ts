@@ -6,6 +6,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { Card, NewCard } from '../../wire/card.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
+import { answer } from '../answer.js';
 
 const params = { params: idParam('cardId') };
 const notFound = { 404: problem('Card not found') };
@@ -22,7 +23,7 @@ export function cardRoutes(api: Api): void {
       request: { params: idParam('accountId'), body: jsonBody(NewCard) },
       responses: { 201: jsonResponse(Card), ...standardProblems, 404: problem('Account not found') },
     }),
-    (c) => c.json(servicesOf(c).cards.create(c.req.valid('param').accountId, c.req.valid('json')), 201),
+    (c) => answer(c, servicesOf(c).cards.create(c.req.valid('param').accountId, c.req.valid('json')), 201),
   );
 
   api.openapi(
@@ -34,12 +35,12 @@ export function cardRoutes(api: Api): void {
       request: { params: idParam('accountId') },
       responses: { 200: jsonResponse(z.array(Card)), ...standardProblems, 404: problem('Account not found') },
     }),
-    (c) => c.json(servicesOf(c).cards.listForAccount(c.req.valid('param').accountId), 200),
+    (c) => answer(c, servicesOf(c).cards.listForAccount(c.req.valid('param').accountId), 200),
   );
 
   api.openapi(
     createRoute({ method: 'get', path: '/cards', tags, operationId: 'getCards', responses: { 200: jsonResponse(z.array(Card)), ...standardProblems } }),
-    (c) => c.json(servicesOf(c).cards.list(), 200),
+    (c) => answer(c, servicesOf(c).cards.list(), 200),
   );
 
   api.openapi(
@@ -51,7 +52,7 @@ export function cardRoutes(api: Api): void {
       request: params,
       responses: { 200: jsonResponse(Card), ...standardProblems, ...notFound },
     }),
-    (c) => c.json(servicesOf(c).cards.get(c.req.valid('param').cardId), 200),
+    (c) => answer(c, servicesOf(c).cards.get(c.req.valid('param').cardId), 200),
   );
 
   api.openapi(
@@ -79,7 +80,7 @@ export function cardRoutes(api: Api): void {
         request: params,
         responses: { 200: jsonResponse(Card), ...standardProblems, ...notFound, ...conflict },
       }),
-      (c) => c.json(servicesOf(c).cards[action](c.req.valid('param').cardId), 200),
+      (c) => answer(c, servicesOf(c).cards[action](c.req.valid('param').cardId), 200),
     );
   }
 }

@@ -10,6 +10,7 @@ import { controlRoute, noContent } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';
 import { invalidFields } from '../errors.js';
 import { jsonResponse } from '../schemas.js';
+import { answer } from '../answer.js';
 
 const tags: [string] = ['API fault lab'];
 
@@ -24,7 +25,7 @@ export function controlApiFaultRoutes(control: Api, unmetRules: (rules: readonly
       tags,
       responses: { 200: jsonResponse(ApiFaultsView) },
     },
-    (c) => c.json(servicesOf(c).apiFaults.view()),
+    (c) => answer(c, servicesOf(c).apiFaults.view()),
   );
   controlRoute(
     control,
@@ -40,7 +41,7 @@ export function controlApiFaultRoutes(control: Api, unmetRules: (rules: readonly
     (c, { body }) => {
       const unmet = unmetRules(body.rules);
       if (unmet.length) throw invalidFields(unmet, 'body');
-      return c.json(servicesOf(c).apiFaults.set(body));
+      return answer(c, servicesOf(c).apiFaults.set(body));
     },
   );
   controlRoute(

@@ -24,6 +24,7 @@ import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { sseStream } from './sse.js';
+import { answer } from '../answer.js';
 
 const EventParam = z.object({ eventId: Uuid });
 
@@ -58,7 +59,7 @@ export function controlEventRoutes(control: Api): void {
       query: EventListQuery,
       responses: { 200: jsonResponse(z.array(EventSummary)) },
     },
-    (c, { query }) => c.json(servicesOf(c).sandboxEvents.list(query)),
+    (c, { query }) => answer(c, servicesOf(c).sandboxEvents.list(query)),
   );
 
   // Declared before /events/{eventId}, which would otherwise refuse "stream" as not a UUID.
@@ -107,7 +108,7 @@ export function controlEventRoutes(control: Api): void {
       body: ResendWindow,
       responses: { 202: jsonResponse(WindowResent) },
     },
-    (c, { body }) => c.json(servicesOf(c).webhooks.resendWindow(body), 202),
+    (c, { body }) => answer(c, servicesOf(c).webhooks.resendWindow(body), 202),
   );
 
   controlRoute(
@@ -121,7 +122,7 @@ export function controlEventRoutes(control: Api): void {
       params: EventParam,
       responses: { 200: jsonResponse(EventDetail), ...notFound },
     },
-    (c, { params }) => c.json(servicesOf(c).sandboxEvents.get(params.eventId)),
+    (c, { params }) => answer(c, servicesOf(c).sandboxEvents.get(params.eventId)),
   );
 
   controlRoute(
@@ -135,6 +136,6 @@ export function controlEventRoutes(control: Api): void {
       params: EventParam,
       responses: { 202: jsonResponse(EventResent), ...notFound },
     },
-    (c, { params: { eventId } }) => c.json({ eventId, deliveries: servicesOf(c).webhooks.resend(eventId) }, 202),
+    (c, { params: { eventId } }) => answer(c, { eventId, deliveries: servicesOf(c).webhooks.resend(eventId) }, 202),
   );
 }

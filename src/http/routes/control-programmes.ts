@@ -9,6 +9,7 @@ import { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../../wire/con
 import { controlRoute, noContent } from '../control-route.js';
 import type { Api } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';
+import { answer } from '../answer.js';
 
 const ProgrammeParam = z.object({ id: z.string().regex(PROGRAMME_ID, 'must be "default" or a programme id (a UUID)') });
 const tags: [string] = ['Programmes'];
@@ -28,7 +29,7 @@ export function controlProgrammeRoutes(control: Api, { programmes, snapshots }: 
       responses: { 201: jsonResponse(CreatedProgramme), 404: problem('No snapshot has the id `from` names'), 429: problem('Too many programmes') },
     },
     async (c, { body: { from, ...input } }) =>
-      c.json(from === undefined ? programmes.create(input) : await snapshots.fork(from.toLowerCase(), input.name), 201),
+      answer(c, from === undefined ? programmes.create(input) : await snapshots.fork(from.toLowerCase(), input.name), 201),
   );
   controlRoute(
     control,
@@ -41,7 +42,7 @@ export function controlProgrammeRoutes(control: Api, { programmes, snapshots }: 
       programme: false,
       responses: { 200: jsonResponse(z.array(ProgrammeSummary)) },
     },
-    (c) => c.json(programmes.list()),
+    (c) => answer(c, programmes.list()),
   );
   controlRoute(
     control,
@@ -55,7 +56,7 @@ export function controlProgrammeRoutes(control: Api, { programmes, snapshots }: 
       params: ProgrammeParam,
       responses: { 200: jsonResponse(ProgrammeSummary), ...notFound },
     },
-    (c, { params }) => c.json(programmes.describe(params.id.toLowerCase())),
+    (c, { params }) => answer(c, programmes.describe(params.id.toLowerCase())),
   );
   controlRoute(
     control,

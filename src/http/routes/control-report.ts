@@ -9,6 +9,7 @@ import { Report } from '../../wire/control.js';
 import { controlRoute } from '../control-route.js';
 import type { Api } from '../env.js';
 import { jsonResponse } from '../schemas.js';
+import { answer } from '../answer.js';
 
 export function controlReportRoutes(control: Api, config: Config, operations: readonly DeclaredOperation[]): void {
   controlRoute(
@@ -23,7 +24,7 @@ export function controlReportRoutes(control: Api, config: Config, operations: re
     },
     (c) => {
       const { journal, services } = c.get('programme');
-      return c.json(goLiveReport({ verify: config.verify, operations, requests: journal.list(), ...services.readiness.records() }));
+      return answer(c, goLiveReport({ verify: config.verify, operations, requests: journal.list(), ...services.readiness.records() }));
     },
   );
 }

@@ -9,6 +9,7 @@ import { controlRoute } from '../control-route.js';
 import type { Api } from '../env.js';
 import { jsonResponse } from '../schemas.js';
 import { sseStream } from './sse.js';
+import { answer } from '../answer.js';
 
 const tags: [string] = ['Requests'];
 
@@ -23,7 +24,7 @@ export function controlRequestRoutes(control: Api): void {
       tags,
       responses: { 200: jsonResponse(z.array(JournalEntry)) },
     },
-    (c) => c.json(c.get('programme').journal.list()),
+    (c) => answer(c, c.get('programme').journal.list()),
   );
   controlRoute(
     control,

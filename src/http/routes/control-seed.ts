@@ -4,6 +4,7 @@ import { parseSeedDocument, SeedDocument } from '../../wire/seed.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';
 import { jsonResponse } from '../schemas.js';
+import { answer } from '../answer.js';
 
 export function controlSeedRoutes(control: Api): void {
   controlRoute(
@@ -18,6 +19,6 @@ export function controlSeedRoutes(control: Api): void {
       readBody: parseSeedDocument,
       responses: { 201: jsonResponse(SeedResult) },
     },
-    (c, { body }) => c.json(servicesOf(c).sandbox.seed(body), 201),
+    (c, { body }) => answer(c, servicesOf(c).sandbox.seed(body), 201),
   );
 }

@@ -13,6 +13,7 @@ import { controlRoute, noContent } from '../control-route.js';
 import type { Api, AppEnv } from '../env.js';
 import { readBody } from '../middleware/body.js';
 import { jsonResponse, problem } from '../schemas.js';
+import { answer } from '../answer.js';
 
 /** The largest snapshot file POST /_sandbox/snapshots/restore takes. */
 export const MAX_SNAPSHOT_FILE_BYTES = 64 * 1_048_576;
@@ -42,7 +43,7 @@ export function controlSnapshotFileRoute(control: Api, { snapshots }: Deps, sele
       middleware: [...readBody(MAX_SNAPSHOT_FILE_BYTES), selectProgramme],
       responses: { 200: jsonResponse(SnapshotSummary), ...refused, 413: problem('Larger than a snapshot file may be (64 MiB)') },
     },
-    async (c) => c.json(await snapshots.restoreFile(c.get('programme'), c.get('rawBody'))),
+    async (c) => answer(c, await snapshots.restoreFile(c.get('programme'), c.get('rawBody'))),
   );
 }
 
@@ -58,7 +59,7 @@ export function controlSnapshotRoutes(control: Api, { snapshots }: Deps): void {
       body: NewSnapshot,
       responses: { 201: jsonResponse(SnapshotSummary), 429: problem('Too many snapshots (--max-snapshots)') },
     },
-    async (c, { body }) => c.json(await snapshots.save(c.get('programme'), body.name), 201),
+    async (c, { body }) => answer(c, await snapshots.save(c.get('programme'), body.name), 201),
   );
   controlRoute(
     control,
@@ -70,7 +71,7 @@ export function controlSnapshotRoutes(control: Api, { snapshots }: Deps): void {
       tags,
       responses: { 200: jsonResponse(z.array(SnapshotSummary)) },
     },
-    (c) => c.json(snapshots.list(c.get('programme'))),
+    (c) => answer(c, snapshots.list(c.get('programme'))),
   );
   controlRoute(
     control,
@@ -99,7 +100,7 @@ export function controlSnapshotRoutes(control: Api, { snapshots }: Deps): void {
       params: SnapshotParam,
       responses: { 200: jsonResponse(SnapshotSummary), ...notFound },
     },
-    async (c, { params }) => c.json(await snapshots.restore(c.get('programme'), params.id.toLowerCase())),
+    async (c, { params }) => answer(c, await snapshots.restore(c.get('programme'), params.id.toLowerCase())),
   );
   controlRoute(
     control,

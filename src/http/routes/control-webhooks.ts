@@ -11,6 +11,7 @@ import { DeliveryAnswer, FaultsAnswer, PauseAnswer } from '../../wire/control.js
 import { controlRoute, noContent } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';
+import { answer } from '../answer.js';
 
 const WebhookParam = z.object({ webhookId: Uuid });
 const DeliveryParam = z.object({ deliveryId: Uuid });
@@ -36,7 +37,7 @@ export function controlWebhookRoutes(control: Api): void {
         params,
         responses: { 200: jsonResponse(FaultsAnswer), ...missing },
       },
-      (c, { params }) => c.json(servicesOf(c).lab.faults(id(params))),
+      (c, { params }) => answer(c, servicesOf(c).lab.faults(id(params))),
     );
     controlRoute(
       control,
@@ -50,7 +51,7 @@ export function controlWebhookRoutes(control: Api): void {
         body: FaultsBody,
         responses: { 200: jsonResponse(FaultsAnswer), ...missing },
       },
-      (c, { params, body }) => c.json(servicesOf(c).lab.setFaults(id(params), body)),
+      (c, { params, body }) => answer(c, servicesOf(c).lab.setFaults(id(params), body)),
     );
     controlRoute(
       control,
@@ -80,7 +81,7 @@ export function controlWebhookRoutes(control: Api): void {
           params,
           responses: { 200: jsonResponse(PauseAnswer), ...missing },
         },
-        (c, { params }) => c.json(servicesOf(c).lab[action](id(params))),
+        (c, { params }) => answer(c, servicesOf(c).lab[action](id(params))),
       );
     }
   }
@@ -97,7 +98,7 @@ export function controlWebhookRoutes(control: Api): void {
       params: DeliveryParam,
       responses: { 202: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') },
     },
-    (c, { params }) => c.json(servicesOf(c).lab.retry(params.deliveryId), 202),
+    (c, { params }) => answer(c, servicesOf(c).lab.retry(params.deliveryId), 202),
   );
   controlRoute(
     control,
@@ -110,6 +111,6 @@ export function controlWebhookRoutes(control: Api): void {
       params: DeliveryParam,
       responses: { 200: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') },
     },
-    (c, { params }) => c.json(servicesOf(c).lab.exhaust(params.deliveryId)),
+    (c, { params }) => answer(c, servicesOf(c).lab.exhaust(params.deliveryId)),
   );
 }

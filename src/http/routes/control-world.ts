@@ -7,6 +7,7 @@ import { World, WorldCounts } from '../../wire/control.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';
 import { jsonResponse } from '../schemas.js';
+import { answer } from '../answer.js';
 
 const tags: [string] = ['World'];
 
@@ -21,7 +22,7 @@ export function controlWorldRoutes(control: Api): void {
       tags,
       responses: { 200: jsonResponse(World) },
     },
-    (c) => c.json(servicesOf(c).world.tree()),
+    (c) => answer(c, servicesOf(c).world.tree()),
   );
   controlRoute(
     control,
@@ -33,6 +34,6 @@ export function controlWorldRoutes(control: Api): void {
       tags,
       responses: { 200: jsonResponse(WorldCounts) },
     },
-    (c) => c.json(servicesOf(c).world.counts()),
+    (c) => answer(c, servicesOf(c).world.counts()),
   );
 }

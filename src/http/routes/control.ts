@@ -30,6 +30,7 @@ import { controlSnapshotFileRoute, controlSnapshotRoutes } from './control-snaps
 import { controlUiRoutes } from './control-ui.js';
 import { controlWebhookRoutes } from './control-webhooks.js';
 import { controlWorldRoutes } from './control-world.js';
+import { answer } from '../answer.js';
 
 export interface ControlOptions {
   /** The body size limit, shared with the API. */
@@ -102,7 +103,7 @@ function clockRoutes(control: Api, config: Config): void {
       tags,
       responses: { 200: jsonResponse(Health) },
     },
-    (c) => c.json({ status: 'ok', version: version(), env: config.env, verify: config.verify, clock: iso(clockOf(c).now()) } satisfies Health),
+    (c) => answer(c, { status: 'ok', version: version(), env: config.env, verify: config.verify, clock: iso(clockOf(c).now()) } satisfies Health),
   );
   controlRoute(
     control,
@@ -114,7 +115,7 @@ function clockRoutes(control: Api, config: Config): void {
       tags,
       responses: { 200: jsonResponse(ClockState) },
     },
-    (c) => c.json({ now: iso(clockOf(c).now()), frozen: clockOf(c).frozen } satisfies ClockState),
+    (c) => answer(c, { now: iso(clockOf(c).now()), frozen: clockOf(c).frozen } satisfies ClockState),
   );
   controlRoute(
     control,
@@ -129,7 +130,7 @@ function clockRoutes(control: Api, config: Config): void {
     },
     async (c, { body }) => {
       const { now, ran } = await servicesOf(c).sandbox.advance(body);
-      return c.json({ now: iso(now), ran });
+      return answer(c, { now: iso(now), ran });
     },
   );
   controlRoute(
@@ -147,7 +148,7 @@ function clockRoutes(control: Api, config: Config): void {
       const wiped = services.sandbox.reset();
       const requests = journal.list().length;
       journal.clear();
-      return c.json({ wiped: { ...wiped, requests } });
+      return answer(c, { wiped: { ...wiped, requests } });
     },
   );
 }

@@ -8,6 +8,7 @@ import { OwnerChallenge, OwnerSignature } from '../../wire/challenge.js';
 import { Customer, newCustomer } from '../../wire/customer.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
+import { answer } from '../answer.js';
 
 const CustomerWithChallenge = z.intersection(Customer, OwnerChallenge);
 
@@ -30,7 +31,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       request: { body: jsonBody(NewCustomer) },
       responses: { 201: jsonResponse(CustomerWithChallenge), ...standardProblems, 409: problem('Customer already exists') },
     }),
-    (c) => c.json(servicesOf(c).customers.create(c.req.valid('json')), 201),
+    (c) => answer(c, servicesOf(c).customers.create(c.req.valid('json')), 201),
   );
 
   api.openapi(
@@ -41,7 +42,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       operationId: 'getCustomers',
       responses: { 200: jsonResponse(z.array(Customer)), ...standardProblems },
     }),
-    (c) => c.json(servicesOf(c).customers.list(), 200),
+    (c) => answer(c, servicesOf(c).customers.list(), 200),
   );
 
   api.openapi(
@@ -53,7 +54,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       request: params,
       responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound },
     }),
-    (c) => c.json(servicesOf(c).customers.get(c.req.valid('param').customerId), 200),
+    (c) => answer(c, servicesOf(c).customers.get(c.req.valid('param').customerId), 200),
   );
 
   api.openapi(
@@ -65,7 +66,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       request: params,
       responses: { 200: jsonResponse(OwnerChallenge), ...standardProblems, ...notFound },
     }),
-    (c) => c.json(servicesOf(c).customers.challenge(c.req.valid('param').customerId), 200),
+    (c) => answer(c, servicesOf(c).customers.challenge(c.req.valid('param').customerId), 200),
   );
 
   api.openapi(
@@ -93,7 +94,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
         request: params,
         responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound, 409: problem('Invalid state transition') },
       }),
-      (c) => c.json(servicesOf(c).customers[action](c.req.valid('param').customerId), 200),
+      (c) => answer(c, servicesOf(c).customers[action](c.req.valid('param').customerId), 200),
     );
   }
 }

@@ -3,12 +3,13 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { Asset, Blockchain } from '../../wire/engine.js';
 import { servicesOf, type Api } from '../env.js';
 import { jsonResponse, standardProblems } from '../schemas.js';
+import { answer } from '../answer.js';
 const tags = ['Engine'];
 
 export function engineRoutes(api: Api): void {
   api.openapi(
     createRoute({ method: 'get', path: '/chains', tags, operationId: 'getChains', responses: { 200: jsonResponse(z.array(Blockchain)), ...standardProblems } }),
-    (c) => c.json(servicesOf(c).engine.chains(), 200),
+    (c) => answer(c, servicesOf(c).engine.chains(), 200),
   );
   api.openapi(
     createRoute({
@@ -19,6 +20,6 @@ export function engineRoutes(api: Api): void {
       request: { query: z.object({ chain: z.string().optional().openapi({ description: 'CAIP-2 chain id to filter by' }) }) },
       responses: { 200: jsonResponse(z.array(Asset)), ...standardProblems },
     }),
-    (c) => c.json(servicesOf(c).engine.assets(c.req.valid('query').chain), 200),
+    (c) => answer(c, servicesOf(c).engine.assets(c.req.valid('query').chain), 200),
   );
 }

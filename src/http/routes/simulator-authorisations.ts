@@ -6,6 +6,7 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.js';
+import { answer } from '../answer.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 import { Authorisation, AuthorisationRequest } from '../../wire/payment.js';
@@ -26,7 +27,7 @@ export function simulatorAuthorisationRoutes(api: Api, deps: Deps): void {
       request: { params: idParam('cardId'), body: jsonBody(AuthorisationRequest(deps.shared.money.currencies)) },
       responses: { 201: jsonResponse(Authorisation), ...standardProblems, 404: problem('Card not found') },
     }),
-    (c) => c.json(servicesOf(c).authorisations.authorise(c.req.valid('param').cardId, c.req.valid('json')), 201),
+    (c) => answer(c, servicesOf(c).authorisations.authorise(c.req.valid('param').cardId, c.req.valid('json')), 201),
   );
 
   api.openapi(

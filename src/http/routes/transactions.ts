@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { Transaction } from '../../wire/payment.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonResponse, problem, standardProblems } from '../schemas.js';
+import { answer } from '../answer.js';
 
 const tags = ['Transactions'];
 
@@ -16,7 +17,7 @@ export function transactionRoutes(api: Api): void {
       request: { params: idParam('accountId') },
       responses: { 200: jsonResponse(z.array(Transaction)), ...standardProblems, 404: problem('Account not found') },
     }),
-    (c) => c.json(servicesOf(c).transactions.forAccount(c.req.valid('param').accountId), 200),
+    (c) => answer(c, servicesOf(c).transactions.forAccount(c.req.valid('param').accountId), 200),
   );
 
   api.openapi(
@@ -28,7 +29,7 @@ export function transactionRoutes(api: Api): void {
       request: { params: idParam('cardId') },
       responses: { 200: jsonResponse(z.array(Transaction)), ...standardProblems, 404: problem('Card not found') },
     }),
-    (c) => c.json(servicesOf(c).transactions.forCard(c.req.valid('param').cardId), 200),
+    (c) => answer(c, servicesOf(c).transactions.forCard(c.req.valid('param').cardId), 200),
   );
 
   api.openapi(
@@ -40,6 +41,6 @@ export function transactionRoutes(api: Api): void {
       request: { params: idParam('transactionId') },
       responses: { 200: jsonResponse(Transaction), ...standardProblems, 404: problem('Transaction not found') },
     }),
-    (c) => c.json(servicesOf(c).transactions.get(c.req.valid('param').transactionId), 200),
+    (c) => answer(c, servicesOf(c).transactions.get(c.req.valid('param').transactionId), 200),
   );
 }

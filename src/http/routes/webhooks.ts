@@ -1,6 +1,7 @@
 /** /v1/webhooks: subscriptions and the verification key (docs/webhooks.md: Webhooks). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { SaveWebhook, VerificationKey, Webhook } from '../../wire/webhook.js';
+import { answer } from '../answer.js';
 import { servicesOf, type Api } from '../env.js';
 import { idParam, jsonBody, jsonResponse, problem, standardProblems } from '../schemas.js';
 const notFound = { 404: problem('Webhook not found') };
@@ -15,7 +16,7 @@ export function webhookRoutes(api: Api): void {
       operationId: 'getWebhooks',
       responses: { 200: jsonResponse(z.array(Webhook)), ...standardProblems },
     }),
-    (c) => c.json(servicesOf(c).webhooks.list(), 200),
+    (c) => answer(c, servicesOf(c).webhooks.list(), 200),
   );
 
   api.openapi(
@@ -27,7 +28,7 @@ export function webhookRoutes(api: Api): void {
       request: { body: jsonBody(SaveWebhook) },
       responses: { 200: jsonResponse(Webhook), ...standardProblems },
     }),
-    (c) => c.json(servicesOf(c).webhooks.put(c.req.valid('json')), 200),
+    (c) => answer(c, servicesOf(c).webhooks.put(c.req.valid('json')), 200),
   );
 
   // Declared before /webhooks/{webhookId}, which would otherwise refuse "verification-key" as not a UUID.
@@ -39,7 +40,7 @@ export function webhookRoutes(api: Api): void {
       operationId: 'getWebhookVerificationKey',
       responses: { 200: jsonResponse(VerificationKey), ...standardProblems },
     }),
-    (c) => c.json(servicesOf(c).webhooks.verificationKey(), 200),
+    (c) => answer(c, servicesOf(c).webhooks.verificationKey(), 200),
   );
 
   api.openapi(
@@ -51,7 +52,7 @@ export function webhookRoutes(api: Api): void {
       request: { params: idParam('webhookId') },
       responses: { 200: jsonResponse(Webhook), ...standardProblems, ...notFound },
     }),
-    (c) => c.json(servicesOf(c).webhooks.get(c.req.valid('param').webhookId), 200),
+    (c) => answer(c, servicesOf(c).webhooks.get(c.req.valid('param').webhookId), 200),
   );
 
   api.openapi(
