@@ -18,7 +18,7 @@ const ENTRY = `
 import { buildDeps } from './src/deps.ts';
 import { createApp } from './src/app.ts';
 import { defaultConfig } from './src/config.ts';
-import { memoryLog } from './src/log.ts';
+import { memoryLog } from './src/kernel/log.ts';
 export async function render() {
   const deps = buildDeps(defaultConfig(), { log: memoryLog() });
   try {

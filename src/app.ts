@@ -29,7 +29,7 @@ import { simulatorCustomerCardRoutes } from './http/routes/simulator-customers-c
 import { simulatorAuthorisationRoutes } from './http/routes/simulator-authorisations.js';
 import { transactionRoutes } from './http/routes/transactions.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
-import { version } from './version.js';
+import { version } from './kernel/version.js';
 import { answer } from './http/answer.js';
 
 export const MAX_BODY_BYTES = 1_048_576;

@@ -3,7 +3,7 @@
  * Precedence: flag > `CARD_SANDBOX_*` environment variable > default. The configuration table
  * (docs/configuration.md: Configuration) is this list. Nothing here reads the environment at import time.
  */
-import { parseClockOption } from './clock.js';
+import { parseClockOption } from './domain/instant.js';
 import { parseDuration } from './domain/duration.js';
 import { UUID_PATTERN } from './domain/formats.js';
 import { NETWORKS, type Network } from './domain/pan.js';

@@ -6,16 +6,15 @@
  * Tests pass a manual clock and seeded ids for the default programme; nothing is read from the
  * environment here.
  */
-import type { Core } from './core.js';
+import type { Core } from './services/core.js';
 import type { Config } from './config.js';
-import { loadMoneyTables } from './fixtures.js';
-import { cryptoRandom, idsOf, seededRandom } from './ids.js';
-import type { Journal } from './journal.js';
-import { jsonLog } from './log.js';
+import { cryptoRandom, idsOf, seededRandom } from './kernel/ids.js';
+import type { Journal } from './programmes/journal.js';
+import { jsonLog } from './kernel/log.js';
 import { createProgrammes, type Programmes } from './programmes/index.js';
-import { createTicker } from './scheduler.js';
-import { createSnapshots, type Snapshots } from './snapshots.js';
-import { createEngine } from './services/engine.js';
+import { createTicker } from './kernel/scheduler.js';
+import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
+import { createEngine, loadMoneyTables } from './services/engine.js';
 import type { Services, Shared } from './services/index.js';
 import { openStore } from './store/store.js';
 import { MAX_IN_FLIGHT } from './webhooks/dispatcher.js';

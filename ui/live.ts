@@ -5,7 +5,7 @@
  * that nothing in between is missed; then every stream message updates the lists in place, a burst
  * at a time. After a drop it reconnects and reloads what it missed; after a reset, everything.
  */
-import type { SseMessage } from '../src/sse.js';
+import type { SseMessage } from '../src/kernel/sse.js';
 import { adminToken, control, unauthorised } from './api.js';
 import type { AttemptMessage, Clock, Event, EventMessage, Health, JournalEntry, ProgrammeSummary } from './api-types.js';
 import { withAttempts } from './deliveries.js';

@@ -14,7 +14,7 @@ import { go, href, programmeOf, route, VIEWS, type View } from './route.js';
 import { useSignal } from './state.js';
 import { Events } from './views/events.js';
 import { Overview } from './views/overview.js';
-import { Readiness } from './views/readiness.js';
+import { ReportView } from './views/report.js';
 import { Requests } from './views/requests.js';
 import { Simulator } from './views/simulator.js';
 import { TokenGate } from './views/token.js';
@@ -154,7 +154,7 @@ function App() {
   ) : r.view === 'simulator' ? (
     <Simulator programme={programme} />
   ) : r.view === 'readiness' ? (
-    <Readiness programme={programme} />
+    <ReportView programme={programme} />
   ) : (
     <Overview programme={programme} />
   );

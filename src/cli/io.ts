@@ -4,8 +4,7 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { Chalk, type ChalkInstance } from 'chalk';
-import { faultNote } from '../domain/api-faults-view.js';
-import { batchedLines, type Log, type RequestLine } from '../log.js';
+import { batchedLines, type Log, type RequestLine } from '../kernel/log.js';
 
 export interface Io {
   out(text: string): void;
@@ -60,7 +59,7 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
           const extra = [
             l.replayed ? color.cyan('replayed') : '',
             ...l.warnings.map((w) => color.yellow(`⚠ ${w}`)),
-            l.fault ? color.magenta(faultNote(l.fault)) : '',
+            l.faultText ? color.magenta(l.faultText) : '',
           ]
             .filter(Boolean)
             .join(' ');

@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, OPTIONS, resolveConfig, type Config } from '../config.js';
 import { parseDuration } from '../domain/duration.js';
-import { version } from '../version.js';
+import { version } from '../kernel/version.js';
 import { UnreachableError } from '../client/control.js';
 import { ApiError } from '../client/operations.js';
 import { ClientUsageError, CommandFailed, createClient, DEFAULT_URL, refusalOf, resolveClientOptions, type CommandContext } from './client.js';

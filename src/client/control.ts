@@ -6,7 +6,7 @@
  * answer, UnreachableError. Streams (Server-Sent Events, WHATWG HTML §9.2) are followed message by
  * message. Nothing here needs Node.
  */
-import { sseParser, type SseMessage } from '../sse.js';
+import { sseParser, type SseMessage } from '../kernel/sse.js';
 import { OPERATIONS, type Operations } from './control.generated.js';
 import { ApiError, place, problemOf } from './operations.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../app.js';
 import { defaultConfig } from '../config.js';
 import { buildDeps } from '../deps.js';
-import { memoryLog } from '../log.js';
+import { memoryLog } from '../kernel/log.js';
 import { startServer, type RunningSandbox } from '../server.js';
 import { answerMismatch, declaredAnswers } from '../testing/wire.js';
 import { testWallet } from '../testing/world.js';

@@ -12,7 +12,7 @@ import type { ApiFaultsView, Report, SnapshotSummary } from '../client/control.g
 import type { ApiFaultRuleInput, ApiFaultsInput } from '../domain/api-faults.js';
 import { defaultConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
-import { quietLog } from '../log.js';
+import { quietLog } from '../kernel/log.js';
 import { startServer } from '../server.js';
 import { createControlClient, type ControlClient } from '../client/control.js';
 import { sandboxEvents, type SandboxEvents } from './events.js';

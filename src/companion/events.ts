@@ -6,7 +6,7 @@
 import type { WebhookEvent, WebhookEventType } from '../client/webhook-event.js';
 import type { ControlClient } from '../client/control.js';
 import type { DeliverySummary } from '../client/control.generated.js';
-import { sseParser, type SseMessage } from '../sse.js';
+import { sseParser, type SseMessage } from '../kernel/sse.js';
 import { arrived, awaited, DEFAULT_TIMEOUT_MS, WaitTimeoutError, type EventPredicate, type WaitOptions } from './waiting.js';
 
 /** An event as the sandbox keeps it; `body` is the webhook body exactly as sent. */

@@ -9,12 +9,12 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ApiClient } from '../client/create-client.js';
 import { publicKeyOf, verifyWebhook } from '../client/sign.js';
-import { WEBHOOK_TYPES } from '../domain/events.js';
+import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import type { WebhookEvent, WebhookEventType } from '../client/webhook-event.js';
 import { arrived, awaited, DEFAULT_TIMEOUT_MS, WaitTimeoutError, type EventPredicate, type WaitOptions } from './waiting.js';
 
 export interface ReceiverOptions {
-  /** The types to subscribe to; all five by default. */
+  /** The types to subscribe to; every event type by default. */
   types?: WebhookEventType[];
   /** The address to listen on; 127.0.0.1 by default (0.0.0.0 for a sandbox in a container). */
   host?: string;

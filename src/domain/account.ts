@@ -5,7 +5,7 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { hexToBytes } from '@noble/hashes/utils.js';
-import { toChecksumAddress } from '../signatures/eip191.js';
+import { toChecksumAddress } from './eip55.js';
 import { transition, type Machine } from './state-machine.js';
 
 export const ACCOUNT_STATUSES = ['initiating', 'pending', 'active', 'inactive', 'closed', 'failed'] as const;

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../ids.js';
+import { seededRandom } from '../kernel/ids.js';
 import {
   ApiFaultsBody,
   ApiFaultsShown,
-  faultText,
   latencyMs,
   matches,
   operationFinder,
   parseApiFaultsJson,
   parseFaultHeader,
   pickRule,
-  ruleView,
   unmetRules,
   type ApiRequest,
   type DeclaredOperation,
 } from './api-faults.js';
+import { ruleView } from '../wire/api-faults.js';
+import { faultText } from '../wire/fault-text.js';
 
 const request = (method: string, path: string, operationId?: string): ApiRequest => ({ method, path, operationId });
 const rules = (body: unknown) => ApiFaultsBody.parse(body).rules;

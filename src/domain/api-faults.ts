@@ -9,42 +9,13 @@
  */
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
-import { Count } from './formats.js';
 import type { FieldError } from './errors.js';
-import { parseDelay, probability, rangeText, Seed } from './webhook-faults.js';
-
-export { faultText } from './api-faults-view.js';
+import { parseDelay, probability, Seed } from './webhook-faults.js';
 
 export const API_FAULT_STATUSES = [500, 502, 503, 504, 429] as const;
 export type ApiFaultStatus = (typeof API_FAULT_STATUSES)[number];
 export const API_FAULT_EFFECTS = ['before', 'after'] as const;
 
-/** An API fault on the wire, as the body takes it. */
-export const ApiFaultView = z
-  .object({
-    latency: z.string().optional(),
-    status: z.union(API_FAULT_STATUSES.map((s) => z.literal(s))).optional(),
-    retryAfter: z.number().optional(),
-    reset: z.literal(true).optional(),
-    expireToken: z.literal(true).optional(),
-    effect: z.enum(API_FAULT_EFFECTS),
-  })
-  .meta({ id: 'ApiFaultView' });
-export type ApiFaultView = z.infer<typeof ApiFaultView>;
-
-export const ApiFaultRuleView = ApiFaultView.extend({
-  match: z.object({ method: z.string().optional(), path: z.string().optional(), operationId: z.string().optional() }),
-  rate: z.number(),
-  times: Count.optional(),
-  /** What is left of `times`. */
-  remaining: Count.optional(),
-  /** How many requests it has faulted. */
-  hits: Count,
-}).meta({ id: 'ApiFaultRuleView' });
-export type ApiFaultRuleView = z.infer<typeof ApiFaultRuleView>;
-
-export const ApiFaultsView = z.object({ rules: z.array(ApiFaultRuleView), seed: z.number().int().optional() }).meta({ id: 'ApiFaultsView' });
-export type ApiFaultsView = z.infer<typeof ApiFaultsView>;
 export type ApiFaultEffect = (typeof API_FAULT_EFFECTS)[number];
 
 export const MAX_LATENCY_MS = 60_000;
@@ -329,12 +300,6 @@ export function pickRule(rules: readonly ApiFaultRule[], request: ApiRequest, dr
 /** How long to wait: the range's low end, or a draw between its ends. */
 export const latencyMs = ({ minMs, maxMs }: { minMs: number; maxMs: number }, draw: () => number): number =>
   minMs === maxMs ? minMs : Math.round(minMs + draw() * (maxMs - minMs));
-
-export const faultView = ({ latency, status, retryAfterSeconds, reset, expireToken, effect }: ApiFault): ApiFaultView =>
-  strip({ latency: latency && rangeText(latency), status, retryAfter: retryAfterSeconds, reset, expireToken, effect });
-
-export const ruleView = (rule: ApiFaultRule, hits: number): ApiFaultRuleView =>
-  strip({ match: rule.match, ...faultView(rule.fault), rate: rule.rate, times: rule.times, remaining: rule.remaining, hits });
 
 /** An operation as the app declares it: `/customers/{customerId}` under /v1. */
 export interface DeclaredOperation {

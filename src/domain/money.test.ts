@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadMoneyTables } from '../fixtures.js';
+import { loadMoneyTables } from '../services/engine.js';
 import { amountProblems, convert, exchangeRate, MAX_INTEGER_DIGITS, normalise, type MoneyTables } from './money.js';
 
 const tables = loadMoneyTables();

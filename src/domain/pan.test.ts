@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../ids.js';
+import { seededRandom } from '../kernel/ids.js';
 import { expirationDate, expiresAt, generatePan, luhnCheckDigit, maskPan } from './pan.js';
 
 const isLuhnValid = (pan: string) => luhnCheckDigit(pan.slice(0, -1)) === Number(pan.at(-1));

@@ -1,6 +1,6 @@
 /** The go-live report's checks that need a sequence of requests: retries after failures, and token renewal. */
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../journal.js';
+import type { JournalEntry } from '../programmes/journal.js';
 import { goLiveReport, type ReportInput } from './report.js';
 
 let n = 0;

@@ -4,18 +4,26 @@
  * journal and the delivery attempts — with evidence for each check and one line on how to fix a
  * failure. Pure: the records come in, the report goes out.
  */
-import { z } from 'zod';
-import type { JournalEntry } from '../journal.js';
-import { ACCOUNT_STATUSES } from './account.js';
 import { operationFinder, type DeclaredOperation } from './api-faults.js';
-import { AUTHORISATION_STATUSES } from './authorisation.js';
-import { CARD_STATUSES } from './card.js';
-import { CUSTOMER_STATUSES } from './customer.js';
-import { Count } from './formats.js';
-import { WEBHOOK_TYPES, type WebhookType } from './events.js';
+import { RESOURCE_TYPES, RESOURCES, type ResourceType, type WebhookType } from './outbox.js';
+
 import { MUTATIONS } from './idempotency.js';
-import { TRANSACTION_STATUSES } from './transaction.js';
 import type { AttemptFault } from './webhook-faults.js';
+
+/** A request as the report reads it: the request journal's entries carry these fields, and more. */
+export interface ReportRequest {
+  requestId: string;
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  replayed: boolean;
+  problem?: { code: string; detail: string } | undefined;
+  verification?: { failures: readonly { code: string; detail: string }[] } | undefined;
+  /** The API fault lab's fault on it, as far as the report reads it. */
+  fault?: { retryAfter?: number | undefined } | undefined;
+  idempotencyKey?: string | undefined;
+}
 
 export interface ReportAttempt {
   deliveryId: string;
@@ -32,52 +40,37 @@ export interface ReportInput {
   /** Every /v1 operation the app declares. */
   operations: readonly DeclaredOperation[];
   /** The request journal, newest first. */
-  requests: readonly JournalEntry[];
+  requests: readonly ReportRequest[];
   attempts: readonly ReportAttempt[];
   /** The statuses each resource type's events have shown. */
   statesReached: Readonly<Partial<Record<ResourceType, readonly string[]>>>;
 }
 
-const STATES = {
-  customer: CUSTOMER_STATUSES,
-  account: ACCOUNT_STATUSES,
-  card: CARD_STATUSES,
-  authorisation: AUTHORISATION_STATUSES,
-  transaction: TRANSACTION_STATUSES,
-} as const;
-export type ResourceType = keyof typeof STATES;
+export const CHECK_STATUSES = ['pass', 'fail', 'not exercised'] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
-const CheckStatus = z.enum(['pass', 'fail', 'not exercised']);
-export type CheckStatus = z.infer<typeof CheckStatus>;
-const Tally = z.record(z.string(), Count);
+/** One check: what was judged, the verdict, what was seen, and how to fix or exercise it. */
+export interface Check {
+  id: string;
+  title: string;
+  status: CheckStatus;
+  /** What was seen: counts, and the ids of the requests or deliveries at fault (the first ten). */
+  evidence: Record<string, unknown>;
+  /** How to fix a failure, or how to exercise it. */
+  hint?: string;
+}
 
-/** GET /_sandbox/report: the go-live report's checks, with evidence, and coverage. */
-export const Report = z
-  .object({
-    summary: z.object({ pass: Count, fail: Count, 'not exercised': Count }),
-    checks: z.array(
-      z.object({
-        id: z.string(),
-        title: z.string(),
-        status: CheckStatus,
-        /** What was seen: counts, and the ids of the requests or deliveries at fault (the first ten). */
-        evidence: z.record(z.string(), z.unknown()),
-        /** How to fix a failure, or how to exercise it. */
-        hint: z.string().optional(),
-      }),
-    ),
-    coverage: z.object({
-      operations: z.array(z.object({ operationId: z.string(), method: z.string(), path: z.string(), calls: Count, statuses: Tally })),
-      neverCalled: z.array(z.string()),
-      states: z.array(
-        z.object({ resource: z.enum(Object.keys(STATES) as [ResourceType, ...ResourceType[]]), reached: z.array(z.string()), never: z.array(z.string()) }),
-      ),
-      webhooks: z.array(z.object({ type: z.enum(WEBHOOK_TYPES), attempts: Count, answers: Tally })),
-    }),
-  })
-  .meta({ id: 'Report' });
-export type Report = z.infer<typeof Report>;
-export type Check = Report['checks'][number];
+/** The go-live report: its checks, with evidence, and coverage (its wire shape is wire/report.ts). */
+export interface Report {
+  summary: Record<CheckStatus, number>;
+  checks: Check[];
+  coverage: {
+    operations: { operationId: string; method: string; path: string; calls: number; statuses: Record<string, number> }[];
+    neverCalled: string[];
+    states: { resource: ResourceType; reached: string[]; never: string[] }[];
+    webhooks: { type: WebhookType; attempts: number; answers: Record<string, number> }[];
+  };
+}
 
 /** How many of the newest requests the shape check reads. */
 export const SHAPE_WINDOW = 100;
@@ -86,9 +79,9 @@ const RECEIVER_DEADLINE_MS = 10_000;
 
 const ids = (entries: readonly { requestId: string }[]) => entries.slice(0, SHOWN).map((e) => e.requestId);
 const deliveryIds = (attempts: readonly ReportAttempt[]) => [...new Set(attempts.map((a) => a.deliveryId))].slice(0, SHOWN);
-const codes = (e: JournalEntry) => new Set([...(e.verification?.failures.map((f) => f.code) ?? []), ...(e.problem ? [e.problem.code] : [])]);
-const pathOf = (e: JournalEntry) => e.path.split('?')[0]!;
-const isApi = (e: JournalEntry) => !pathOf(e).startsWith('/v1/auth/');
+const codes = (e: ReportRequest) => new Set([...(e.verification?.failures.map((f) => f.code) ?? []), ...(e.problem ? [e.problem.code] : [])]);
+const pathOf = (e: ReportRequest) => e.path.split('?')[0]!;
+const isApi = (e: ReportRequest) => !pathOf(e).startsWith('/v1/auth/');
 const is2xx = (a: ReportAttempt) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
 const check = (id: string, title: string, status: CheckStatus, evidence: Record<string, unknown>, hint?: string): Check => ({
   id,
@@ -315,9 +308,10 @@ export function goLiveReport(input: ReportInput): Report {
     coverage: {
       operations,
       neverCalled: operations.filter((o) => o.calls === 0).map((o) => o.operationId),
-      states: (Object.keys(STATES) as ResourceType[]).map((resource) => {
-        const reached = STATES[resource].filter((s) => input.statesReached[resource]?.includes(s));
-        return { resource, reached, never: STATES[resource].filter((s) => !reached.includes(s)) };
+      states: RESOURCE_TYPES.map((resource) => {
+        const statuses: readonly string[] = RESOURCES[resource].statuses;
+        const reached = statuses.filter((s) => input.statesReached[resource]?.includes(s));
+        return { resource, reached, never: statuses.filter((s) => !reached.includes(s)) };
       }),
       webhooks: [...webhooks].map(([type, w]) => ({ type, ...w })),
     },

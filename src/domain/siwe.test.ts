@@ -1,6 +1,6 @@
 import { parseSiweMessage as viemParse, validateSiweMessage } from 'viem/siwe';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../ids.js';
+import { seededRandom } from '../kernel/ids.js';
 import { buildSiweMessage, encodeChallenge, makeNonce, parseSiweMessage, type SiweMessage } from './siwe.js';
 
 const message: SiweMessage = {

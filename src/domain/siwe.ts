@@ -2,7 +2,7 @@
  * Sign-In with Ethereum messages (EIP-4361): the text a wallet signs to prove it owns an address.
  * Challenges for customers and accounts are these messages, base64-encoded on the wire.
  */
-import { iso } from '../clock.js';
+import { iso } from './instant.js';
 
 export interface SiweMessage {
   domain: string;

@@ -5,7 +5,7 @@
  * and past targets are refused, as is a jump beyond 100 years (past it dates stop being dates).
  */
 import { z } from 'zod';
-import { iso } from '../clock.js';
+import { iso } from './instant.js';
 import { addCalendar, parseCalendarDuration } from './duration.js';
 import { fail } from './errors.js';
 

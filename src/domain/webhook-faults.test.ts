@@ -5,7 +5,6 @@ import {
   attemptDraw,
   decideAttempt,
   exhausted,
-  faultsView,
   hasFaults,
   heldAfterResume,
   holdAfter,
@@ -24,6 +23,7 @@ import {
   type Draw,
   type Faults,
 } from './webhook-faults.js';
+import { faultsView } from '../wire/delivery-lab.js';
 
 describe('the --webhook-faults syntax', () => {
   it('reads the issue example and every field, nested ones dotted', () => {

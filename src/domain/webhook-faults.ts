@@ -11,8 +11,7 @@
 import { z } from 'zod';
 import { formatDuration, parseDuration } from './duration.js';
 import { fail, type FieldError } from './errors.js';
-import type { DeliveryStatus } from './events.js';
-import { Count } from './formats.js';
+import type { DeliveryStatus } from './outbox.js';
 
 /** What an attempt records when a fault touched it. */
 export const ATTEMPT_FAULTS = ['duplicate', 'reordered', 'delayed', 'injected-status', 'injected-timeout', 'forged'] as const;
@@ -111,28 +110,6 @@ export function hasFaults(faults: Faults | undefined): boolean {
   if (!faults) return false;
   const { duplicate, reorder, delay, fail, timeout, forge } = faults;
   return !!(duplicate || reorder || timeout || forge || (delay && delay.maxMs > 0) || (fail && ('rate' in fail ? fail.rate > 0 : fail.remaining > 0)));
-}
-
-/** The faults on the wire: as the body takes them, with what is left of `fail.times`. */
-const FailFault = z.union([z.object({ status: z.number().int(), times: Count, remaining: Count }), z.object({ status: z.number().int(), rate: z.number() })]);
-
-export const FaultsView = z
-  .object({
-    duplicate: z.number().optional(),
-    reorder: z.number().optional(),
-    delay: z.string().optional(),
-    fail: FailFault.optional(),
-    timeout: z.number().optional(),
-    forge: z.number().optional(),
-    seed: z.number().int().optional(),
-  })
-  .meta({ id: 'FaultsView' });
-export type FaultsView = z.infer<typeof FaultsView>;
-
-/** In the order the body lists them. */
-export function faultsView({ duplicate, reorder, delay, fail, timeout, forge, seed }: Faults): FaultsView {
-  const view: FaultsView = { duplicate, reorder, delay: delay && rangeText(delay), fail, timeout, forge, seed };
-  return Object.fromEntries(Object.entries(view).filter(([, v]) => v !== undefined));
 }
 
 const FIELDS = new Set(['duplicate', 'reorder', 'delay', 'fail.status', 'fail.times', 'fail.rate', 'timeout', 'forge', 'seed']);

@@ -2,7 +2,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ServerResponse } from 'node:http';
-import type { JournalFault, JournalProblem, Verification } from '../journal.js';
+import type { JournalFault, JournalProblem, Verification } from '../programmes/journal.js';
 import type { Programme } from '../programmes/index.js';
 
 export interface AppEnv {

@@ -11,7 +11,7 @@ import { SandboxError, type ErrorCode, type FieldError } from '../domain/errors.
 import type { Problem } from '../wire/problem.js';
 import { answer } from './answer.js';
 import { requestIdOf, type AppEnv } from './env.js';
-import type { Log } from '../log.js';
+import type { Log } from '../kernel/log.js';
 
 /** Each error code's HTTP status and title (the error names of the specification). */
 export const PROBLEMS = {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_TYPES } from '../domain/events.js';
+import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { generateP384, keyFingerprintId } from '../signatures/keys.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { payments, SECOND } from '../testing/payments.js';

@@ -10,7 +10,7 @@
  */
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import { MUTATIONS } from '../domain/idempotency.js';
-import { WEBHOOK_TYPES } from '../domain/events.js';
+import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { ATTEMPT_TIMEOUT_MS } from '../webhooks/send.js';
 import { WebhookEvents } from '../wire/webhook.js';
 import { problem } from './schemas.js';

@@ -4,7 +4,7 @@
  * the sandbox computed, to compare with the one the client signed. Pure.
  */
 import type { ErrorCode } from '../domain/errors.js';
-import type { JournalEntry } from '../journal.js';
+import type { JournalEntry } from '../programmes/journal.js';
 
 /** How to fix what each refusal of the request pipeline says. */
 const FIXES: Partial<Record<ErrorCode, string>> = {

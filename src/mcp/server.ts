@@ -30,14 +30,14 @@ import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from '..
 import { clearFaults, deliveryAction, listWebhooks, setFaults, showFaults } from '../cli/commands/webhooks.js';
 import { createIo } from '../cli/io.js';
 import { createWallet } from '../companion/wallet.js';
-import { WEBHOOK_TYPES } from '../domain/events.js';
+import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { defaultConfig } from '../config.js';
 import { buildDeps } from '../deps.js';
-import type { JournalEntry } from '../journal.js';
-import { quietLog } from '../log.js';
+import type { JournalEntry } from '../programmes/journal.js';
+import { quietLog } from '../kernel/log.js';
 import { startServer } from '../server.js';
-import { packagePath } from '../paths.js';
-import { version } from '../version.js';
+import { packagePath } from '../kernel/paths.js';
+import { version } from '../kernel/version.js';
 import { explainRequest } from './explain.js';
 
 type Client = ReturnType<typeof createClient>;
@@ -142,7 +142,7 @@ export const TOOLS: ToolSpec[] = [
     description: 'Subscribe a URL to webhooks (PUT /v1/webhooks, through the control plane): every event of the types given is delivered to it, signed.',
     input: {
       callbackUrl: z.string().describe('http(s) URL of your receiver'),
-      types: z.array(z.enum(WEBHOOK_TYPES)).optional().describe('all five by default'),
+      types: z.array(z.enum(WEBHOOK_TYPES)).optional().describe('every event type by default'),
     },
     run: async ({ client }, { callbackUrl, types }) => await client.saveWebhook({ callbackUrl, types: types ?? [...WEBHOOK_TYPES] }),
   }),

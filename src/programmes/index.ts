@@ -10,8 +10,8 @@
  * (registry.ts), and the control plane's operations on them (services/programmes.ts).
  */
 import type { Config } from '../config.js';
-import type { Ids, Random } from '../ids.js';
-import type { Log } from '../log.js';
+import type { Ids, Random } from '../kernel/ids.js';
+import type { Log } from '../kernel/log.js';
 import { createProgrammeService } from '../services/programmes.js';
 import type { Shared } from '../services/index.js';
 import type { Store } from '../store/store.js';
@@ -20,7 +20,7 @@ import { programmeSettings, type DefaultOverrides } from './settings.js';
 
 export type { Programme } from './registry.js';
 export type { DefaultOverrides } from './settings.js';
-export type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../wire/control.js';
+export type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../wire/programmes.js';
 
 export interface ProgrammesDeps {
   store: Store;

@@ -4,12 +4,12 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Config } from '../config.js';
-import type { Core } from '../core.js';
+import type { Core } from '../services/core.js';
 import { fail } from '../domain/errors.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
-import { idsOf, type Ids, type Random } from '../ids.js';
-import { Journal } from '../journal.js';
-import type { Log } from '../log.js';
+import { idsOf, type Ids, type Random } from '../kernel/ids.js';
+import { Journal } from './journal.js';
+import type { Log } from '../kernel/log.js';
 import { createServices, type Services, type Shared } from '../services/index.js';
 import { credentials, deliveries, jobs, programmes } from '../store/schema.js';
 import type { Store } from '../store/store.js';

@@ -7,10 +7,11 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { count, eq, max } from 'drizzle-orm';
-import { createClock, parseClockOption, type Clock } from '../clock.js';
+import { createClock, type Clock } from '../kernel/clock.js';
+import { parseClockOption } from '../domain/instant.js';
 import { ConfigError, type Config } from '../config.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
-import { cryptoRandom, idsOf, seededRandom, type Ids, type Random } from '../ids.js';
+import { cryptoRandom, idsOf, seededRandom, type Ids, type Random } from '../kernel/ids.js';
 import { generateP384, isP384, keyFingerprintId, pkcs8Pem, readP384PrivateKey } from '../signatures/keys.js';
 import { events, programmes, webhooks } from '../store/schema.js';
 import type { Store } from '../store/store.js';

@@ -5,7 +5,7 @@
  * Every change writes one `account.updated` event in its transaction.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import { ACCOUNT_MACHINE, accountTransition, DEPLOYMENT_MS, smartAccountAddress } from '../domain/account.js';
 import { parseAccountId } from '../domain/caip.js';
 import { arrival, inactiveParent, restoredWithParent, takenDownWithParent } from '../domain/cascade.js';
@@ -16,7 +16,7 @@ import type { OwnerSignature } from '../wire/challenge.js';
 import type { Cards } from './cards.js';
 import { checkProof, issueChallenge } from './challenges.js';
 import type { Engine } from './engine.js';
-import type { Events } from './events.js';
+import type { Events } from './outbox.js';
 import type { Jobs } from './jobs.js';
 import { lifecycle } from './lifecycle.js';
 

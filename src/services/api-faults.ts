@@ -4,9 +4,10 @@
  * settings do — with what each has left and how many requests each has faulted, and the random
  * stream the draws come from (the rules' own seed, else the programme's).
  */
-import type { Core } from '../core.js';
-import { pickRule, ruleView, type ApiFault, type ApiFaultRules, type ApiFaultsView, type ApiRequest, type ShownApiFaults } from '../domain/api-faults.js';
-import { seededRandom, type Random, type RandomState } from '../ids.js';
+import type { Core } from './core.js';
+import { pickRule, type ApiFault, type ApiFaultRules, type ApiRequest, type ShownApiFaults } from '../domain/api-faults.js';
+import { ruleView, type ApiFaultsView } from '../wire/api-faults.js';
+import { seededRandom, type Random, type RandomState } from '../kernel/ids.js';
 
 /** Where the lab's draws stand: the programme's stream for it, and the rules' own seed's while they have one. */
 export interface ApiFaultDraws {

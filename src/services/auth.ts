@@ -6,7 +6,7 @@
  */
 import { createHash, createHmac, timingSafeEqual, type KeyObject, createPublicKey } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';

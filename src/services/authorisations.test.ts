@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { iso } from '../clock.js';
+import { iso } from '../domain/instant.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { DAY, payments, SECOND, type Payments } from '../testing/payments.js';
 import { DEFAULT_CHAIN, issuedCard, type BuiltCard } from '../testing/world.js';

@@ -6,7 +6,7 @@
  * capture also records the transaction.
  */
 import { and, eq } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import {
   AUTHORISATION_MACHINE,
   AUTO_CAPTURE_DELAY_MS,
@@ -19,7 +19,7 @@ import { fail } from '../domain/errors.js';
 import { amountProblems, convert, normalise, type MoneyTables } from '../domain/money.js';
 import { accounts, authorisations, cards } from '../store/schema.js';
 import { toAuthorisation, type Authorisation, type AuthorisationRequest } from '../wire/payment.js';
-import type { Events } from './events.js';
+import type { Events } from './outbox.js';
 import type { Jobs } from './jobs.js';
 import { lifecycle } from './lifecycle.js';
 import type { Transactions } from './transactions.js';

@@ -5,7 +5,7 @@
  * tells the `onTerminate` listeners inside that transaction.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import { orderAddress } from '../domain/address.js';
 import { CARD_MACHINE, cardTransition, withinCardLimit } from '../domain/card.js';
 import { arrival, inactiveParent, restoredWithParent, takenDownWithParent, type Parent } from '../domain/cascade.js';
@@ -14,7 +14,7 @@ import { expirationDate, expiresAt, generatePan, maskPan } from '../domain/pan.j
 import { accounts, cards, customers } from '../store/schema.js';
 import { untilChanged } from '../store/read-cache.js';
 import { toCard, type Card, type NewCard } from '../wire/card.js';
-import type { Events } from './events.js';
+import type { Events } from './outbox.js';
 import type { Jobs } from './jobs.js';
 import { lifecycle } from './lifecycle.js';
 

@@ -4,13 +4,14 @@
  * is refused here; a well-formed proof by the wrong key is reported back, because the caller must
  * store a new challenge before refusing it.
  */
-import { iso } from '../clock.js';
+import { iso } from '../domain/instant.js';
 import { parseAccountId } from '../domain/caip.js';
 import { fail } from '../domain/errors.js';
 import { encodeChallenge, makeNonce, parseSiweMessage, SIWE_DOMAIN } from '../domain/siwe.js';
-import type { Random } from '../ids.js';
+import type { Random } from '../kernel/ids.js';
 import type { OwnerSignature } from '../wire/challenge.js';
-import { decodeBase64, decodeSignature, recoverPersonalSigner, toChecksumAddress } from '../signatures/eip191.js';
+import { toChecksumAddress } from '../domain/eip55.js';
+import { decodeBase64, decodeSignature, recoverPersonalSigner } from '../signatures/eip191.js';
 
 export const CHALLENGE_TTL_MS = 3_600_000;
 

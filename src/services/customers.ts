@@ -5,7 +5,7 @@
  * transaction.
  */
 import { and, asc, eq, or, sql } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import { checkWallet, CUSTOMER_MACHINE, customerTransition } from '../domain/customer.js';
 import { fail } from '../domain/errors.js';
 import { once } from '../store/prepared.js';
@@ -16,7 +16,7 @@ import { toCustomer, type Customer, type NewCustomer } from '../wire/customer.js
 import type { Accounts } from './accounts.js';
 import { checkProof, isLive, issueChallenge } from './challenges.js';
 import type { Engine } from './engine.js';
-import type { Events } from './events.js';
+import type { Events } from './outbox.js';
 import { lifecycle } from './lifecycle.js';
 
 type CustomerRow = typeof customers.$inferSelect;

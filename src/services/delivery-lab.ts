@@ -8,23 +8,13 @@
  * and resuming restores it. New deliveries of a paused subscription are queued paused.
  */
 import { and, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import { fail } from '../domain/errors.js';
-import {
-  exhausted,
-  faultsView,
-  hasFaults,
-  heldAfterResume,
-  releasesHolds,
-  retried,
-  spendFail,
-  type Faults,
-  type FaultSource,
-} from '../domain/webhook-faults.js';
+import { exhausted, hasFaults, heldAfterResume, releasesHolds, retried, spendFail, type Faults, type FaultSource } from '../domain/webhook-faults.js';
 import { deliveries, programmes, webhooks } from '../store/schema.js';
 import { released } from '../webhooks/delivery-rows.js';
-import { deliverySummary } from './sandbox-events.js';
-import type { DeliveryAnswer, FaultsAnswer, LabScope, PauseAnswer } from '../wire/control.js';
+import { deliverySummary } from './outbox-view.js';
+import { faultsView, type DeliveryAnswer, type FaultsAnswer, type LabScope, type PauseAnswer } from '../wire/delivery-lab.js';
 
 export type { DeliveryAnswer, FaultsAnswer, LabScope, PauseAnswer };
 

@@ -5,7 +5,8 @@
 import type { Env } from '../config.js';
 import { fail } from '../domain/errors.js';
 import { isChainId } from '../domain/caip.js';
-import { readFixture } from '../fixtures.js';
+import type { MoneyTables, RateTable } from '../domain/money.js';
+import { readFixture } from '../kernel/fixtures.js';
 import type { Asset, Blockchain } from '../wire/engine.js';
 
 interface ChainFixture {
@@ -41,3 +42,11 @@ export function createEngine(env: Env) {
 }
 
 export type Engine = ReturnType<typeof createEngine>;
+
+/** The shipped ISO 4217 table and rate table. */
+export function loadMoneyTables(): MoneyTables {
+  return {
+    currencies: readFixture<{ currencies: Record<string, number> }>('currencies.json').currencies,
+    rates: readFixture<RateTable>('rates.json'),
+  };
+}

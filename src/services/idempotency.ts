@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import { IDEMPOTENCY_TTL_MS } from '../domain/idempotency.js';
 import { once, rowInserter } from '../store/prepared.js';
 import { idempotencyKeys } from '../store/schema.js';

@@ -4,10 +4,10 @@
  * of webhook connections, the engine and the money tables — is built once and passed in. Nothing
  * here listens on a port.
  */
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import type { MoneyTables } from '../domain/money.js';
-import type { Ticker } from '../scheduler.js';
-import { createScheduler } from '../scheduler.js';
+import type { Ticker } from '../kernel/scheduler.js';
+import { createScheduler } from '../kernel/scheduler.js';
 import type { SendPool, WebhookSigner } from '../webhooks/send.js';
 import { createAccounts } from './accounts.js';
 import { createApiFaults } from './api-faults.js';
@@ -17,13 +17,13 @@ import { createCards } from './cards.js';
 import { createCustomers } from './customers.js';
 import { createDeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
-import { createEvents } from './events.js';
+import { createEvents } from './outbox.js';
 import { createIdempotency } from './idempotency.js';
-import { createReadiness } from './readiness.js';
+import { createReport } from './report.js';
 import { createJobs } from './jobs.js';
 import { createRetention } from './retention.js';
 import { createSandboxControl, type ClockKeeper } from './sandbox.js';
-import { createSandboxEvents } from './sandbox-events.js';
+import { createSandboxEvents } from './outbox-view.js';
 import { createTransactions } from './transactions.js';
 import { createWebhooks } from './webhooks.js';
 import { createWorld } from './world.js';
@@ -64,10 +64,10 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   const retention = createRetention(core, { events });
   const world = createWorld(core);
   const apiFaults = createApiFaults(core);
-  const readiness = createReadiness(core);
+  const report = createReport(core);
   return {
     apiFaults,
-    readiness,
+    report,
     scheduler,
     jobs,
     events,

@@ -4,10 +4,10 @@
  * once even across a crash. Handlers are synchronous and take the due time as `now`.
  */
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import { names, once, rowInserter, sqlLiteral } from '../store/prepared.js';
 import { jobs } from '../store/schema.js';
-import type { DueSource } from '../scheduler.js';
+import type { DueSource } from '../kernel/scheduler.js';
 
 export type JobHandler = (subjectId: string, now: number) => void;
 

@@ -6,13 +6,13 @@
  * which also writes their new rows with the first event.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import { fail, type ErrorCode } from '../domain/errors.js';
-import type { WebhookType } from '../domain/events.js';
+import type { WebhookType } from '../domain/outbox.js';
 import { transition, type Machine } from '../domain/state-machine.js';
 import { once, rowInserter, rowUpdater } from '../store/prepared.js';
 import type { accounts, authorisations, cards, customers, transactions } from '../store/schema.js';
-import type { Events } from './events.js';
+import type { Events } from './outbox.js';
 
 type Table = typeof customers | typeof accounts | typeof cards | typeof authorisations | typeof transactions;
 

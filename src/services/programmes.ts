@@ -4,16 +4,16 @@
  * everything they own. A programme's services are built when it is first used (programmes/registry.ts).
  */
 import { count, eq, sql } from 'drizzle-orm';
-import { iso, parseClockOption } from '../clock.js';
+import { iso, parseClockOption } from '../domain/instant.js';
 import type { Config } from '../config.js';
 import { fail } from '../domain/errors.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
-import { cryptoRandom, seededRandom, type Ids, type Random } from '../ids.js';
+import { cryptoRandom, seededRandom, type Ids, type Random } from '../kernel/ids.js';
 import type { Programme, Registry } from '../programmes/registry.js';
 import type { ProgrammeRow } from '../programmes/settings.js';
 import { credentials, programmes } from '../store/schema.js';
 import type { Store } from '../store/store.js';
-import type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../wire/control.js';
+import type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../wire/programmes.js';
 import { putCredential } from './auth.js';
 
 export interface ProgrammeServiceDeps {

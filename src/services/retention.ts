@@ -6,9 +6,9 @@
  * wrote events, and on the server's timer for quiet periods.
  */
 import { and, eq, lte, notExists, sql } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import { deliveries, events, idempotencyKeys } from '../store/schema.js';
-import type { Events } from './events.js';
+import type { Events } from './outbox.js';
 
 /** Expired idempotency keys are swept at most this often (sandbox time): the sweep reads the whole table. */
 export const KEY_SWEEP_INTERVAL_MS = 60_000;

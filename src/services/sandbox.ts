@@ -4,37 +4,22 @@
  * reset (wipe the world, keep credentials and keys) and seed (load a world document).
  */
 import { eq } from 'drizzle-orm';
-import type { Clock } from '../clock.js';
-import type { Core } from '../core.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Core } from './core.js';
 import { SandboxError } from '../domain/errors.js';
 import { DEFAULT_BILLING_ADDRESS, seedPath, type SeedPath as Path } from '../domain/seed.js';
 import { advanceTarget, type AdvanceRequest } from '../domain/time-travel.js';
-import * as tables from '../store/schema.js';
+import { WORLD_TABLES, type WorldTable, type WorldTableName } from '../store/world.js';
 import type { SeedAccount, SeedCard, SeedCustomer, SeedDocument, SeedResult } from '../wire/seed.js';
 import type { Accounts } from './accounts.js';
 import type { Cards } from './cards.js';
 import type { Customers } from './customers.js';
 import type { DeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
-import type { Scheduler } from '../scheduler.js';
+import type { Scheduler } from '../kernel/scheduler.js';
 import type { Webhooks } from './webhooks.js';
 
-/** Wiped by reset, children before parents (foreign keys). Credentials, signing keys and meta stay. */
-export const WIPED = {
-  attempts: tables.attempts,
-  deliveries: tables.deliveries,
-  events: tables.events,
-  jobs: tables.jobs,
-  transactions: tables.transactions,
-  authorisations: tables.authorisations,
-  cards: tables.cards,
-  accounts: tables.accounts,
-  customers: tables.customers,
-  webhooks: tables.webhooks,
-  idempotencyKeys: tables.idempotencyKeys,
-} as const;
-
-export type ResetCounts = Record<keyof typeof WIPED, number>;
+export type ResetCounts = Record<WorldTableName, number>;
 
 /** Keeps a programme's clock where it is, so that a restart with a file database resumes there. */
 export type ClockKeeper = (clock: Clock) => void;
@@ -161,7 +146,7 @@ export function createSandboxControl(core: Core, services: SandboxServices) {
     reset(): ResetCounts {
       const wiped = store.transaction(() => {
         const counts = {} as ResetCounts;
-        for (const [name, table] of Object.entries(WIPED) as [keyof typeof WIPED, (typeof WIPED)[keyof typeof WIPED]][]) {
+        for (const [name, table] of Object.entries(WORLD_TABLES) as [WorldTableName, WorldTable][]) {
           counts[name] = store.db.delete(table).where(eq(table.programmeId, programme)).run().changes;
         }
         return counts;

@@ -4,15 +4,15 @@
  * account or card, oldest first. Every change appends one `transaction.updated` event.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { iso } from '../clock.js';
-import type { Core } from '../core.js';
+import { iso } from '../domain/instant.js';
+import type { Core } from './core.js';
 import { parseAccountId } from '../domain/caip.js';
 import { fail } from '../domain/errors.js';
 import { chainTransactionId, SETTLEMENT_DELAY_MS, TRANSACTION_MACHINE, transactionTransition } from '../domain/transaction.js';
 import { accounts, authorisations, cards, customers, transactions } from '../store/schema.js';
 import { paymentOf, toTransaction, type Transaction } from '../wire/payment.js';
 import type { Engine } from './engine.js';
-import type { Events } from './events.js';
+import type { Events } from './outbox.js';
 import type { Jobs } from './jobs.js';
 import { lifecycle } from './lifecycle.js';
 

@@ -6,18 +6,18 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { Core } from '../core.js';
+import type { Core } from './core.js';
 import { fail } from '../domain/errors.js';
 import { callbackUrlProblem } from '../domain/formats.js';
 import { deliveries, events as eventRows, webhooks } from '../store/schema.js';
 import { spkiPem } from '../signatures/keys.js';
 import { createDispatcher, type AttemptListener } from '../webhooks/dispatcher.js';
 import type { SendPool, WebhookSigner } from '../webhooks/send.js';
-import type { ResendWindow } from '../wire/control.js';
+import type { ResendWindow } from '../wire/outbox.js';
 import { toWebhook, type SaveWebhook, type Webhook } from '../wire/webhook.js';
 import type { DeliveryLab } from './delivery-lab.js';
-import type { Events } from './events.js';
-import type { Scheduler } from '../scheduler.js';
+import type { Events } from './outbox.js';
+import type { Scheduler } from '../kernel/scheduler.js';
 
 export interface WebhookDeps {
   events: Events;

@@ -6,15 +6,15 @@
  * one query per table, every one of them for this programme only.
  */
 import { asc, count, eq, sql, type AnyColumn } from 'drizzle-orm';
-import type { Core } from '../core.js';
-import { DELIVERY_STATUSES } from '../domain/events.js';
+import type { Core } from './core.js';
+import { DELIVERY_STATUSES } from '../domain/outbox.js';
 import { accounts, authorisations, cards, customers, deliveries, events, transactions, webhooks } from '../store/schema.js';
 import { toAccount } from '../wire/account.js';
 import { toCard } from '../wire/card.js';
 import { toCustomer } from '../wire/customer.js';
 import { toAuthorisation, toTransaction } from '../wire/payment.js';
 import { toWebhook } from '../wire/webhook.js';
-import type { World, WorldAccount, WorldCard, WorldCounts, WorldCustomer } from '../wire/control.js';
+import type { World, WorldAccount, WorldCard, WorldCounts, WorldCustomer } from '../wire/world.js';
 
 export type { World, WorldAccount, WorldCard, WorldCounts, WorldCustomer };
 

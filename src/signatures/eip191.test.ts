@@ -3,7 +3,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { addressOf, decodeSignature, personalMessageHash, recoverPersonalSigner, signPersonal, toChecksumAddress } from './eip191.js';
+import { toChecksumAddress } from '../domain/eip55.js';
+import { addressOf, decodeSignature, personalMessageHash, recoverPersonalSigner, signPersonal } from './eip191.js';
 
 const account = privateKeyToAccount('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318');
 const text = 'card-sandbox.dev wants you to sign in with your Ethereum account:\nhello';

@@ -5,21 +5,13 @@
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { toChecksumAddress } from '../domain/eip55.js';
 
 /** EIP-191: keccak-256("\x19Ethereum Signed Message:\n" ‖ decimal byte length ‖ message). */
 export function personalMessageHash(message: Uint8Array): Uint8Array {
   const prefix = utf8ToBytes(`\x19Ethereum Signed Message:\n${message.length}`);
   return keccak_256(new Uint8Array([...prefix, ...message]));
-}
-
-/** EIP-55 mixed-case checksum of a 20-byte address. */
-export function toChecksumAddress(address: Uint8Array | string): string {
-  const hex = typeof address === 'string' ? address.replace(/^0x/i, '').toLowerCase() : bytesToHex(address);
-  const hash = bytesToHex(keccak_256(utf8ToBytes(hex)));
-  let out = '0x';
-  for (let i = 0; i < hex.length; i++) out += parseInt(hash[i]!, 16) >= 8 ? hex[i]!.toUpperCase() : hex[i]!;
-  return out;
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -12,9 +12,9 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config.js';
 import { buildDeps } from '../deps.js';
-import { packagePath } from '../paths.js';
+import { packagePath } from '../kernel/paths.js';
 import { generateP384, pkcs8Pem } from '../signatures/keys.js';
-import { memoryLog } from '../log.js';
+import { memoryLog } from '../kernel/log.js';
 import { openStore } from './store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-migration-'));

@@ -12,7 +12,7 @@ import type { Address } from '../domain/address.js';
 import { AUTHORISATION_STATUSES, type Merchant } from '../domain/authorisation.js';
 import { CARD_STATUSES, CARD_TYPES } from '../domain/card.js';
 import { CUSTOMER_STATUSES } from '../domain/customer.js';
-import { DELIVERY_STATUSES, WEBHOOK_TYPES, type WebhookType } from '../domain/events.js';
+import { DELIVERY_STATUSES, WEBHOOK_TYPES, type WebhookType } from '../domain/outbox.js';
 import { NETWORKS } from '../domain/pan.js';
 import { TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, type ChainTransaction, type Fee } from '../domain/transaction.js';
 import { ATTEMPT_FAULTS, DELIVERY_HOLDS, type Faults } from '../domain/webhook-faults.js';

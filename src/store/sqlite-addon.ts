@@ -6,7 +6,7 @@
  * sources (tests without a build), the better-sqlite3 package in node_modules finds its own.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { packagePath } from '../paths.js';
+import { packagePath } from '../kernel/paths.js';
 
 /** The platforms dist/prebuilds/ holds an addon for, as better-sqlite3 names them. */
 export const PREBUILT_TARGETS = [

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { ConfigError } from '../config.js';
-import { packagePath } from '../paths.js';
+import { packagePath } from '../kernel/paths.js';
 import * as schema from './schema.js';
 import { nativeBinding } from './sqlite-addon.js';
 

@@ -9,7 +9,7 @@ const chromiumPath = (env: Record<string, string | undefined>) => env.CARD_SANDB
 
 export const CHROMIUM = chromiumPath(process.env);
 
-export const BROWSER_TESTS = 'src/inspector*.e2e.test.ts';
+export const BROWSER_TESTS = 'src/suites/inspector*.e2e.test.ts';
 
 /** The line `npm test` prints when it leaves the browser tests out; undefined when they run. */
 export function browserTestsLeftOut(env: Record<string, string | undefined> = process.env, exists: (path: string) => boolean = existsSync): string | undefined {

@@ -4,12 +4,12 @@
  * declares (testing/wire.ts). Not shipped.
  */
 import { createApp } from '../app.js';
-import { createClock } from '../clock.js';
+import { createClock } from '../kernel/clock.js';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig, type Config } from '../config.js';
-import type { Core } from '../core.js';
+import type { Core } from '../services/core.js';
 import { buildDeps } from '../deps.js';
-import { seededRandom, uuidFrom, type Random } from '../ids.js';
-import { memoryLog } from '../log.js';
+import { seededRandom, uuidFrom, type Random } from '../kernel/ids.js';
+import { memoryLog } from '../kernel/log.js';
 import { eq } from 'drizzle-orm';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { programmes } from '../store/schema.js';

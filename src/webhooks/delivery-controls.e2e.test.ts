@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../store/store.js';
-import type { WebhookType } from '../domain/events.js';
+import type { WebhookType } from '../domain/outbox.js';
 import { createTestSandbox, steadyRandom, T0, type TestSandbox } from '../testing/harness.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 

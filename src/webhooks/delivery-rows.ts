@@ -5,9 +5,9 @@
  * transaction; `hold` holds a delivery back without an attempt (docs/webhooks.md: Webhooks → The delivery lab).
  */
 import { and, eq, gt, lt, min, sql, type SQLWrapper } from 'drizzle-orm';
-import type { Core } from '../core.js';
-import { idsOf } from '../ids.js';
-import type { DeliveryStatus, WebhookType } from '../domain/events.js';
+import type { Core } from '../services/core.js';
+import { idsOf } from '../kernel/ids.js';
+import type { DeliveryStatus, WebhookType } from '../domain/outbox.js';
 import { holdAfter, type AttemptFault, type DeliveryHold, type FaultSource } from '../domain/webhook-faults.js';
 import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';

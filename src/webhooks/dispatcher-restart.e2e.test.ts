@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createClock } from '../clock.js';
+import { createClock } from '../kernel/clock.js';
 import { createTestSandbox, T0, type TestSandbox } from '../testing/harness.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { publicKeyFrom, verifyWithLibrary } from '../testing/webhook-verifiers.js';

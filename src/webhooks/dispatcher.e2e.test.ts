@@ -6,8 +6,8 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seededRandom } from '../ids.js';
-import type { WebhookType } from '../domain/events.js';
+import { seededRandom } from '../kernel/ids.js';
+import type { WebhookType } from '../domain/outbox.js';
 import { attempts, deliveries } from '../store/schema.js';
 import { createTestSandbox, steadyRandom, T0, type TestSandbox } from '../testing/harness.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';

@@ -12,8 +12,8 @@
  * again (with the same attempt number); receivers deduplicate by `Sandbox-Event-Id`.
  */
 import { setMaxListeners } from 'node:events';
-import type { Core } from '../core.js';
-import type { DueSource } from '../scheduler.js';
+import type { Core } from '../services/core.js';
+import type { DueSource } from '../kernel/scheduler.js';
 import { createDeliveryRows, isSuccess, type AttemptListener, type Due, type Outcome } from './delivery-rows.js';
 import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-faults.js';
 import { ATTEMPT_TIMEOUT_MS, noResponse, sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';

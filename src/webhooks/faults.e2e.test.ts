@@ -6,7 +6,7 @@
  * same faults on every run with a seed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WebhookType } from '../domain/events.js';
+import type { WebhookType } from '../domain/outbox.js';
 import { createTestSandbox, steadyRandom, T0, type TestSandbox } from '../testing/harness.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { openStream } from '../testing/sse.js';

@@ -5,7 +5,7 @@
  * returns it.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { WEBHOOK_TYPES } from '../domain/events.js';
+import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { publicKeyFrom, verifyWithLibrary, verifyWithNodeCrypto } from '../testing/webhook-verifiers.js';

@@ -12,7 +12,7 @@ import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import { contentDigest } from '../signatures/digest.js';
 import { signatureBase, signBaseOnPool, signatureInputFor, type SignedMessage } from '../signatures/message.js';
-import { version } from '../version.js';
+import { version } from '../kernel/version.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
 export const ATTEMPT_TIMEOUT_MS = 10_000;

@@ -1,6 +1,6 @@
 /** The Account resource: its wire shape and the mapping from its row (docs/api.md: Customers, accounts and cards). */
 import { z } from 'zod';
-import { iso } from '../clock.js';
+import { iso } from '../domain/instant.js';
 import { ACCOUNT_CURRENCIES, ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../domain/account.js';
 import { DateTime, Uuid } from '../domain/formats.js';
 import type { accounts } from '../store/schema.js';

@@ -1,6 +1,6 @@
 /** The Card resource: its wire shape and the mapping from its row (docs/api.md: Customers, accounts and cards). */
 import { z } from 'zod';
-import { iso } from '../clock.js';
+import { iso } from '../domain/instant.js';
 import { Address } from '../domain/address.js';
 import { CARD_STATUSES, CARD_TYPES } from '../domain/card.js';
 import { DateTime, Uuid } from '../domain/formats.js';

@@ -1,6 +1,6 @@
 /** The Customer resource: its wire shape and the mapping from its row (docs/api.md: Customers, accounts and cards). */
 import { z } from 'zod';
-import { iso } from '../clock.js';
+import { iso } from '../domain/instant.js';
 import { parseAccountId } from '../domain/caip.js';
 import { checkWallet, CUSTOMER_STATUSES } from '../domain/customer.js';
 import { DateTime, Text, Uuid } from '../domain/formats.js';

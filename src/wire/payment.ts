@@ -4,7 +4,7 @@
  * transaction carries its authorisation's amounts, rate and merchant: `paymentOf` is that part of both.
  */
 import { z } from 'zod';
-import { iso } from '../clock.js';
+import { iso } from '../domain/instant.js';
 import { AUTHORISATION_STATUSES, Merchant } from '../domain/authorisation.js';
 import { DateTime, Decimal, Uuid } from '../domain/formats.js';
 import { amountProblems, type MoneyTables } from '../domain/money.js';

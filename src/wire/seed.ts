@@ -9,7 +9,7 @@ import { ACCOUNT_TYPES } from '../domain/account.js';
 import { Address } from '../domain/address.js';
 import { CARD_TYPES } from '../domain/card.js';
 import { SandboxError } from '../domain/errors.js';
-import { WEBHOOK_TYPES } from '../domain/events.js';
+import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { SEED_ACCOUNT_STATUSES, SEED_CARD_STATUSES, SEED_CUSTOMER_STATUSES, seedPath, seedTreeErrors } from '../domain/seed.js';
 import { BlockchainAccountId } from './challenge.js';
 
@@ -60,8 +60,6 @@ export type SeedCustomer = SeedDocument['customers'][number];
 export type SeedAccount = SeedCustomer['accounts'][number];
 export type SeedCard = SeedAccount['cards'][number];
 
-export type { SeedResult } from './control.js';
-
 /** The document checked whole; a 400 naming every bad place, or the typed document. */
 export function parseSeedDocument(value: unknown): SeedDocument {
   const result = SeedDocument.safeParse(value);
@@ -77,3 +75,14 @@ export function parseSeedDocument(value: unknown): SeedDocument {
     .flat();
   throw new SandboxError('invalid_request', `invalid seed document (nothing was loaded): ${[...new Set(errors.map((e) => e.path))].join(', ')}`, errors);
 }
+
+const Created = z.object({ id: z.string(), status: z.string() });
+
+/** POST /_sandbox/seed: what was created, in document order, with the states things ended in. */
+export const SeedResult = z
+  .object({
+    webhooks: z.array(z.object({ id: z.string(), callbackUrl: z.string() })),
+    customers: z.array(Created.extend({ externalId: z.string(), accounts: z.array(Created.extend({ cards: z.array(Created) })) })),
+  })
+  .meta({ id: 'SeedResult' });
+export type SeedResult = z.infer<typeof SeedResult>;

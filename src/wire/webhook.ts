@@ -3,8 +3,8 @@
  * the body each webhook type is delivered with (docs/webhooks.md: Webhooks).
  */
 import { z } from 'zod';
-import { iso } from '../clock.js';
-import { WEBHOOK_TYPES, type WebhookType as Type } from '../domain/events.js';
+import { iso } from '../domain/instant.js';
+import { WEBHOOK_TYPES, type WebhookType as Type } from '../domain/outbox.js';
 import { callbackUrlProblem, DateTime, Uuid } from '../domain/formats.js';
 import type { webhooks } from '../store/schema.js';
 import { Account } from './account.js';

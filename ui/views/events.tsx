@@ -5,7 +5,7 @@
  * beside it. Anchored on Stripe Workbench's delivery list.
  */
 import { useMemo, useState } from 'preact/hooks';
-import { WEBHOOK_TYPES } from '../../src/domain/events.js';
+import { WEBHOOK_TYPES } from '../../src/domain/outbox.js';
 import type { Event } from '../api-types.js';
 import { Action, Badge, DeliveriesBadge, Empty } from '../components.js';
 import { eventState, failing } from '../deliveries.js';

@@ -6,7 +6,7 @@
  */
 import type { JournalEntry, Verification } from '../api-types.js';
 import { Badge, CodeBlock, Copy, Facts, Panel } from '../components.js';
-import { faultText } from '../../src/domain/api-faults-view.js';
+import { faultText } from '../../src/wire/fault-text.js';
 import { statusText, statusTone, when, withoutBase } from '../format.js';
 
 function Received({ entry, verification }: { entry: JournalEntry; verification: Verification }) {

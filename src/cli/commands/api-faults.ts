@@ -4,7 +4,7 @@
  * checks the values.
  */
 import type { ApiFaultRuleView, ApiFaultsView } from '../../client/control.generated.js';
-import { faultText } from '../../domain/api-faults-view.js';
+import { faultText } from '../../wire/fault-text.js';
 import { ClientUsageError, type CommandContext } from '../client.js';
 import type { Io } from '../io.js';
 

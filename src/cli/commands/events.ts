@@ -3,7 +3,7 @@
  * where, each delivery attempt's outcome (its fault, and what the receiver answered) as it
  * happens, and sending one event or a window of them again.
  */
-import type { WebhookType } from '../../domain/events.js';
+import type { WebhookType } from '../../domain/outbox.js';
 import type { CommandContext } from '../client.js';
 import type { Io } from '../io.js';
 import { answerLine, answerLines, faultTag, outcome } from './attempts.js';

@@ -7,7 +7,7 @@
  * either on the request journal's stream (`cleared`) and, if its subscription is gone, subscribes
  * again with the same URL and types.
  */
-import { WEBHOOK_TYPES, type WebhookType } from '../../domain/events.js';
+import { WEBHOOK_TYPES, type WebhookType } from '../../domain/outbox.js';
 import { ApiError } from '../../client/operations.js';
 import type { StreamedAttempt, Webhook } from '../../client/control.generated.js';
 import type { CommandContext } from '../client.js';

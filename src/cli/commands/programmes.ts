@@ -2,7 +2,7 @@
  * `programmes create|list|delete`: isolated sandboxes within the running one, each with its own
  * credentials, world and clock (docs/programmes.md: Parallel test suites), made afresh or from a snapshot.
  */
-import type { NewProgramme } from '../../wire/control.js';
+import type { NewProgramme } from '../../wire/programmes.js';
 import type { CommandContext } from '../client.js';
 
 export async function createProgramme({ client, io, json }: CommandContext, input: NewProgramme): Promise<void> {

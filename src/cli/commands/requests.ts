@@ -1,5 +1,5 @@
 /** `requests`: the journal of recent API requests, newest first, with what each was refused or warned for. */
-import { faultNote } from '../../domain/api-faults-view.js';
+import { faultNote } from '../../wire/fault-text.js';
 import type { JournalEntry } from '../../client/control.generated.js';
 import type { CommandContext } from '../client.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../../paths.js';
+import { packagePath } from '../../kernel/paths.js';
 import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox } from '../../testing/harness.js';
 import { ClientUsageError } from '../client.js';

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { packagePath } from '../../paths.js';
+import { packagePath } from '../../kernel/paths.js';
 import type { Io } from '../io.js';
 
 /** Claude Code's project skills; other agents take --install <their folder>. */

@@ -7,8 +7,9 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { iso } from '../../clock.js';
-import { faultView, latencyMs, parseFaultHeader, type ApiFault, type ApiFaultStatus } from '../../domain/api-faults.js';
+import { iso } from '../../domain/instant.js';
+import { latencyMs, parseFaultHeader, type ApiFault, type ApiFaultStatus } from '../../domain/api-faults.js';
+import { faultView } from '../../wire/api-faults.js';
 import { SandboxError, type ErrorCode } from '../../domain/errors.js';
 import type { Env } from '../../config.js';
 import { servicesOf, type AppEnv } from '../env.js';

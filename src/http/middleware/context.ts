@@ -5,7 +5,8 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps.js';
-import { iso } from '../../clock.js';
+import { faultNote } from '../../wire/fault-text.js';
+import { iso } from '../../domain/instant.js';
 import { requestIdOf, targetOf, type AppEnv } from '../env.js';
 
 export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
@@ -35,6 +36,7 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
       warnings: c.get('warnings'),
       replayed: c.get('replayed'),
       fault,
+      faultText: fault && faultNote(fault),
     };
     deps.log.request(line);
     if (path.startsWith('/v1/')) {

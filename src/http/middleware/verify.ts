@@ -11,8 +11,8 @@ import type { KeyObject } from 'node:crypto';
 import type { Verify } from '../../config.js';
 import { SandboxError } from '../../domain/errors.js';
 import { MUTATIONS } from '../../domain/idempotency.js';
-import type { Verification, VerificationFailure as Failure } from '../../journal.js';
-import type { Log } from '../../log.js';
+import type { Verification, VerificationFailure as Failure } from '../../programmes/journal.js';
+import type { Log } from '../../kernel/log.js';
 import type { Auth } from '../../services/auth.js';
 import { checkContentDigest } from '../../signatures/digest.js';
 import {

@@ -5,7 +5,7 @@
  */
 import { ApiFaultsBody, type ApiFaultRule } from '../../domain/api-faults.js';
 import type { FieldError } from '../../domain/errors.js';
-import { ApiFaultsView } from '../../wire/control.js';
+import { ApiFaultsView } from '../../wire/api-faults.js';
 import { controlRoute, noContent } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';
 import { invalidFields } from '../errors.js';

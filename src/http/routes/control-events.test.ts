@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WebhookType } from '../../domain/events.js';
+import type { WebhookType } from '../../domain/outbox.js';
 import { attempts, deliveries, webhooks } from '../../store/schema.js';
 import { T0, createTestSandbox, type TestSandbox } from '../../testing/harness.js';
 import { openStream } from '../../testing/sse.js';

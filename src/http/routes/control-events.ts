@@ -5,9 +5,9 @@
  * delivery attempt outcomes.
  */
 import { z } from 'zod';
-import { iso } from '../../clock.js';
+import { iso } from '../../domain/instant.js';
 import { Uuid } from '../../domain/formats.js';
-import type { EventRecord } from '../../services/events.js';
+import type { EventRecord } from '../../services/outbox.js';
 import type { AttemptReport } from '../../webhooks/dispatcher.js';
 import {
   EventDetail,
@@ -19,7 +19,7 @@ import {
   StreamedAttempt,
   StreamedEvent,
   WindowResent,
-} from '../../wire/control.js';
+} from '../../wire/outbox.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { PROGRAMME_ID } from '../../domain/programme.js';
-import { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../../wire/control.js';
+import { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../../wire/programmes.js';
 import { controlRoute, noContent } from '../control-route.js';
 import type { Api } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';

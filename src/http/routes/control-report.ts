@@ -5,7 +5,7 @@
 import type { Config } from '../../config.js';
 import type { DeclaredOperation } from '../../domain/api-faults.js';
 import { goLiveReport } from '../../domain/report.js';
-import { Report } from '../../wire/control.js';
+import { Report } from '../../wire/report.js';
 import { controlRoute } from '../control-route.js';
 import type { Api } from '../env.js';
 import { jsonResponse } from '../schemas.js';
@@ -24,7 +24,7 @@ export function controlReportRoutes(control: Api, config: Config, operations: re
     },
     (c) => {
       const { journal, services } = c.get('programme');
-      return answer(c, goLiveReport({ verify: config.verify, operations, requests: journal.list(), ...services.readiness.records() }));
+      return answer(c, goLiveReport({ verify: config.verify, operations, requests: journal.list(), ...services.report.records() }));
     },
   );
 }

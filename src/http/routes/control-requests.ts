@@ -4,7 +4,7 @@
  * reset that clears it.
  */
 import { z } from 'zod';
-import { JournalEntry } from '../../wire/control.js';
+import { JournalEntry } from '../../wire/journal.js';
 import { controlRoute } from '../control-route.js';
 import type { Api } from '../env.js';
 import { jsonResponse } from '../schemas.js';

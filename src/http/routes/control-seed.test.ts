@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFixture } from '../../fixtures.js';
+import { readFixture } from '../../kernel/fixtures.js';
 import { accounts, cards, customers, events, webhooks } from '../../store/schema.js';
 import { createTestSandbox, type TestSandbox } from '../../testing/harness.js';
 

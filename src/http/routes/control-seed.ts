@@ -1,5 +1,5 @@
 /** POST /_sandbox/seed: loads a seed world document (wire/seed.ts) through the services (docs/control-plane.md: Seed worlds). */
-import { SeedResult } from '../../wire/control.js';
+import { SeedResult } from '../../wire/seed.js';
 import { parseSeedDocument, SeedDocument } from '../../wire/seed.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
-import { memoryLog } from '../../log.js';
+import { memoryLog } from '../../kernel/log.js';
 import { createTestSandbox } from '../../testing/harness.js';
 import type { AppEnv } from '../env.js';
 import { problemResponse, toSandboxError } from '../errors.js';

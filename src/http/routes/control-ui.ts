@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
 import { SandboxError } from '../../domain/errors.js';
-import { packagePath } from '../../paths.js';
+import { packagePath } from '../../kernel/paths.js';
 import type { AppEnv } from '../env.js';
 
 const TYPES: Record<string, string> = {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { Uuid } from '../../domain/formats.js';
 import { FaultsBody } from '../../domain/webhook-faults.js';
-import { DeliveryAnswer, FaultsAnswer, PauseAnswer } from '../../wire/control.js';
+import { DeliveryAnswer, FaultsAnswer, PauseAnswer } from '../../wire/delivery-lab.js';
 import { controlRoute, noContent } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';

@@ -3,7 +3,7 @@
  * accounts, cards, authorisations and transactions as one tree, its webhook subscriptions, and how
  * many there are of each — what the inspector's World and Overview show.
  */
-import { World, WorldCounts } from '../../wire/control.js';
+import { World, WorldCounts } from '../../wire/world.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api } from '../env.js';
 import { jsonResponse } from '../schemas.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClock } from '../../clock.js';
+import { createClock } from '../../kernel/clock.js';
 import { events, webhooks } from '../../store/schema.js';
 import { T0, createTestSandbox } from '../../testing/harness.js';
 

@@ -6,14 +6,14 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { iso } from '../../clock.js';
+import { iso } from '../../domain/instant.js';
 import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { ApiFaultRule, DeclaredOperation } from '../../domain/api-faults.js';
 import type { FieldError } from '../../domain/errors.js';
 import { AdvanceRequest } from '../../domain/time-travel.js';
-import { version } from '../../version.js';
-import { Advanced, ClockState, Health, Wiped } from '../../wire/control.js';
+import { version } from '../../kernel/version.js';
+import { Advanced, ClockState, Health, Wiped } from '../../wire/sandbox.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api, type AppEnv } from '../env.js';
 import { requireAdminToken } from '../middleware/admin.js';

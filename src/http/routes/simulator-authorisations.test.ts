@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { iso } from '../../clock.js';
+import { iso } from '../../domain/instant.js';
 import { createTestSandbox, type TestSandbox } from '../../testing/harness.js';
 import { MISSING, payments, SECOND, type Payments } from '../../testing/payments.js';
 import { issuedCard, type BuiltCard } from '../../testing/world.js';

@@ -4,7 +4,7 @@
  */
 import { createPublicKey, randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { iso } from '../../clock.js';
+import { iso } from '../../domain/instant.js';
 import { MAX_TEXT_LENGTH } from '../../domain/formats.js';
 import { createTestSandbox, T0, type TestSandbox } from '../../testing/harness.js';
 import { customer } from '../../testing/world.js';

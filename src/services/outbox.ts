@@ -1,0 +1,130 @@
+/**
+ * Events, the outbox: every change of a customer, account, card, authorisation or transaction
+ * appends one `<entity>.updated` row in the caller's transaction, with the webhook body serialised
+ * once (`webhookType`, `eventId`, then the entity as GET returns it), and one delivery per webhook
+ * subscribed to that type at that moment (queued paused while its subscription is paused, docs/webhooks.md:
+ * Webhooks → The delivery lab). Listeners (the dispatcher, the SSE stream) hear of events after
+ * their transaction has committed.
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Core } from './core.js';
+import type { WebhookType } from '../domain/outbox.js';
+import { once, rowInserter } from '../store/prepared.js';
+import { deliveries, events, webhooks } from '../store/schema.js';
+
+export interface EventRecord {
+  id: string;
+  type: WebhookType;
+  entityId: string;
+  body: string;
+  createdAt: number;
+}
+
+export type EventListener = (event: EventRecord) => void;
+
+export interface EventsDeps {
+  /** Whether a subscription's deliveries are held (paused). */
+  paused?: (webhookId: string) => boolean;
+}
+
+export function createEvents(core: Core, { paused = () => false }: EventsDeps = {}) {
+  const { store, clock, ids, log, programme } = core;
+  const { db } = store;
+  const mine = eq(events.programmeId, programme);
+  const placeholders = {
+    id: sql.placeholder('id'),
+    type: sql.placeholder('type'),
+    entityId: sql.placeholder('entityId'),
+    body: sql.placeholder('body'),
+    createdAt: sql.placeholder('createdAt'),
+  };
+  // The programme's next sequence number, taken in the inserting transaction (events_seq index).
+  const insertQuery = once(() =>
+    db
+      .insert(events)
+      .values({ programmeId: programme, seq: sql`(SELECT COALESCE(MAX(${events.seq}), 0) + 1 FROM ${events} WHERE ${mine})`, ...placeholders })
+      .prepare(),
+  );
+  const hooksQuery = once(() => db.select().from(webhooks).where(eq(webhooks.programmeId, programme)).orderBy(asc(webhooks.createdAt)).prepare());
+  const insertDelivery = rowInserter(store, deliveries);
+  const listeners = new Set<EventListener>();
+  let pending: EventRecord[] = [];
+
+  // Listeners hear of the events of a commit together, after it, in a microtask of their own.
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    for (const event of batch) {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          log.error('event listener failed', { error: String(error) });
+        }
+      }
+    }
+  };
+  const committed = (record: EventRecord) => {
+    if (pending.length === 0) queueMicrotask(flush);
+    pending.push(record);
+  };
+
+  const service = {
+    /** Appends the event for a changed entity; call inside the transaction that changed it. */
+    emit(type: WebhookType, entityId: string, entity: object): string {
+      const id = ids.uuid();
+      const now = clock.now();
+      const body = JSON.stringify({ webhookType: type, eventId: id, ...entity });
+      const record = { id, type, entityId, body, createdAt: now };
+      insertQuery().run(record);
+      service.queueDeliveries(id, type, now);
+      // Events of a transaction that rolls back were never stored: nobody hears of them.
+      store.onCommit(() => committed(record));
+      return id;
+    },
+
+    /**
+     * One pending delivery, due at `now`, per webhook subscribed to `type` at this moment (at
+     * event time, and again for a resend). Call inside a transaction; returns the deliveries.
+     */
+    queueDeliveries(eventId: string, type: WebhookType, now: number) {
+      const queued = [];
+      for (const hook of hooksQuery().all()) {
+        if (!hook.types.includes(type)) continue;
+        const held = paused(hook.id);
+        const delivery = {
+          programmeId: programme,
+          id: ids.uuid(),
+          eventId,
+          webhookId: hook.id,
+          callbackUrl: hook.callbackUrl,
+          status: 'pending' as const,
+          nextAttemptAt: held ? null : now,
+          pausedDueAt: held ? now : null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        insertDelivery(delivery);
+        queued.push(delivery);
+      }
+      return queued;
+    },
+
+    get(eventId: string): EventRecord | undefined {
+      return db
+        .select()
+        .from(events)
+        .where(and(mine, eq(events.id, eventId)))
+        .get();
+    },
+
+    /** Calls `listener` for every committed event; returns the unsubscribe function. */
+    subscribe(listener: EventListener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return service;
+}
+
+export type Events = ReturnType<typeof createEvents>;

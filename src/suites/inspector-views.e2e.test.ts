@@ -1,0 +1,143 @@
+/**
+ * The inspector at scale and behind a guard (docs/inspector.md: The inspector), in Debian's Chromium against
+ * the built CLI: a timeline of more than 1,000 events draws only the rows in view, is driven from
+ * the keyboard, grows live and empties on a reset; a sandbox started with --admin-token asks for it; and the programme
+ * switcher shows another programme's world.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorsOf, launchBrowser } from '../testing/browser.js';
+import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js';
+
+let browser: Browser;
+const running: RunningCli[] = [];
+
+beforeAll(async () => {
+  assertBuilt();
+  browser = await launchBrowser();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(running.map((s) => s.stop()));
+});
+
+async function sandbox(args: string[] = []) {
+  const s = await startSandbox(['--clock', '2026-03-01T09:00:00Z', ...args]);
+  running.push(s);
+  const control = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${s.url}/_sandbox${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  return { url: s.url, control };
+}
+
+/** A seed world of `n` active customers, each with an active account and card: seven events each. */
+const customers = (n: number, from = 0) => ({
+  customers: Array.from({ length: n }, (_, i) => ({ externalId: `user-${from + i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] })),
+});
+
+async function open(url: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 800 } });
+  const errors = errorsOf(page);
+  await page.goto(url);
+  return { page, errors };
+}
+
+describe('a timeline of more than 1,000 events', () => {
+  it('draws only the rows in view, moves from the keyboard, loads older events, grows live and empties on a reset', async () => {
+    const { url, control } = await sandbox();
+    expect((await control('POST', '/seed', customers(150))).status).toBe(201);
+    const { page, errors } = await open(`${url}/_sandbox/ui/#/events`);
+    await page.getByText('1,000 events · 0 failing').waitFor();
+    const drawn = () => page.locator('.vrow').count();
+    expect(await drawn()).toBeLessThan(60);
+
+    // From the keyboard: the list, then the newest event, then the oldest loaded.
+    await page.getByRole('listbox', { name: 'Events, newest first' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.locator('.vrow[aria-selected="true"]').waitFor();
+    await page.getByRole('button', { name: 'Resend' }).waitFor();
+    await page.keyboard.press('End');
+    const events = (await control('GET', '/events?limit=1000')).body as { id: string }[];
+    await page.locator(`#row-${events.at(-1)!.id}[aria-selected="true"]`).waitFor();
+    await page.waitForURL(new RegExp(`#/events/${events.at(-1)!.id}$`));
+    expect(await drawn()).toBeLessThan(60);
+
+    await page.getByRole('button', { name: 'Load older events' }).click();
+    await page.getByText('1,050 events · 0 failing').waitFor();
+    expect((await control('POST', '/seed', customers(1, 150))).status).toBe(201);
+    await page.getByText('1,057 events · 0 failing').waitFor();
+    expect(await drawn()).toBeLessThan(60);
+
+    await page.keyboard.press('/');
+    expect(await page.getByLabel('Entity id').evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
+
+    // A reset from elsewhere empties the page too.
+    expect((await control('POST', '/reset')).status).toBe(200);
+    await page.getByText(/^No events yet/).waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+describe('--admin-token and programmes', () => {
+  it('asks for the admin token, refuses a wrong one, and switches programmes', async () => {
+    const { url, control } = await sandbox(['--admin-token', 's3cret']);
+    const auth = { Authorization: 'Bearer s3cret' };
+    const other = await control('POST', '/programmes', { name: 'worker-1' }, auth);
+    expect(other.status).toBe(201);
+    expect((await control('POST', '/seed', customers(1), auth)).status).toBe(201);
+
+    const { page, errors } = await open(`${url}/_sandbox/ui/`);
+    const token = page.getByLabel('Token');
+    await token.fill('wrong');
+    await token.press('Enter');
+    await page.getByText('That token was refused.').waitFor();
+    await token.fill('s3cret');
+    await token.press('Enter');
+    await page.locator('.health .badge', { hasText: /^connected$/ }).waitFor();
+    expect(page.url()).not.toContain('s3cret');
+
+    await page.keyboard.press('2');
+    await page.locator('.tree li.customer', { hasText: 'user-0' }).waitFor();
+    await page.getByLabel('Programme').selectOption(other.body.id);
+    await page.getByText('The world is empty').waitFor();
+    expect(page.url()).toContain(`programme=${other.body.id}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+describe('Readiness', () => {
+  it('shows the go-live report: each check with its verdict, a failure with its hint, and the coverage', async () => {
+    const { url } = await sandbox();
+    // A request refused for its shape: the request-shapes check fails.
+    const { token } = (await (
+      await fetch(`${url}/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiKey: '11111111-1111-4111-8111-111111111111', apiSecret: 'sandbox-secret' }),
+      })
+    ).json()) as { token: string };
+    expect(
+      (await fetch(`${url}/v1/customers`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' }))
+        .status,
+    ).toBe(400);
+    const { page, errors } = await open(`${url}/_sandbox/ui/#/readiness`);
+    await page.waitForLoadState('load');
+    const checks = page.locator('.readiness .check');
+    await expect.poll(() => checks.count()).toBe(8);
+    const shapes = checks.filter({ hasText: 'refused for its shape' });
+    await expect.poll(() => shapes.locator('.badge').textContent()).toBe('fail');
+    expect(await shapes.locator('.hint').textContent()).toContain('/openapi.json');
+    expect(await page.locator('.readiness').textContent()).toMatch(/operations called\s*\d+ of 4[0-9]/);
+    expect(await page.locator('nav a[aria-current="page"]').textContent()).toContain('Readiness');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

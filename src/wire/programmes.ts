@@ -1,0 +1,43 @@
+/**
+ * Programmes on the control plane (docs/programmes.md: Parallel test suites): the body that makes
+ * one and how one is shown.
+ */
+import { z } from 'zod';
+import { Uuid } from '../domain/formats.js';
+import { ClockState, Instant } from './sandbox.js';
+
+/** POST /_sandbox/programmes. */
+export const NewProgramme = z
+  .strictObject(
+    {
+      name: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+      /** Start the clock frozen at this instant (`now` or an ISO 8601 date-time); running otherwise. */
+      clock: z.string({ error: 'must be "now" or an ISO 8601 date-time' }).optional(),
+      /** Draw its ids and randomness from this seed, so that the same requests give the same answers. */
+      randomSeed: z
+        .number({ error: 'must be an integer' })
+        .int('must be an integer')
+        .min(0)
+        .max(2 ** 32 - 1)
+        .optional(),
+      /** A snapshot's id: the programme starts from its world, clock and seed (docs/snapshots.md: Forks). */
+      from: Uuid.optional(),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .superRefine((body, ctx) => {
+    if (body.from === undefined) return;
+    for (const key of ['clock', 'randomSeed'] as const) {
+      if (body[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'comes from the snapshot named by from: leave it out' });
+    }
+  });
+export type NewProgramme = z.infer<typeof NewProgramme>;
+
+export const ProgrammeSummary = z
+  .object({ id: z.string(), name: z.string(), apiKeys: z.array(z.string()), clock: ClockState, createdAt: Instant })
+  .meta({ id: 'ProgrammeSummary' });
+export type ProgrammeSummary = z.infer<typeof ProgrammeSummary>;
+
+/** A new programme: its credentials are answered once. */
+export const CreatedProgramme = ProgrammeSummary.extend({ apiKey: z.string(), apiSecret: z.string() }).meta({ id: 'CreatedProgramme' });
+export type CreatedProgramme = z.infer<typeof CreatedProgramme>;

@@ -1,0 +1,32 @@
+/**
+ * The control plane's answers about a programme as a whole (docs/control-plane.md): its health, its
+ * clock and what a reset wiped. `Instant` is how every control answer writes a moment.
+ */
+import { z } from 'zod';
+import { Count } from '../domain/formats.js';
+
+/** A moment, as every control answer writes it. */
+export const Instant = z.string().meta({ format: 'date-time' });
+
+/** The programme's sandbox clock. */
+export const ClockState = z.object({ now: Instant, frozen: z.boolean() }).meta({ id: 'ClockState' });
+export type ClockState = z.infer<typeof ClockState>;
+
+/** POST /_sandbox/clock/advance: the new time and how many due jobs ran on the way. */
+export const Advanced = z.object({ now: Instant, ran: Count }).meta({ id: 'Advanced' });
+
+/** GET /_sandbox/health. */
+export const Health = z
+  .object({
+    status: z.string(),
+    version: z.string(),
+    env: z.enum(['sandbox', 'production']),
+    verify: z.enum(['strict', 'warn', 'off']),
+    /** The programme's sandbox time. */
+    clock: Instant,
+  })
+  .meta({ id: 'Health' });
+export type Health = z.infer<typeof Health>;
+
+/** POST /_sandbox/reset: how many rows of each kind, and journal entries (`requests`), were wiped. */
+export const Wiped = z.object({ wiped: z.record(z.string(), Count) }).meta({ id: 'Wiped' });
