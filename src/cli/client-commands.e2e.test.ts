@@ -131,7 +131,7 @@ describe('events', () => {
   it('list, show and resend', async () => {
     const listed = await cli('events', '--type', 'card.updated');
     expect(listed.code).toBe(0);
-    expect(listed.stdout.split('\n')[0]).toMatch(/^CREATED\s+TYPE\s+ENTITY\s+EVENT\s+DELIVERIES$/);
+    expect(listed.stdout.split('\n')[0]).toMatch(/^CREATED\s+TYPE\s+ENTITY\s+STATUS\s+EVENT\s+DELIVERIES$/);
     expect(listed.stdout).toContain(bob.cardId);
     const [latest] = await control('GET', `/events?entityId=${bob.cardId}&limit=1`);
     expect(latest).toMatchObject({ type: 'card.updated', entityId: bob.cardId });

@@ -29,6 +29,7 @@ import { snapshotCommands } from './commands/snapshot.js';
 import { startCommand, StartError } from './commands/start.js';
 import { stopCommand } from './commands/stop.js';
 import { deliveriesCommands, webhooksCommands } from './commands/webhooks.js';
+import { explainCommand } from './commands/explain.js';
 import type { Io } from './io.js';
 
 export { StartError, UsageError };
@@ -66,6 +67,7 @@ export function buildProgram(io: Io, env: Record<string, string | undefined> = p
   const program = new Command('card-sandbox')
     .description('A local, stateful emulator of a card-issuance programme API, with signed webhooks and time travel.')
     .version(version(), '-v, --version')
+  explainCommand,
     // Set before the commands are declared, so that they inherit it: main() decides the exit code.
     .exitOverride()
     .showHelpAfterError()
