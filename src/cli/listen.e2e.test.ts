@@ -76,7 +76,8 @@ describe('the delivery lab commands', () => {
     expect(JSON.parse(set.stdout)).toEqual({ scope: 'programme', faults: { reorder: 0.5, delay: '1s-5s', seed: 9 } });
     const bad = await cli('webhooks', 'faults', 'set', 'reorder=5');
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/reorder must be a probability from 0 to 1/);
+    expect(bad.stderr).toMatch(/reorder:? must be a probability from 0 to 1/);
+    expect(bad.stderr.match(/must be a probability/g)).toHaveLength(1);
     const usage = await cli('webhooks', 'faults', 'set', 'reorderr=0.5');
     expect(usage.code).toBe(2);
     expect((await cli('webhooks', 'faults', 'clear')).code).toBe(0);

@@ -8,7 +8,16 @@ import { Command, Option } from 'commander';
 import { version } from '../kernel/version.js';
 import { UnreachableError } from '../client/control.js';
 import { ApiError } from '../client/operations.js';
-import { ClientUsageError, CommandFailed, createClient, DEFAULT_URL, refusalOf, resolveClientOptions, type CommandContext } from './client.js';
+import {
+  ClientUsageError,
+  CommandFailed,
+  createClient,
+  DEFAULT_URL_TEXT,
+  fieldsNotInDetail,
+  refusalOf,
+  resolveClientOptions,
+  type CommandContext,
+} from './client.js';
 import { UsageError, type ClientFlags, type CommandDeclaration, type Declaration, type Local } from './command.js';
 import { apiFaultsCommands } from './commands/api-faults.js';
 import { authoriseCommand } from './commands/authorise.js';
@@ -20,6 +29,7 @@ import { listCommands } from './commands/lists.js';
 import { mcpCommand } from './commands/mcp.js';
 import { programmesCommands } from './commands/programmes.js';
 import { reportCommand } from './commands/report.js';
+import { explainCommand } from './commands/explain.js';
 import { requestsCommand } from './commands/requests.js';
 import { resetCommand } from './commands/reset.js';
 import { seedCommand } from './commands/seed.js';
@@ -29,7 +39,6 @@ import { snapshotCommands } from './commands/snapshot.js';
 import { startCommand, StartError } from './commands/start.js';
 import { stopCommand } from './commands/stop.js';
 import { deliveriesCommands, webhooksCommands } from './commands/webhooks.js';
-import { explainCommand } from './commands/explain.js';
 import type { Io } from './io.js';
 
 export { StartError, UsageError };
@@ -58,6 +67,7 @@ export const COMMANDS: readonly Declaration[] = [
   ...programmesCommands,
   ...snapshotCommands,
   requestsCommand,
+  explainCommand,
   resetCommand,
 ];
 
@@ -67,7 +77,6 @@ export function buildProgram(io: Io, env: Record<string, string | undefined> = p
   const program = new Command('card-sandbox')
     .description('A local, stateful emulator of a card-issuance programme API, with signed webhooks and time travel.')
     .version(version(), '-v, --version')
-  explainCommand,
     // Set before the commands are declared, so that they inherit it: main() decides the exit code.
     .exitOverride()
     .showHelpAfterError()
@@ -77,14 +86,15 @@ export function buildProgram(io: Io, env: Record<string, string | undefined> = p
   const run = async (flags: ClientFlags, work: (ctx: CommandContext) => Promise<void>) => {
     const json = flags.json === true;
     try {
-      await work({ client: createClient(resolveClientOptions(flags, env)), io, json });
+      const options = resolveClientOptions(flags, env);
+      await work({ client: createClient(options), io, json, programme: options.programme });
     } catch (error) {
       if (error instanceof ClientUsageError) throw new UsageError(error.message);
       if (error instanceof ApiError) {
         const problem = refusalOf(error);
         if (json) io.json(problem);
         io.err(`${io.color.red(problem.title)}${problem.detail ? `: ${problem.detail}` : ''}`);
-        for (const e of problem.errors ?? []) io.err(`  ${io.color.bold(e.path)} ${e.message}`);
+        for (const e of fieldsNotInDetail(problem)) io.err(`  ${io.color.bold(e.path)} ${e.message}`);
         process.exitCode = EXIT_REFUSED;
       } else if (error instanceof UnreachableError) {
         io.err(`${io.color.red('error')} ${error.message}`);
@@ -108,7 +118,7 @@ export function buildProgram(io: Io, env: Record<string, string | undefined> = p
       'authorise <cardId> --amount 12.50 --currency EUR',
       'events tail',
       'clock advance 25h',
-    ) + `\n\nClient commands talk to a running sandbox: --url or CARD_SANDBOX_URL (default ${DEFAULT_URL}).`,
+    ) + `\n\nClient commands talk to a running sandbox: --url or CARD_SANDBOX_URL (default: ${DEFAULT_URL_TEXT}).`,
   );
   return program;
 }
@@ -129,12 +139,14 @@ function register(program: Command, declaration: Declaration, local: Local): voi
   const command = parent
     .command(declaration.args ? `${last} ${declaration.args}` : last, declaration.isDefault ? { isDefault: true } : {})
     .description(declaration.description);
-  if (declaration.client !== false)
+  if (declaration.client !== false) {
     command
-      .option('--url <url>', `the sandbox to talk to (env CARD_SANDBOX_URL, default ${DEFAULT_URL})`)
-      .option('--admin-token <token>', 'bearer token, when the sandbox was started with --admin-token (env CARD_SANDBOX_ADMIN_TOKEN)')
-      .option('--programme <id>', 'the programme to act on (env CARD_SANDBOX_PROGRAMME, default: the default programme)')
-      .option('--json', "print the control plane's JSON and nothing else on stdout");
+      .option('--url <url>', `the sandbox to talk to (env CARD_SANDBOX_URL; default: ${DEFAULT_URL_TEXT})`)
+      .option('--admin-token <token>', 'bearer token, when the sandbox was started with --admin-token (env CARD_SANDBOX_ADMIN_TOKEN)');
+    if (declaration.programme !== false)
+      command.option('--programme <id>', 'the programme to act on (env CARD_SANDBOX_PROGRAMME, default: the default programme)');
+    command.option('--json', "print the control plane's JSON and nothing else on stdout");
+  }
   for (const spec of declaration.options ?? []) {
     const option = new Option(spec.flags, spec.description);
     if (spec.parse) option.argParser(spec.parse);

@@ -7,7 +7,7 @@ import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { runCli, startSandbox } from '../testing/spawn.js';
 
 // `card-sandbox report` (docs/go-live.md: Before you go live): exit 0 while no check fails, 1 once one does,
-// and --junit writes the checks as test cases a CI shows.
+// and --junit writes the checks as test cases a CI shows, says where, and exits 2 when it cannot.
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -44,6 +44,17 @@ test('prints the checks, exits 1 when one fails, and writes JUnit XML', async ()
     expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => t.name)).toContain(
       'Nothing the client sent was refused for its shape (invalid_request or idempotency_key_reused) in the last 100 requests',
     );
+    // It says where it wrote them: on stdout, or on stderr when stdout is the report's JSON.
+    expect(failing.stdout).toContain(`✓ wrote ${suite.testcase.length} test cases as JUnit XML to ${file}\n`);
+    const json = await runCli(['report', '--url', sandbox.url, '--junit', file, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ summary: { fail: expect.any(Number) } });
+    expect(json.stderr).toContain(`as JUnit XML to ${file}`);
+
+    // A file it cannot write is bad usage (2), not a failed check (1).
+    const unwritable = join(dir, 'no-such-dir', 'go-live.xml');
+    const refused = await runCli(['report', '--url', sandbox.url, '--junit', unwritable]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`error cannot write --junit ${unwritable}: ENOENT`);
   } finally {
     await sandbox.stop();
   }

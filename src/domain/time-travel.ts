@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { iso } from './instant.js';
-import { addCalendar, parseCalendarDuration } from './duration.js';
+import { addCalendar, durationMistake, parseCalendarDuration } from './duration.js';
 import { fail } from './errors.js';
 
 /** 100 years of the calendar, leap days included. */
@@ -33,8 +33,13 @@ export function advanceTarget(request: AdvanceRequest, now: number): number {
   }
   if (by !== undefined) {
     const duration = parseCalendarDuration(by);
-    if (duration === undefined)
-      return refuse('by', `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "30d", "1mo", "1y"), got "${by}"`);
+    if (duration === undefined) {
+      const mistake = durationMistake(by);
+      return refuse(
+        'by',
+        mistake ?? `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "1d12h", "30d", "1mo", "1y"), got "${by}"`,
+      );
+    }
     const at = addCalendar(now, duration);
     if (at <= now) return refuse('by', `must be longer than zero, got "${by}"`);
     if (at - now > MAX_ADVANCE_MS) return refuse('by', `must be at most 100 years, got "${by}"`);

@@ -7,7 +7,7 @@
  * own and stay as they are. Saving and restoring run exclusively of the programme's due work
  * (scheduler.ts); other programmes carry on.
  */
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, or, sql } from 'drizzle-orm';
 import { iso } from '../domain/instant.js';
 import type { Config } from '../config.js';
 import { fail } from '../domain/errors.js';
@@ -149,6 +149,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
   };
 
   const mine = (programme: Programme, id: string) => and(eq(snapshots.programmeId, programme.id), eq(snapshots.id, id));
+  const named = (programme: Programme, name: string) => and(eq(snapshots.programmeId, programme.id), or(eq(snapshots.name, name), eq(snapshots.id, name)));
   const missing = (programme: Programme, id: string): never => fail('snapshot_not_found', `programme ${programme.id} has no snapshot with id ${id}`);
 
   /** A new snapshot's id, never one kept already (a seeded sandbox draws the same ones after a restart). */
@@ -165,7 +166,10 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
   };
 
   const service = {
-    /** Takes a snapshot of the programme and keeps it; 429 past --max-snapshots. */
+    /**
+     * Takes a snapshot of the programme and keeps it; 429 past --max-snapshots. A name is the
+     * programme's one snapshot of that name (docs/snapshots.md: Snapshots), so that commands can take it for the id: 409 for another.
+     */
     save: (programme: Programme, name?: string): Promise<SnapshotSummary> =>
       programme.services.scheduler.exclusively(() =>
         store.transaction(() => {
@@ -174,6 +178,12 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
             fail(
               'snapshot_limit_reached',
               `this sandbox keeps ${total} snapshots, its limit (--max-snapshots ${config.maxSnapshots}); delete one with DELETE /_sandbox/snapshots/{id}`,
+            );
+          const taken = name === undefined ? undefined : db.select({ id: snapshots.id }).from(snapshots).where(named(programme, name)).get();
+          if (taken)
+            fail(
+              'snapshot_name_taken',
+              `programme ${programme.id} has a snapshot named "${name}" already (${taken.id}): delete it first, or choose another name`,
             );
           const state = capture(programme);
           const head = header(name);

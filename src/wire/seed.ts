@@ -61,6 +61,23 @@ export type SeedAccount = SeedCustomer['accounts'][number];
 export type SeedCard = SeedAccount['cards'][number];
 
 /** The document checked whole; a 400 naming every bad place, or the typed document. */
+/** The customers, accounts and cards of a document that did not parse, as far as their statuses are valid, for the tree's checks. */
+function looseTree(value: unknown): Parameters<typeof seedTreeErrors>[0] {
+  const items = (v: unknown, key: string): Record<string, unknown>[] => {
+    const list = (v as Record<string, unknown> | null)?.[key];
+    return Array.isArray(list) ? list.filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null) : [];
+  };
+  // A status the schema refused is left as one that holds children: its own error says enough.
+  const status = (item: Record<string, unknown>, valid: readonly string[]) =>
+    typeof item.status === 'string' && valid.includes(item.status) ? item.status : 'active';
+  return {
+    customers: items(value, 'customers').map((customer) => ({
+      status: status(customer, SEED_CUSTOMER_STATUSES),
+      accounts: items(customer, 'accounts').map((account) => ({ status: status(account, SEED_ACCOUNT_STATUSES), cards: items(account, 'cards') })),
+    })),
+  };
+}
+
 export function parseSeedDocument(value: unknown): SeedDocument {
   const result = SeedDocument.safeParse(value);
   if (result.success) return result.data;
@@ -73,6 +90,11 @@ export function parseSeedDocument(value: unknown): SeedDocument {
         : [{ path: path || 'body', message: issue.message }];
     })
     .flat();
+  // The checks of the tree run on what parsed: told with the others, not after they are fixed.
+  for (const error of seedTreeErrors(looseTree(value))) {
+    const path = seedPath(error.path);
+    if (!errors.some((e) => e.path === path)) errors.push({ path, message: error.message });
+  }
   throw new SandboxError('invalid_request', `invalid seed document (nothing was loaded): ${[...new Set(errors.map((e) => e.path))].join(', ')}`, errors);
 }
 

@@ -31,6 +31,18 @@ describe('clock', () => {
     const error = (await advanceClock(ctx, { by: '-5m' }).catch((e: unknown) => e)) as ApiError;
     expect(error.problem!.errors).toEqual([{ path: 'by', message: expect.any(String) }]);
   });
+
+  it('takes compound durations, and refuses 1M saying why', async () => {
+    const sb = createTestSandbox();
+    const ctx = cliContext(sb, { json: true });
+    await advanceClock(ctx, { by: '1d12h' });
+    expect(JSON.parse(ctx.stdout())).toEqual({ now: '2026-03-02T21:00:00.000Z', ran: 0 });
+    const error = (await advanceClock(ctx, { by: '1M' }).catch((e: unknown) => e)) as ApiError;
+    expect(error.problem).toMatchObject({
+      detail: 'invalid body: by "1M" is ambiguous: write 1m for minutes or 1mo for months',
+      errors: [{ path: 'by', message: '"1M" is ambiguous: write 1m for minutes or 1mo for months' }],
+    });
+  });
 });
 
 describe('reset and requests', () => {
@@ -42,7 +54,7 @@ describe('reset and requests', () => {
     const listed = cliContext(sb);
     await listRequests(listed);
     expect(listed.stdout()).toMatch(
-      /^TIME\s+METHOD\s+PATH\s+STATUS\s+MS\s+NOTES\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/cards\/\S+\s+404\s+\S+\s+card_not_found\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/customers\s+200\s+\S+\s*\n/,
+      /^TIME\s+METHOD\s+PATH\s+STATUS\s+MS\s+REQUEST ID\s+NOTES\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/cards\/\S+\s+404\s+\S+\s+[0-9a-f-]{36}\s+card_not_found\n2026-03-01T09:00:00\.000Z\s+GET\s+\/v1\/customers\s+200\s+\S+\s+[0-9a-f-]{36}\s*\n/,
     );
     const wiped = cliContext(sb);
     await reset(wiped);
@@ -65,3 +77,11 @@ describe("the banner's clock", () => {
     expect(clockText(false, now, 90_000)).toBe('running at 2026-12-25T10:00:00.000Z, 90 s ahead of real time (kept in the database)');
   });
 });
+
+  it('tells a clock behind real time, as an imported snapshot leaves it, and says where it came from', async () => {
+    const { clockText } = await import('./start.js');
+    const now = Date.parse('2026-01-01T09:00:00Z');
+    expect(clockText(false, now, -3 * 86_400_000, 'from the imported snapshot')).toBe(
+      'running at 2026-01-01T09:00:00.000Z, 3 d behind real time (from the imported snapshot)',
+    );
+  });

@@ -1,12 +1,14 @@
 /**
  * `report [--json] [--junit <file>]`: the go-live report (docs/go-live.md: Before you go live) — each check
  * with its verdict and a hint, then the coverage — and, with --junit, the same as JUnit XML for CI:
- * one test case per check and per operation never called (skipped). Exits 1 when a check fails.
+ * one test case per check and per operation never called (skipped), saying where it wrote them.
+ * Exits 1 when a check fails; a file it cannot write is bad usage (exit 2), not a failed check.
  */
 import { writeFileSync } from 'node:fs';
 import type { Report } from '../../client/control.generated.js';
-import { CommandFailed, type Client, type CommandContext } from '../client.js';
+import { ClientUsageError, CommandFailed, type Client, type CommandContext } from '../client.js';
 import { command } from '../command.js';
+import { count } from '../words.js';
 
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -36,7 +38,13 @@ export const goLiveReport = (client: Client): Promise<Report> => client.getRepor
 /** Prints the report (and writes it as JUnit XML to `junit`); a failed check fails the command (exit 1) once it is printed. */
 export async function report({ client, io, json }: CommandContext, junit?: string): Promise<void> {
   const answer = await goLiveReport(client);
-  if (junit !== undefined) writeFileSync(junit, junitXml(answer));
+  if (junit !== undefined) {
+    try {
+      writeFileSync(junit, junitXml(answer));
+    } catch (error) {
+      throw new ClientUsageError(`cannot write --junit ${junit}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
   if (json) io.json(answer);
   else {
     const c = io.color;
@@ -55,11 +63,16 @@ export async function report({ client, io, json }: CommandContext, junit?: strin
       io.out(`States of ${s.resource}: ${s.reached.join(', ') || 'none'}${s.never.length ? c.dim(` (never: ${s.never.join(', ')})`) : ''}`);
     for (const w of webhooks)
       io.out(
-        `Webhooks ${w.type}: ${w.attempts} attempts, answered ${Object.entries(w.answers)
+        `Webhooks ${w.type}: ${count(w.attempts, 'attempt')}, answered ${Object.entries(w.answers)
           .map(([k, v]) => `${k}×${v}`)
           .join(', ')}`,
       );
     io.out(`\nChecks: ${answer.summary.pass} pass, ${answer.summary.fail} fail, ${answer.summary['not exercised']} not exercised`);
+  }
+  if (junit !== undefined) {
+    const cases = answer.checks.length + answer.coverage.neverCalled.length;
+    // On stderr with --json, so that stdout stays the report's JSON.
+    (json ? io.err : io.out)(`${io.color.green('✓')} wrote ${count(cases, 'test case')} as JUnit XML to ${junit}`);
   }
   if (answer.summary.fail > 0) throw new CommandFailed(`${answer.summary.fail} check${answer.summary.fail === 1 ? '' : 's'} failed`);
 }

@@ -2,10 +2,12 @@
 import { readFile } from 'node:fs/promises';
 import type { Deps } from '../../deps.js';
 import { SandboxError } from '../../domain/errors.js';
+import { SNAPSHOT_FORMAT } from '../../snapshots/file.js';
 import { parseSeedDocument } from '../../wire/seed.js';
 import { z } from 'zod';
 import { ClientUsageError, type Client } from '../client.js';
 import { command, printed, tool } from '../command.js';
+import { count } from '../words.js';
 
 /** Reads and parses a seed file; an unreadable or non-JSON file is the caller's mistake. */
 export async function readSeedFile(file: string): Promise<unknown> {
@@ -15,11 +17,17 @@ export async function readSeedFile(file: string): Promise<unknown> {
   } catch (error) {
     throw new ClientUsageError(`cannot read the seed file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  let document: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    document = JSON.parse(text) as unknown;
   } catch (error) {
     throw new ClientUsageError(`the seed file ${file} is not JSON: ${(error as Error).message}`);
   }
+  if ((document as { format?: unknown } | null)?.format === SNAPSHOT_FORMAT)
+    throw new ClientUsageError(
+      `${file} is a snapshot file, not a seed world: put it back with \`card-sandbox snapshot restore --file ${file}\`, or start with \`card-sandbox start --import ${file}\``,
+    );
+  return document;
 }
 
 export const seed = printed(
@@ -29,7 +37,7 @@ export const seed = printed(
     const accounts = result.customers.reduce((n, customer) => n + customer.accounts.length, 0);
     const cards = result.customers.reduce((n, customer) => n + customer.accounts.reduce((m, a) => m + a.cards.length, 0), 0);
     io.out(
-      `${c.green('✓')} seeded ${result.customers.length} customers, ${accounts} accounts, ${cards} cards and ${result.webhooks.length} webhooks from ${file}`,
+      `${c.green('✓')} seeded ${count(result.customers.length, 'customer')}, ${count(accounts, 'account')}, ${count(cards, 'card')} and ${count(result.webhooks.length, 'webhook')} from ${file}`,
     );
     for (const hook of result.webhooks) io.out(`  webhook  ${hook.id} → ${hook.callbackUrl}`);
     for (const customer of result.customers) {
@@ -65,7 +73,7 @@ export async function seedAtStart(deps: Deps, file: string): Promise<string> {
   if (!deps.services.sandbox.isEmpty()) return `${file} not loaded: the database already holds a world`;
   try {
     const result = deps.services.sandbox.seed(parseSeedDocument(document));
-    return `${file}: ${result.customers.length} customers, ${result.webhooks.length} webhooks`;
+    return `${file}: ${count(result.customers.length, 'customer')}, ${count(result.webhooks.length, 'webhook')}`;
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     const places = (error.errors ?? []).map((e) => `\n  ${e.path}: ${e.message}`).join('');
