@@ -13,7 +13,7 @@ import type { ApiFaultRule, DeclaredOperation } from '../../domain/api-faults.js
 import type { FieldError } from '../../domain/errors.js';
 import { AdvanceRequest } from '../../domain/time-travel.js';
 import { version } from '../../kernel/version.js';
-import { Advanced, ClockState, Health, Wiped } from '../../wire/sandbox.js';
+import { Advanced, ClockReading, Health, Wiped } from '../../wire/sandbox.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api, type AppEnv } from '../env.js';
 import { requireAdminToken } from '../middleware/admin.js';
@@ -113,9 +113,16 @@ function clockRoutes(control: Api, config: Config): void {
       operationId: 'getClock',
       summary: "The programme's sandbox time, and whether it is frozen",
       tags,
-      responses: { 200: jsonResponse(ClockState) },
+      responses: { 200: jsonResponse(ClockReading) },
     },
-    (c) => answer(c, { now: iso(clockOf(c).now()), frozen: clockOf(c).frozen } satisfies ClockState),
+    (c) => {
+      const advancing = servicesOf(c).scheduler.advancing();
+      return answer(c, {
+        now: iso(clockOf(c).now()),
+        frozen: clockOf(c).frozen,
+        ...(advancing && { advancing: { to: iso(advancing.to), ran: advancing.ran } }),
+      } satisfies ClockReading);
+    },
   );
   controlRoute(
     control,
