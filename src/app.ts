@@ -4,7 +4,8 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hook } from '@hono/zod-openapi';
-import { operationFinder, unmetRules, type ApiFaultRule, type DeclaredOperation } from './domain/api-faults.js';
+import { type ApiFaultRule } from './domain/api-faults.js';
+import { operationFinder, unmetRules, type DeclaredOperation } from './domain/api-fault-matching.js';
 import { ConfigError } from './config.js';
 import { SandboxError } from './domain/errors.js';
 import type { Deps } from './deps.js';

@@ -4,7 +4,7 @@
  * journal and the delivery attempts — with evidence for each check and one line on how to fix a
  * failure. Pure: the records come in, the report goes out.
  */
-import { operationFinder, type DeclaredOperation } from './api-faults.js';
+import { operationFinder, type DeclaredOperation } from './api-fault-matching.js';
 import { RESOURCE_TYPES, RESOURCES, type ResourceType, type WebhookType } from './outbox.js';
 
 import { MUTATIONS } from './idempotency.js';

@@ -5,7 +5,8 @@
  * stream the draws come from (the rules' own seed, else the programme's).
  */
 import type { Core } from './core.js';
-import { pickRule, type ApiFault, type ApiFaultRules, type ApiRequest, type ShownApiFaults } from '../domain/api-faults.js';
+import { type ApiFault, type ApiFaultRules, type ShownApiFaults } from '../domain/api-faults.js';
+import { pickRule, type ApiRequest } from '../domain/api-fault-matching.js';
 import { ruleView, type ApiFaultsView } from '../wire/api-faults.js';
 import { seededRandom, type Random, type RandomState } from '../kernel/ids.js';
 

@@ -15,7 +15,7 @@ import { setMaxListeners } from 'node:events';
 import type { Core } from '../services/core.js';
 import type { DueSource } from '../kernel/scheduler.js';
 import { createDeliveryRows, isSuccess, type AttemptListener, type Due, type Outcome } from './delivery-rows.js';
-import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-faults.js';
+import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-attempts.js';
 import { ATTEMPT_TIMEOUT_MS, noResponse, sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
 
 export type { AttemptListener, AttemptReport } from './delivery-rows.js';

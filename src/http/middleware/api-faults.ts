@@ -8,7 +8,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { iso } from '../../domain/instant.js';
-import { latencyMs, parseFaultHeader, type ApiFault, type ApiFaultStatus } from '../../domain/api-faults.js';
+import { parseFaultHeader, type ApiFault, type ApiFaultStatus } from '../../domain/api-faults.js';
+import { latencyMs } from '../../domain/api-fault-matching.js';
 import { faultView } from '../../wire/api-faults.js';
 import { SandboxError, type ErrorCode } from '../../domain/errors.js';
 import type { Env } from '../../config.js';

@@ -3,7 +3,7 @@
  * request names — checks with evidence, and coverage — from its journal and its deliveries.
  */
 import type { Config } from '../../config.js';
-import type { DeclaredOperation } from '../../domain/api-faults.js';
+import type { DeclaredOperation } from '../../domain/api-fault-matching.js';
 import { goLiveReport } from '../../domain/report.js';
 import { Report } from '../../wire/report.js';
 import { controlRoute } from '../control-route.js';

@@ -1,0 +1,67 @@
+/**
+ * How each option's raw text (a flag or an environment variable) is read: each parser says what
+ * is wrong with a value, and resolveConfig (config.ts) prefixes the flag or variable it came from.
+ */
+import { parseClockOption } from '../domain/instant.js';
+import { UUID_PATTERN } from '../domain/formats.js';
+import { parseApiFaultsJson, type ApiFaultRules } from '../domain/api-faults.js';
+import { parseFaultsSpec, type Faults } from '../domain/webhook-faults.js';
+
+export class ConfigError extends Error {}
+
+export type Parser<T> = (raw: string) => T;
+
+/** `--allowed-hosts`: names (a leading dot allows its subdomains too), or every name. */
+export type AllowedHosts = readonly string[] | 'all';
+
+export const int =
+  (min: number, max: number): Parser<number> =>
+  (raw) => {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`must be an integer from ${min} to ${max}, got "${raw}"`);
+    return n;
+  };
+export const oneOf =
+  <T extends string>(values: readonly T[]): Parser<T> =>
+  (raw) => {
+    if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`must be one of ${values.join(', ')}, got "${raw}"`);
+    return raw as T;
+  };
+export const str: Parser<string> = (raw) => raw;
+export const strOpt: Parser<string | undefined> = (raw) => raw;
+const UUID = new RegExp(`^${UUID_PATTERN}$`);
+export const uuid: Parser<string | undefined> = (raw) => {
+  if (!UUID.test(raw)) throw new ConfigError(`must be a UUID, got "${raw}"`);
+  return raw;
+};
+export const clock: Parser<string | undefined> = (raw) => {
+  if (parseClockOption(raw, 0) === undefined) throw new ConfigError(`must be an ISO 8601 date or date-time (e.g. 2026-01-01T09:00:00Z) or "now", got "${raw}"`);
+  return raw;
+};
+export const faults: Parser<Faults | undefined> = (raw) => {
+  const parsed = parseFaultsSpec(raw);
+  if ('errors' in parsed) throw new ConfigError(`${parsed.errors.map((e) => `${e.path} ${e.message}`).join('; ')} (in "${raw}")`);
+  return parsed.faults;
+};
+export const apiFaults: Parser<ApiFaultRules | undefined> = (raw) => {
+  const parsed = parseApiFaultsJson(raw);
+  if ('errors' in parsed) throw new ConfigError(`${parsed.errors.map((e) => `${e.path} ${e.message}`).join('; ')} (in '${raw}')`);
+  return parsed.faults;
+};
+export const hosts: Parser<AllowedHosts> = (raw) => {
+  const names = raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  if (names.includes('all')) return 'all';
+  const bad = names.find((h) => !/^\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*$|^\[?[0-9a-f:.]+\]?$/.test(h));
+  if (bad !== undefined || names.length === 0)
+    throw new ConfigError(`must be host names separated by commas (a leading dot allows subdomains: .example.test), or all; got "${raw}"`);
+  return names.map((h) => h.replace(/^\[|\]$/g, ''));
+};
+export const bool: Parser<boolean> = (raw) => {
+  const value = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(`must be true or false, got "${raw}"`);
+};
