@@ -5,7 +5,12 @@
  * failure. Pure: the records come in, the report goes out.
  */
 import { operationFinder, type DeclaredOperation } from './api-fault-matching.js';
-import { RESOURCE_TYPES, RESOURCES, type ResourceType, type WebhookType } from './outbox.js';
+import { ACCOUNT_STATUSES } from './account.js';
+import { AUTHORISATION_STATUSES } from './authorisation.js';
+import { CARD_STATUSES } from './card.js';
+import { CUSTOMER_STATUSES } from './customer.js';
+import { RESOURCE_TYPES, type ResourceType, type WebhookType } from './outbox.js';
+import { TRANSACTION_STATUSES } from './transaction.js';
 
 import { MUTATIONS } from './idempotency.js';
 import type { AttemptFault } from './webhook-faults.js';
@@ -45,6 +50,15 @@ export interface ReportInput {
   /** The statuses each resource type's events have shown. */
   statesReached: Readonly<Partial<Record<ResourceType, readonly string[]>>>;
 }
+
+/** Every status each resource can be in: the coverage lists those an integration never saw. */
+const STATUSES: Record<ResourceType, readonly string[]> = {
+  customer: CUSTOMER_STATUSES,
+  account: ACCOUNT_STATUSES,
+  card: CARD_STATUSES,
+  authorisation: AUTHORISATION_STATUSES,
+  transaction: TRANSACTION_STATUSES,
+};
 
 export const CHECK_STATUSES = ['pass', 'fail', 'not exercised'] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
@@ -309,7 +323,7 @@ export function goLiveReport(input: ReportInput): Report {
       operations,
       neverCalled: operations.filter((o) => o.calls === 0).map((o) => o.operationId),
       states: RESOURCE_TYPES.map((resource) => {
-        const statuses: readonly string[] = RESOURCES[resource].statuses;
+        const statuses = STATUSES[resource];
         const reached = statuses.filter((s) => input.statesReached[resource]?.includes(s));
         return { resource, reached, never: statuses.filter((s) => !reached.includes(s)) };
       }),
