@@ -35,10 +35,11 @@ export function formatOf(value: string): string {
 }
 
 export function typeOf(value: unknown): JsonType {
-  if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   const type = typeof value;
-  return type === 'boolean' || type === 'number' || type === 'string' ? type : 'object';
+  if (type === 'boolean' || type === 'number' || type === 'string') return type;
+  // JSON has no undefined: nothing is null.
+  return type === 'object' && value !== null ? 'object' : 'null';
 }
 
 /** How a difference names a value's kind: `string (uuid)`, `number`, `array`, `object`… */
