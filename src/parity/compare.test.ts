@@ -132,3 +132,21 @@ describe('answers that are not there', () => {
     expect(compareAnswers({ status: 204, contentType: '' }, { status: 204 }, labels)).toEqual([]);
   });
 });
+
+describe('lists of a service whose ids are not UUIDs', () => {
+  const up = { card1: 'crd_1', theirs: 'crd_0' };
+  const byId = new Map([[up.card1, 'card-1']]);
+  const hosted = { upstream: (id: string) => byId.get(id), local: labels.local };
+
+  test('items pair by label, and in a list of what the run made, the rest is left out', () => {
+    expect(compareAnswers(json(200, [card(up.theirs), card(up.card1)]), json(200, [card(ids.local.card1)]), hosted)).toEqual([
+      { kind: 'type', where: 'body[<card-1>].id', upstream: 'string (word)', local: 'string (uuid)' },
+    ]);
+  });
+
+  test('a list of what was there before alone is left out too, once the other side holds what the run made', () => {
+    expect(compareAnswers(json(200, [card(up.theirs)]), json(200, [card(ids.local.card1)]), hosted)).toEqual([
+      { kind: 'extra-field', where: 'body[<card-1>]', upstream: null, local: 'object' },
+    ]);
+  });
+});

@@ -84,21 +84,34 @@ function compareObjects(u: Record<string, unknown>, l: Record<string, unknown>, 
   for (const key of keys) compareValues(u[key], l[key], `${where}.${key}`, key, labels, out);
 }
 
-/** A list item's identity on one side: its label for an id the journey made, its own value for another identity (a CAIP id, a path). */
-function identities(items: unknown[], labelOf: LabelOf): { item: unknown; id: string }[] | undefined {
+/**
+ * The identities of a list's items on one side, or undefined when some item has none. An item is
+ * known by its label when the run kept its id (`<card-2>`). In a list of what the run made — one
+ * where either side holds an id it kept — the other items were there before and are left out, as
+ * is, in any list, an item whose UUID the run did not make; a list of things no run makes (chains,
+ * assets, a problem's errors) is paired by the items' own ids.
+ */
+function identities(items: unknown[], labelOf: LabelOf, ours: boolean): { item: unknown; id: string }[] | undefined {
   const ids = items.map(identityOf);
   if (ids.some((id) => id === undefined)) return undefined;
   return items.flatMap((item, i) => {
     const id = ids[i]!;
-    if (!isUuid(id)) return [{ item, id }];
     const label = labelOf(id);
-    return label === undefined ? [] : [{ item, id: `<${label}>` }];
+    if (label !== undefined) return [{ item, id: `<${label}>` }];
+    return ours || isUuid(id) ? [] : [{ item, id }];
   });
 }
 
+const holdsKept = (items: unknown[], labelOf: LabelOf) =>
+  items.some((item) => {
+    const id = identityOf(item);
+    return id !== undefined && labelOf(id) !== undefined;
+  });
+
 function compareLists(u: unknown[], l: unknown[], where: string, key: string | undefined, labels: Sides, out: Difference[]): void {
-  const ui = identities(u, labels.upstream);
-  const li = identities(l, labels.local);
+  const ours = holdsKept(u, labels.upstream) || holdsKept(l, labels.local);
+  const ui = identities(u, labels.upstream, ours);
+  const li = identities(l, labels.local, ours);
   // Items without identity (amounts, currencies, fees) pair by position.
   if (ui === undefined || li === undefined) {
     for (let i = 0; i < Math.max(u.length, l.length); i++) compareValues(u[i], l[i], `${where}[${i}]`, key, labels, out);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient } from '../client/create-client.js';
 import { createWallet } from '../companion/wallet.js';
 import { startParityUpstream, type ParityUpstream } from '../testing/parity-upstream.js';
-import { freePort, runCli } from '../testing/spawn.js';
+import { freePort, runCli, spawnCli, waitForOutput } from '../testing/spawn.js';
 import { JOURNEY } from './journey.js';
 import type { ParityReport } from './report.js';
 
@@ -87,6 +87,33 @@ describe('against an upstream that is a card-sandbox', () => {
     const customers = (await client.getCustomers()).filter((c) => c.id !== theirs.id);
     expect(customers.map((c) => c.status).sort()).toEqual(['inactive', 'rejected']);
   });
+});
+
+test('Ctrl-C stops it after the step in flight, and what it made on the upstream is ended: exit 2', { timeout: 60_000 }, async () => {
+  const before = (await upstream.journal()).length;
+  const run = spawnCli(['parity', ...withKey()]);
+  await waitForOutput(run, (_, stderr) => stderr.includes('It ends what it made'));
+  // Well into the journey: a card made and deactivated, the account and the customer active.
+  const deadline = performance.now() + 30_000;
+  while (!(await upstream.journal()).slice(before).some((r) => r.method === 'PATCH' && r.path.endsWith('/deactivate'))) {
+    if (performance.now() > deadline) throw new Error(`no card was deactivated on the upstream:\n${run.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  run.child.kill('SIGINT');
+  const { code, stderr } = await run.exited;
+  expect(code).toBe(2);
+  expect(stderr).toMatch(/^clean-up on the upstream: account [-0-9a-f]{36}: closed$/m);
+  expect(stderr).toMatch(/^clean-up on the upstream: customer [-0-9a-f]{36}: deactivated$/m);
+  expect(stderr).toMatch(new RegExp(`^error stopped after \\d+ of ${JOURNEY.length} steps; what it made on the upstream was cleaned up$`, 'm'));
+  const client = createClient({
+    baseUrl: upstream.sandbox.url,
+    apiKey: upstream.apiKey,
+    apiSecret: upstream.apiSecret,
+    signingKey: { keyId: upstream.keyId, privateKey: upstream.privateKeyPem },
+  });
+  expect((await client.getCards()).filter((c) => !['terminated', 'issue_failed'].includes(c.status))).toEqual([]);
+  expect((await client.getAccounts()).filter((a) => a.status !== 'closed')).toEqual([]);
+  expect((await client.getCustomers()).filter((c) => c.status === 'active')).toEqual([]);
 });
 
 describe('when it cannot run', () => {

@@ -32,7 +32,7 @@ async function stateOf(run: SideRun, track: Track): Promise<string> {
 }
 
 /** Polls `tracks` on one side after an action answered with `body`; the action's own answer is the first reading of the resource it returns. */
-export async function poll(run: SideRun, tracks: readonly Track[], body: unknown, limitMs = POLL_LIMIT_MS): Promise<TrackRecord[]> {
+export async function poll(run: SideRun, tracks: readonly Track[], body: unknown, limitMs = POLL_LIMIT_MS, signal?: AbortSignal): Promise<TrackRecord[]> {
   const started = performance.now();
   const records = tracks.map((track) => {
     const observations: Observation[] = [];
@@ -49,7 +49,7 @@ export async function poll(run: SideRun, tracks: readonly Track[], body: unknown
       record.settled = track.settled.includes(state);
     }
     const elapsed = performance.now() - started;
-    if (records.every((r) => r.settled) || elapsed >= limitMs) break;
+    if (records.every((r) => r.settled) || elapsed >= limitMs || signal?.aborted) break;
     await sleep(intervalAt(elapsed));
   }
   const waited = performance.now() - started;

@@ -27,10 +27,10 @@ export interface StepResult {
   ms: number;
 }
 
-async function runSide(run: SideRun, step: Step, pollLimitMs: number): Promise<SideResult> {
+async function runSide(run: SideRun, step: Step, pollLimitMs: number, signal?: AbortSignal): Promise<SideResult> {
   const answer = await run.execute(step);
   const polled = step.poll !== undefined && answer.status !== undefined && answer.status < 300;
-  return { answer, tracks: polled ? await poll(run, step.poll!, answer.body, pollLimitMs) : [] };
+  return { answer, tracks: polled ? await poll(run, step.poll!, answer.body, pollLimitMs, signal) : [] };
 }
 
 /** The differences between the two sides' results of a step: their answers, then what each went through after it. */
@@ -50,14 +50,17 @@ export interface RunOptions {
   pollLimitMs?: number;
   /** Called as each step is compared. */
   onStep?: (result: StepResult) => void;
+  /** Once aborted, no step starts and polling stops: the run ends with the steps done so far. */
+  signal?: AbortSignal;
 }
 
-export async function runJourney({ journey, upstream, local, pollLimitMs = POLL_LIMIT_MS, onStep }: RunOptions): Promise<StepResult[]> {
+export async function runJourney({ journey, upstream, local, pollLimitMs = POLL_LIMIT_MS, onStep, signal }: RunOptions): Promise<StepResult[]> {
   const results: StepResult[] = [];
   for (const step of journey) {
+    if (signal?.aborted) break;
     const startedAt = new Date();
     const started = performance.now();
-    const [u, l] = await Promise.all([runSide(upstream, step, pollLimitMs), runSide(local, step, pollLimitMs)]);
+    const [u, l] = await Promise.all([runSide(upstream, step, pollLimitMs, signal), runSide(local, step, pollLimitMs, signal)]);
     const result = { step, upstream: u, local: l, differences: differencesOf(u, l, { upstream, local }), startedAt, ms: performance.now() - started };
     results.push(result);
     onStep?.(result);

@@ -120,7 +120,7 @@ function printTable(io: Io, report: ParityReport): void {
 }
 
 /** Runs the journey on both sides, cleans up, and reports; returns the exit code. */
-export async function parity(io: Io, options: ParityOptions, env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function parity(io: Io, options: ParityOptions, env: Record<string, string | undefined> = process.env, signal?: AbortSignal): Promise<number> {
   const cannot = (message: string) => {
     io.err(`${io.color.red('error')} ${message}`);
     return EXIT_CANNOT_RUN;
@@ -172,10 +172,10 @@ export async function parity(io: Io, options: ParityOptions, env: Record<string,
       await upstream.registerKey();
       registered = true;
     }
-    results = await runJourney({ journey: JOURNEY, upstream: upstreamRun, local: createSideRun(localSide, values) });
+    results = await runJourney({ journey: JOURNEY, upstream: upstreamRun, local: createSideRun(localSide, values), signal });
   } catch (error) {
-    if (!(error instanceof CannotRun)) throw error;
-    return cannot(`cannot run: ${error.message}`);
+    // Exit 1 says "a difference": anything else that stops the run is exit 2, with what the clean-up below did.
+    return cannot(`cannot run: ${(error as Error).message}`);
   } finally {
     for (const line of await cleanUp(upstreamRun).catch((error: unknown) => [`stopped: ${(error as Error).message}`]))
       io.err(`clean-up on the upstream: ${line}`);
@@ -187,6 +187,7 @@ export async function parity(io: Io, options: ParityOptions, env: Record<string,
     await local.done();
   }
 
+  if (results.length < JOURNEY.length) return cannot(`stopped after ${results.length} of ${JOURNEY.length} steps; what it made on the upstream was cleaned up`);
   const report = parityReport(upstreamBase, `${local.url}/v1`, results);
   if (options.junit !== undefined) writeAtomically(options.junit, junitXml(report, results, startedAt));
   if (options.out !== undefined) writeAtomically(options.out, `${JSON.stringify(report, null, 2)}\n`);
@@ -220,6 +221,14 @@ export function registerParity(program: Command, io: Io, env: Record<string, str
       `\nExamples:\n  $ card-sandbox parity --upstream https://sandbox.example.com/v1 --api-key $KEY --api-secret $SECRET --signing-key client.key --signing-key-id $KEY_ID\n  $ card-sandbox parity --upstream https://sandbox.example.com/v1 --api-key $KEY --api-secret $SECRET --json --junit parity.xml\n  $ card-sandbox parity --upstream https://sandbox.example.com/v1 --api-key $KEY --api-secret $SECRET --dry-run`,
     )
     .action(async (flags: ParityOptions) => {
-      process.exitCode = await parity(io, flags, env);
+      // Ctrl-C stops after the step in flight and cleans up; a second one stops at once.
+      const abort = new AbortController();
+      const stop = () => abort.abort();
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+      try {
+        process.exitCode = await parity(io, flags, env, abort.signal);
+      } finally {
+        for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stop);
+      }
     });
 }
