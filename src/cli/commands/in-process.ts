@@ -4,7 +4,7 @@
  */
 import { defaultConfig, type Config } from '../../config.js';
 import { buildDeps } from '../../deps.js';
-import { quietLog } from '../../log.js';
+import { quietLog } from '../../kernel/log.js';
 import { startServer } from '../../server.js';
 
 export interface InProcessSandbox {
