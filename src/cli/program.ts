@@ -17,6 +17,7 @@ import { listEvents, resendEvent, resendWindow, showEvent, tailEvents } from './
 import { health } from './commands/health.js';
 import { listen } from './commands/listen.js';
 import { LISTINGS, listResources, type ListingName } from './commands/lists.js';
+import { registerParity } from './commands/parity.js';
 import { createProgramme, deleteProgramme, listProgrammes } from './commands/programmes.js';
 import { listRequests } from './commands/requests.js';
 import { report } from './commands/report.js';
@@ -455,6 +456,9 @@ ${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')
   client(programmes, 'delete <id>', 'Delete a programme and everything it holds; its pending webhooks are never sent', ['programmes delete <id>']).action(
     (id: string, flags: ClientFlags) => run(flags, (ctx) => deleteProgramme(ctx, id)),
   );
+
+  // Parity with the hosted service (docs/parity.md): a command of its own, not a client of a running sandbox's control plane.
+  registerParity(program, io, env);
 
   client(program, 'requests', 'Show recent API requests (method, path, status, verification warnings), newest first', ['requests', 'requests --json']).action(
     (flags: ClientFlags) => run(flags, listRequests),
