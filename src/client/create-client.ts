@@ -56,6 +56,24 @@ export type ApiClient = {
   token(): Promise<string>;
 };
 
+/**
+ * The API client: a typed method per operation of /openapi.json, each request authenticated,
+ * RFC 9421-signed and, when it changes something, sent with an Idempotency-Key. Without
+ * `signingKey` it makes a P-384 key and registers it on first use. Refusals throw ApiError.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'card-sandbox/client';
+ *
+ * const client = createClient({
+ *   baseUrl: 'http://127.0.0.1:4242',
+ *   apiKey: '11111111-1111-4111-8111-111111111111',
+ *   apiSecret: 'sandbox-secret',
+ * });
+ * const customer = await client.createCustomer({ chainId: 'eip155:11155111:0x…', externalId: 'alice' });
+ * const same = await client.getCustomer(customer.id);
+ * ```
+ */
 export function createClient(options: ClientOptions): ApiClient {
   const base = String(options.baseUrl).replace(/\/+$/, '').replace(/\/v1$/, '');
   const send = options.fetch ?? globalThis.fetch;

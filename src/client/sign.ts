@@ -37,7 +37,17 @@ export interface SignedRequest {
 }
 
 /**
- * Returns `{ method, headers, body }` ready for `fetch(url, signRequest({...}))`.
+ * Returns `{ method, headers, body }` ready for `fetch(url, signRequest({...}))`: the body as sent,
+ * its Content-Digest, an Idempotency-Key on a mutation, Signature-Input and Signature.
+ *
+ * @example
+ * ```ts
+ * import { signRequest } from 'card-sandbox/client';
+ *
+ * const url = 'http://127.0.0.1:4242/v1/customers';
+ * const body = { chainId: 'eip155:11155111:0x…', externalId: 'alice' };
+ * const res = await fetch(url, signRequest({ method: 'POST', url, body, keyId, privateKey, headers: { Authorization: `Bearer ${token}` } }));
+ * ```
  */
 export function signRequest(options: SignRequestOptions): SignedRequest {
   const url = new URL(options.url);
@@ -104,6 +114,22 @@ export function publicKeyOf(key: KeyObject | string): KeyObject {
 /**
  * Verifies a webhook: the Content-Digest against the raw body, then the RFC 9421 signature.
  * Returns the parsed event; throws WebhookVerificationError saying what failed.
+ *
+ * @example
+ * ```ts
+ * import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from 'card-sandbox/client';
+ *
+ * // key: GET /v1/webhooks/verification-key's `key`, fetched once
+ * app.post('/hooks', express.raw({ type: 'application/json' }), (req, res) => {
+ *   try {
+ *     const event = verifyWebhook<WebhookEvent>({ path: req.path, headers: req.headers, body: req.body, key });
+ *     console.log(event.webhookType, event.id);
+ *     res.sendStatus(200);
+ *   } catch (error) {
+ *     res.status(error instanceof WebhookVerificationError ? 401 : 500).send(String(error));
+ *   }
+ * });
+ * ```
  */
 export function verifyWebhook<T = Record<string, unknown>>(options: VerifyWebhookOptions): T {
   const get = (name: string): string | undefined => {

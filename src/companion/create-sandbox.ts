@@ -106,7 +106,24 @@ export interface Sandbox {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** In-process, the log keeps to what needs attention: warnings and errors, on stderr. */
+/**
+ * A programme of its own for a test file: in a sandbox started in this process (in memory, on a
+ * free port, verifying in `strict` mode), or in the running one `url` names. In-process, the log
+ * keeps to what needs attention: warnings and errors, on stderr.
+ *
+ * @example
+ * ```ts
+ * import { createSandbox } from 'card-sandbox';
+ *
+ * const sandbox = await createSandbox({ clock: '2026-01-01T09:00:00Z' });
+ * const hooks = await sandbox.webhooks.receiver();
+ * const customer = await sandbox.client.createCustomer({ chainId: sandbox.wallet().chainId, externalId: 'alice' });
+ * await sandbox.client.simulateVerifyCustomer(customer.id);
+ * await hooks.waitFor('customer.updated', (c) => c.status === 'active');
+ * await sandbox.clock.advance('25h');
+ * await sandbox.close();
+ * ```
+ */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   let stopServer: (() => Promise<void>) | undefined;
   let url: string;

@@ -30,6 +30,19 @@ export interface Wallet {
 /** A private key derived from `seed` and `n`: the n-th wallet of a seeded sandbox. */
 export const seededWalletKey = (seed: number, n: number): string => `0x${createHash('sha256').update(`card-sandbox wallet ${seed} ${n}`).digest('hex')}`;
 
+/**
+ * A customer's wallet: its CAIP-10 `chainId` to register, and the signature of each challenge the
+ * API asks it to sign.
+ *
+ * @example
+ * ```ts
+ * import { createWallet } from 'card-sandbox';
+ *
+ * const wallet = createWallet();
+ * const customer = await client.createCustomer({ chainId: wallet.chainId, externalId: 'alice' });
+ * await client.signCustomerChallenge(customer.id, wallet.signChallenge(customer.challenge));
+ * ```
+ */
 export function createWallet({ chain = DEFAULT_WALLET_CHAIN, privateKey }: WalletOptions = {}): Wallet {
   const key = privateKey === undefined ? randomBytes(32) : Buffer.from(privateKey.replace(/^0x/, ''), 'hex');
   if (key.length !== 32) throw new Error('a wallet private key is 32 bytes of hex');

@@ -1,14 +1,46 @@
 /** `clock` and `clock advance <duration>`: read and move the sandbox clock. */
-import type { CommandContext } from '../client.js';
+import { z } from 'zod';
+import type { Client } from '../client.js';
+import { command, printed, tool, UsageError } from '../command.js';
 
-export async function showClock({ client, io, json }: CommandContext): Promise<void> {
-  const clock = await client.getClock();
-  if (json) return io.json(clock);
-  io.out(`${io.color.bold(clock.now)} ${io.color.dim(clock.frozen ? '(frozen: moves only with `clock advance`)' : '(running)')}`);
-}
+export const showClock = printed(
+  (client: Client) => client.getClock(),
+  ({ io }, clock) => io.out(`${io.color.bold(clock.now)} ${io.color.dim(clock.frozen ? '(frozen: moves only with `clock advance`)' : '(running)')}`),
+);
 
-export async function advanceClock({ client, io, json }: CommandContext, target: { by?: string | undefined; to?: string | undefined }): Promise<void> {
-  const result = await client.advanceClock(target);
-  if (json) return io.json(result);
-  io.out(`${io.color.green('✓')} clock now ${io.color.bold(result.now)}, ${result.ran} due item${result.ran === 1 ? '' : 's'} ran on the way`);
-}
+export const advanceClock = printed(
+  (client: Client, target: { by?: string | undefined; to?: string | undefined }) => client.advanceClock(target),
+  ({ io }, result) =>
+    io.out(`${io.color.green('✓')} clock now ${io.color.bold(result.now)}, ${result.ran} due item${result.ran === 1 ? '' : 's'} ran on the way`),
+);
+
+export const clockCommands = [
+  command({
+    name: 'clock',
+    description: 'Show the sandbox clock',
+    examples: ['clock', 'clock advance 25h', 'clock advance P30D', 'clock advance --to 2027-01-01T00:00:00Z'],
+    run: () => showClock,
+    tool: { description: "The programme's sandbox time, and whether it is frozen.", input: {}, data: (client) => showClock.data(client) },
+  }),
+  command<{ to?: string }>({
+    name: 'clock advance',
+    args: '[duration]',
+    description:
+      'Move the clock forward (ISO 8601 `PT25H`, `P1M`, `P3Y` or `90s`, `25h`, `30d`, `1mo`, `1y`), running every job and webhook retry that falls due, in order',
+    examples: ['clock advance 25h', 'clock advance PT90M', 'clock advance P1M', 'clock advance 1y', 'clock advance --to 2027-01-01T00:00:00Z'],
+    options: [{ flags: '--to <instant>', description: 'advance to this future instant instead' }],
+    run: (flags, duration?: string) => {
+      if ((duration === undefined) === (flags.to === undefined)) throw new UsageError('give either a duration (e.g. 25h) or --to <instant>');
+      return (ctx) => advanceClock(ctx, duration !== undefined ? { by: duration } : { to: flags.to });
+    },
+    tool: tool({
+      description:
+        'Move the sandbox clock forward, running every job and webhook retry that falls due, in order. Give by (25h, 30d, PT90M, P1M, 1y) or to (a future RFC 3339 instant).',
+      input: {
+        by: z.string().optional().describe('a duration: 25h, 30d, PT90M, P1M, 1y'),
+        to: z.string().optional().describe('a future instant, 2027-01-01T00:00:00Z'),
+      },
+      data: (client, target) => advanceClock.data(client, target),
+    }),
+  }),
+];

@@ -1,6 +1,6 @@
 /**
  * A sandbox in this process, in memory on a free loopback port, its log kept to warnings on stderr:
- * for a command that needs a sandbox of its own for as long as it runs (`parity` without --url).
+ * for a command that needs a sandbox of its own for as long as it runs (`mcp --start`, `parity` without --url).
  */
 import { defaultConfig, type Config } from '../../config.js';
 import { buildDeps } from '../../deps.js';

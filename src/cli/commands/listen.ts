@@ -11,6 +11,7 @@ import { WEBHOOK_TYPES, type WebhookType } from '../../domain/outbox.js';
 import { ApiError } from '../../client/operations.js';
 import type { StreamedAttempt, Webhook } from '../../client/control.generated.js';
 import type { CommandContext } from '../client.js';
+import { command } from '../command.js';
 import { answerLine, faultTag, outcome } from './attempts.js';
 
 export interface ListenOptions {
@@ -110,3 +111,29 @@ export async function listen({ client, io, json }: CommandContext, options: List
     if (!(error instanceof ApiError && error.code === 'webhook_not_found')) throw error;
   }
 }
+
+export const listenCommand = command<{ forwardTo: string; types?: string[] }>({
+  name: 'listen',
+  description: 'Subscribe a URL, print each delivery to it live, and unsubscribe on Ctrl-C (like stripe listen)',
+  examples: [
+    'listen --forward-to http://localhost:3000/webhooks',
+    'listen --forward-to http://localhost:3000/webhooks --types card.updated,transaction.updated',
+  ],
+  options: [
+    { flags: '--forward-to <url>', description: 'where to send the webhooks', required: true },
+    {
+      flags: '--types <types>',
+      description: 'comma-separated webhook types (default: all)',
+      parse: (raw) =>
+        raw
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+    },
+  ],
+  run: (flags) => (ctx) => {
+    const abort = new AbortController();
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abort.abort());
+    return listen(ctx, { forwardTo: flags.forwardTo, types: flags.types }, abort.signal);
+  },
+});

@@ -8,7 +8,9 @@ import { AUTHORISATION_STATUSES } from '../../domain/authorisation.js';
 import { CARD_STATUSES } from '../../domain/card.js';
 import { CUSTOMER_STATUSES } from '../../domain/customer.js';
 import type { Account, Authorisation, Card, Customer, World } from '../../client/control.generated.js';
-import { ClientUsageError, type CommandContext } from '../client.js';
+import { z } from 'zod';
+import { ClientUsageError, type Client } from '../client.js';
+import { command, group, printed, tool } from '../command.js';
 
 interface Listing<T extends { id: string; status: string }> {
   of(world: World): T[];
@@ -45,16 +47,43 @@ const authorisations: Listing<Authorisation> = {
 export const LISTINGS = { customers, accounts, cards, authorisations } as const;
 export type ListingName = keyof typeof LISTINGS;
 
-export async function listResources({ client, io, json }: CommandContext, name: ListingName, status?: string): Promise<void> {
-  const listing = LISTINGS[name] as Listing<{ id: string; status: string }>;
-  if (status !== undefined && !listing.statuses.includes(status))
-    throw new ClientUsageError(`--status must be one of ${listing.statuses.join(', ')} for ${name}, got "${status}"`);
-  const world = await client.getWorld();
-  const items = listing.of(world).filter((item) => status === undefined || item.status === status);
-  if (json) return io.json(items);
-  if (items.length === 0) return io.out(io.color.dim(`no ${name}${status === undefined ? '' : ` with status ${status}`}`));
-  io.table(
-    listing.columns,
-    items.map((item) => listing.row(item).map((cell, i) => (listing.columns[i] === 'STATUS' ? io.status(cell) : cell))),
-  );
-}
+export const listResources = printed(
+  async (client: Client, name: ListingName, status?: string) => {
+    const listing = LISTINGS[name] as Listing<{ id: string; status: string }>;
+    if (status !== undefined && !listing.statuses.includes(status))
+      throw new ClientUsageError(`--status must be one of ${listing.statuses.join(', ')} for ${name}, got "${status}"`);
+    const world = await client.getWorld();
+    return listing.of(world).filter((item) => status === undefined || item.status === status);
+  },
+  ({ io }, items, name, status) => {
+    const listing = LISTINGS[name] as Listing<{ id: string; status: string }>;
+    if (items.length === 0) return io.out(io.color.dim(`no ${name}${status === undefined ? '' : ` with status ${status}`}`));
+    io.table(
+      listing.columns,
+      items.map((item) => listing.row(item).map((cell, i) => (listing.columns[i] === 'STATUS' ? io.status(cell) : cell))),
+    );
+  },
+);
+
+// The world, for the ids the simulator commands take (docs/cli.md: CLI).
+export const listCommands = (Object.keys(LISTINGS) as ListingName[]).flatMap((name) => [
+  group(name, `The programme's ${name}`),
+  command<{ status?: string }>({
+    name: `${name} list`,
+    description: `List the ${name}, oldest first, with their ids and statuses`,
+    examples: [`${name} list`, `${name} list --status ${LISTINGS[name].statuses[0]} --json`],
+    isDefault: true,
+    options: [{ flags: '--status <status>', description: `only those in this status (${LISTINGS[name].statuses.join(', ')})` }],
+    run: (flags) => (ctx) => listResources(ctx, name, flags.status),
+    tool: tool({
+      description: `The programme's ${name}, oldest first, with their ids and statuses (as GET /v1 returns each).`,
+      input: {
+        status: z
+          .enum(LISTINGS[name].statuses as unknown as [string, ...string[]])
+          .optional()
+          .describe('only those in this status'),
+      },
+      data: (client, { status }) => listResources.data(client, name, status),
+    }),
+  }),
+]);

@@ -8,7 +8,6 @@
 import { createPrivateKey, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Command } from 'commander';
 import { UnreachableError } from '../../client/control.js';
 import { ApiError } from '../../client/operations.js';
 import { cleanUp } from '../../parity/clean-up.js';
@@ -19,6 +18,7 @@ import { runJourney, type StepResult } from '../../parity/run.js';
 import { CannotRun, createSide } from '../../parity/side.js';
 import { createSideRun, type RunValues } from '../../parity/side-run.js';
 import { ClientUsageError, createClient, resolveClientOptions } from '../client.js';
+import { command } from '../command.js';
 import type { Io } from '../io.js';
 import { startInProcess } from './in-process.js';
 
@@ -196,39 +196,41 @@ export async function parity(io: Io, options: ParityOptions, env: Record<string,
   return report.summary.differing > 0 ? EXIT_DIFFERENT : EXIT_SAME;
 }
 
-/** Declares `parity` on the program. */
-export function registerParity(program: Command, io: Io, env: Record<string, string | undefined>): void {
-  program
-    .command('parity')
-    .description(
-      'Run the same journey against the hosted service and a new sandbox programme, and show every difference (exit 1 with any, 2 when it cannot run)',
-    )
-    .requiredOption('--upstream <url>', "the service's base URL, with /v1")
-    .requiredOption('--api-key <key>', 'your API key on the service')
-    .requiredOption('--api-secret <secret>', 'its secret')
-    .option(
-      '--signing-key <file>',
-      'the PEM private key (ECDSA P-384) registered on the service to sign with (default: one made and registered for the run, deleted after it)',
-    )
-    .option('--signing-key-id <id>', 'the signingKeyId it is registered under')
-    .option('--url <url>', 'a running sandbox to make a new programme in (default: one started in this process)')
-    .option('--json', 'print the report as JSON and nothing else on stdout')
-    .option('--junit <file>', 'also write it as JUnit XML: a test case per step')
-    .option('--out <file>', 'also write the JSON report to this file')
-    .option('--dry-run', 'print the steps and what it would touch, and send nothing')
-    .addHelpText(
-      'after',
-      `\nExamples:\n  $ card-sandbox parity --upstream https://sandbox.example.com/v1 --api-key $KEY --api-secret $SECRET --signing-key client.key --signing-key-id $KEY_ID\n  $ card-sandbox parity --upstream https://sandbox.example.com/v1 --api-key $KEY --api-secret $SECRET --json --junit parity.xml\n  $ card-sandbox parity --upstream https://sandbox.example.com/v1 --api-key $KEY --api-secret $SECRET --dry-run`,
-    )
-    .action(async (flags: ParityOptions) => {
-      // Ctrl-C stops after the step in flight and cleans up; a second one stops at once.
-      const abort = new AbortController();
-      const stop = () => abort.abort();
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
-      try {
-        process.exitCode = await parity(io, flags, env, abort.signal);
-      } finally {
-        for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stop);
-      }
-    });
-}
+const EXAMPLE = '--upstream https://sandbox.example.com/v1 --api-key $KEY --api-secret $SECRET';
+
+export const parityCommand = command<ParityOptions>({
+  name: 'parity',
+  description: 'Run the same journey against the hosted service and a new sandbox programme, and show every difference (exit 1 with any, 2 when it cannot run)',
+  client: false,
+  options: [
+    { flags: '--upstream <url>', description: "the service's base URL, with /v1", required: true },
+    { flags: '--api-key <key>', description: 'your API key on the service', required: true },
+    { flags: '--api-secret <secret>', description: 'its secret', required: true },
+    {
+      flags: '--signing-key <file>',
+      description: 'the PEM private key (ECDSA P-384) registered on the service to sign with (default: one made and registered for the run, deleted after it)',
+    },
+    { flags: '--signing-key-id <id>', description: 'the signingKeyId it is registered under' },
+    { flags: '--url <url>', description: 'a running sandbox to make a new programme in (default: one started in this process)' },
+    { flags: '--json', description: 'print the report as JSON and nothing else on stdout' },
+    { flags: '--junit <file>', description: 'also write it as JUnit XML: a test case per step' },
+    { flags: '--out <file>', description: 'also write the JSON report to this file' },
+    { flags: '--dry-run', description: 'print the steps and what it would touch, and send nothing' },
+  ],
+  examples: [
+    `parity ${EXAMPLE} --signing-key client.key --signing-key-id $KEY_ID`,
+    `parity ${EXAMPLE} --json --junit parity.xml`,
+    `parity ${EXAMPLE} --dry-run`,
+  ],
+  action: async ({ io, env }, flags) => {
+    // Ctrl-C stops after the step in flight and cleans up; a second one stops at once.
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+    try {
+      process.exitCode = await parity(io, flags, env, abort.signal);
+    } finally {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stop);
+    }
+  },
+});

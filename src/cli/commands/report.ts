@@ -5,9 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Report } from '../../client/control.generated.js';
-import { CommandFailed, type CommandContext } from '../client.js';
-
-/** A check failed: the command has printed the report, and exits 1. */
+import { CommandFailed, type Client, type CommandContext } from '../client.js';
+import { command } from '../command.js';
 
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -31,8 +30,12 @@ export function junitXml(report: Report): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="card-sandbox go-live report" tests="${total}" failures="${report.summary.fail}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
+/** What `report --json` prints. */
+export const goLiveReport = (client: Client): Promise<Report> => client.getReport();
+
+/** Prints the report (and writes it as JUnit XML to `junit`); a failed check fails the command (exit 1) once it is printed. */
 export async function report({ client, io, json }: CommandContext, junit?: string): Promise<void> {
-  const answer = await client.getReport();
+  const answer = await goLiveReport(client);
   if (junit !== undefined) writeFileSync(junit, junitXml(answer));
   if (json) io.json(answer);
   else {
@@ -60,3 +63,17 @@ export async function report({ client, io, json }: CommandContext, junit?: strin
   }
   if (answer.summary.fail > 0) throw new CommandFailed(`${answer.summary.fail} check${answer.summary.fail === 1 ? '' : 's'} failed`);
 }
+
+export const reportCommand = command<{ junit?: string }>({
+  name: 'report',
+  description: 'The go-live report: what your client and receiver did right, wrong and never tried (exit 1 when a check fails)',
+  examples: ['report', 'report --junit go-live.xml', 'report --json'],
+  options: [{ flags: '--junit <file>', description: 'also write it as JUnit XML: a test case per check and per operation never called' }],
+  run: (flags) => (ctx) => report(ctx, flags.junit),
+  tool: {
+    description:
+      "The go-live report: each check (signatures, idempotency keys, retries, token renewal, the receiver's answers, forged deliveries, duplicates, request shapes) as pass, fail or not exercised with evidence and a hint, and the coverage of operations, states and webhooks.",
+    input: {},
+    data: (client) => goLiveReport(client),
+  },
+});

@@ -3,7 +3,9 @@ import { readFile } from 'node:fs/promises';
 import type { Deps } from '../../deps.js';
 import { SandboxError } from '../../domain/errors.js';
 import { parseSeedDocument } from '../../wire/seed.js';
-import { ClientUsageError, type CommandContext } from '../client.js';
+import { z } from 'zod';
+import { ClientUsageError, type Client } from '../client.js';
+import { command, printed, tool } from '../command.js';
 
 /** Reads and parses a seed file; an unreadable or non-JSON file is the caller's mistake. */
 export async function readSeedFile(file: string): Promise<unknown> {
@@ -20,24 +22,38 @@ export async function readSeedFile(file: string): Promise<unknown> {
   }
 }
 
-export async function seed({ client, io, json }: CommandContext, file: string): Promise<void> {
-  const result = await client.seedWorld((await readSeedFile(file)) as Parameters<typeof client.seedWorld>[0]);
-  if (json) return io.json(result);
-  const c = io.color;
-  const accounts = result.customers.reduce((n, customer) => n + customer.accounts.length, 0);
-  const cards = result.customers.reduce((n, customer) => n + customer.accounts.reduce((m, a) => m + a.cards.length, 0), 0);
-  io.out(
-    `${c.green('✓')} seeded ${result.customers.length} customers, ${accounts} accounts, ${cards} cards and ${result.webhooks.length} webhooks from ${file}`,
-  );
-  for (const hook of result.webhooks) io.out(`  webhook  ${hook.id} → ${hook.callbackUrl}`);
-  for (const customer of result.customers) {
-    io.out(`  customer ${customer.id} ${io.status(customer.status)} ${c.dim(customer.externalId)}`);
-    for (const account of customer.accounts) {
-      io.out(`    account ${account.id} ${io.status(account.status)}`);
-      for (const card of account.cards) io.out(`      card  ${card.id} ${io.status(card.status)}`);
+export const seed = printed(
+  async (client: Client, file: string) => client.seedWorld((await readSeedFile(file)) as Parameters<Client['seedWorld']>[0]),
+  ({ io }, result, file) => {
+    const c = io.color;
+    const accounts = result.customers.reduce((n, customer) => n + customer.accounts.length, 0);
+    const cards = result.customers.reduce((n, customer) => n + customer.accounts.reduce((m, a) => m + a.cards.length, 0), 0);
+    io.out(
+      `${c.green('✓')} seeded ${result.customers.length} customers, ${accounts} accounts, ${cards} cards and ${result.webhooks.length} webhooks from ${file}`,
+    );
+    for (const hook of result.webhooks) io.out(`  webhook  ${hook.id} → ${hook.callbackUrl}`);
+    for (const customer of result.customers) {
+      io.out(`  customer ${customer.id} ${io.status(customer.status)} ${c.dim(customer.externalId)}`);
+      for (const account of customer.accounts) {
+        io.out(`    account ${account.id} ${io.status(account.status)}`);
+        for (const card of account.cards) io.out(`      card  ${card.id} ${io.status(card.status)}`);
+      }
     }
-  }
-}
+  },
+);
+
+export const seedCommand = command({
+  name: 'seed',
+  args: '<file>',
+  description: 'Load a seed world (customers, accounts, cards, webhooks) into the running sandbox; all or nothing',
+  examples: ['seed fixtures/demo.json'],
+  run: (_flags, file) => (ctx) => seed(ctx, file),
+  tool: tool({
+    description: 'Load a seed world from a JSON file (all or nothing).',
+    input: { file: z.string().describe('the path of a seed world, such as fixtures/demo.json') },
+    data: (client, { file }) => seed.data(client, file),
+  }),
+});
 
 /**
  * `start --seed <file>`: loads the world before the server listens. A database that already holds

@@ -6,7 +6,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Deps } from '../../deps.js';
 import { SandboxError } from '../../domain/errors.js';
 import type { SnapshotSummary } from '../../client/control.generated.js';
-import { ClientUsageError, type CommandContext } from '../client.js';
+import { z } from 'zod';
+import { ClientUsageError, type Client, type CommandContext } from '../client.js';
+import { command, group, printed, tool, UsageError } from '../command.js';
 import type { Io } from '../io.js';
 
 const size = (bytes: number) =>
@@ -31,35 +33,40 @@ async function readSnapshotFile(file: string): Promise<Buffer> {
   }
 }
 
-export async function saveSnapshot({ client, io, json }: CommandContext, name: string | undefined): Promise<void> {
-  const saved = await client.saveSnapshot(name === undefined ? {} : { name });
-  if (json) return io.json(saved);
-  done(io, `snapshot ${named(io, saved)} saved`);
-  io.out(`  ${io.color.dim(holds(saved))}`);
-}
+export const saveSnapshot = printed(
+  (client: Client, name: string | undefined) => client.saveSnapshot(name === undefined ? {} : { name }),
+  ({ io }, saved) => {
+    done(io, `snapshot ${named(io, saved)} saved`);
+    io.out(`  ${io.color.dim(holds(saved))}`);
+  },
+);
 
-export async function listSnapshots({ client, io, json }: CommandContext): Promise<void> {
-  const snapshots = await client.listSnapshots();
-  if (json) return io.json(snapshots);
-  io.table(
-    ['ID', 'NAME', 'CLOCK', 'CUSTOMERS', 'CARDS', 'EVENTS', 'SIZE', 'TAKEN'],
-    snapshots.map((s) => [s.id, s.name, clock(s), String(s.counts.customers), String(s.counts.cards), String(s.counts.events), size(s.bytes), s.createdAt]),
-  );
-}
+export const listSnapshots = printed(
+  (client: Client) => client.listSnapshots(),
+  ({ io }, snapshots) =>
+    io.table(
+      ['ID', 'NAME', 'CLOCK', 'CUSTOMERS', 'CARDS', 'EVENTS', 'SIZE', 'TAKEN'],
+      snapshots.map((s) => [s.id, s.name, clock(s), String(s.counts.customers), String(s.counts.cards), String(s.counts.events), size(s.bytes), s.createdAt]),
+    ),
+);
 
 /** Puts the programme back as snapshot `id` holds it, or as a snapshot file does. */
-export async function restoreSnapshot({ client, io, json }: CommandContext, from: { id: string } | { file: string }): Promise<void> {
-  const restored = 'id' in from ? await client.restoreSnapshot(from.id) : await client.restoreSnapshotFile(await readSnapshotFile(from.file));
-  if (json) return io.json(restored);
-  done(io, `programme restored from snapshot ${named(io, restored)}${'file' in from ? ` in ${from.file}` : ''}`);
-  io.out(`  ${io.color.dim(holds(restored))}`);
-}
+export const restoreSnapshot = printed(
+  async (client: Client, from: { id: string } | { file: string }) =>
+    'id' in from ? client.restoreSnapshot(from.id) : client.restoreSnapshotFile(await readSnapshotFile(from.file)),
+  ({ io }, restored, from) => {
+    done(io, `programme restored from snapshot ${named(io, restored)}${'file' in from ? ` in ${from.file}` : ''}`);
+    io.out(`  ${io.color.dim(holds(restored))}`);
+  },
+);
 
-export async function deleteSnapshot({ client, io, json }: CommandContext, id: string): Promise<void> {
-  await client.deleteSnapshot(id);
-  if (json) return io.json({ deleted: id });
-  done(io, `snapshot ${io.color.bold(id)} deleted`);
-}
+export const deleteSnapshot = printed(
+  async (client: Client, id: string) => {
+    await client.deleteSnapshot(id);
+    return { deleted: id };
+  },
+  ({ io }, _answer, id) => done(io, `snapshot ${io.color.bold(id)} deleted`),
+);
 
 /** Writes snapshot `id`'s file to `out`, or to stdout. */
 export async function exportSnapshot({ client, io, json }: CommandContext, id: string, out: string | undefined): Promise<void> {
@@ -70,6 +77,67 @@ export async function exportSnapshot({ client, io, json }: CommandContext, id: s
   if (json) return io.json({ id, file: out, bytes });
   done(io, `snapshot ${io.color.bold(id)} written to ${out} (${size(bytes)})`);
 }
+
+const snapshotId = z.string().describe("the snapshot's id");
+
+// Snapshots (docs/snapshots.md).
+export const snapshotCommands = [
+  group('snapshot', "Snapshots: a programme's whole state — world, clock, queues, faults, journal — saved, put back, forked or carried as a file"),
+  command<{ name?: string }>({
+    name: 'snapshot save',
+    description: 'Take a snapshot of the programme and keep it in the sandbox',
+    examples: ['snapshot save', 'snapshot save --name golden --json'],
+    options: [{ flags: '--name <name>', description: 'a name to tell it by (default: its id)' }],
+    run: (flags) => (ctx) => saveSnapshot(ctx, flags.name),
+    tool: tool({
+      description:
+        "Take a snapshot of the programme's whole state — world, clock, queues and retries, faults, journal — kept in the sandbox, to restore or fork from.",
+      input: { name: z.string().optional() },
+      data: (client, { name }) => saveSnapshot.data(client, name),
+    }),
+  }),
+  command({
+    name: 'snapshot list',
+    description: "List the programme's snapshots, oldest first",
+    examples: ['snapshot list', 'snapshot list --json'],
+    isDefault: true,
+    run: () => listSnapshots,
+    tool: { description: "The programme's snapshots, oldest first.", input: {}, data: (client) => listSnapshots.data(client) },
+  }),
+  command<{ file?: string }>({
+    name: 'snapshot restore',
+    args: '[id]',
+    description: 'Put the programme back as a snapshot holds it (what was scheduled since is gone), or as a snapshot file does',
+    examples: ['snapshot restore <id>', 'snapshot restore --file world.snapshot.json'],
+    options: [{ flags: '--file <file>', description: 'a snapshot file, as `snapshot export` writes it' }],
+    run: (flags, id?: string) => {
+      const from = id !== undefined ? { id } : flags.file !== undefined ? { file: flags.file } : undefined;
+      if (from === undefined || (id !== undefined && flags.file !== undefined)) throw new UsageError('give a snapshot id, or --file <file>');
+      return (ctx) => restoreSnapshot(ctx, from);
+    },
+    tool: tool({
+      description: 'Put the programme back as a snapshot holds it; what was scheduled since is gone, credentials stay.',
+      input: { id: snapshotId },
+      data: (client, { id }) => restoreSnapshot.data(client, { id }),
+    }),
+  }),
+  command({
+    name: 'snapshot delete',
+    args: '<id>',
+    description: 'Delete a snapshot',
+    examples: ['snapshot delete <id>'],
+    run: (_flags, id) => (ctx) => deleteSnapshot(ctx, id),
+    tool: tool({ description: 'Delete a snapshot.', input: { id: snapshotId }, data: (client, { id }) => deleteSnapshot.data(client, id) }),
+  }),
+  command<{ out?: string }>({
+    name: 'snapshot export',
+    args: '<id>',
+    description: 'Write a snapshot as a portable file, for `snapshot restore --file` or `start --import`',
+    examples: ['snapshot export <id> --out world.snapshot.json', 'snapshot export <id> > world.snapshot.json'],
+    options: [{ flags: '--out <file>', description: 'the file to write (default: stdout)' }],
+    run: (flags, id) => (ctx) => exportSnapshot(ctx, id, flags.out),
+  }),
+];
 
 /**
  * `start --import <file>`: the default programme restored from a snapshot file before the server

@@ -1,7 +1,12 @@
-/** `card-sandbox start`: builds the sandbox from the configuration, listens and prints the banner. */
+/**
+ * `card-sandbox start`: builds the sandbox from the configuration (every option of config.ts, as a
+ * flag or its environment variable), listens, prints the banner, and shuts down cleanly on SIGTERM,
+ * Ctrl-C or when the npm script that ran it stops.
+ */
 import { readFileSync } from 'node:fs';
 import { createPublicKey } from 'node:crypto';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET, type Config } from '../../config.js';
+import { Option } from 'commander';
+import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, OPTIONS, resolveConfig, type Config } from '../../config.js';
 import { buildDeps } from '../../deps.js';
 import { jsonLog } from '../../kernel/log.js';
 import { startServer, type RunningSandbox } from '../../server.js';
@@ -9,7 +14,9 @@ import { keyFingerprintId, spkiPem } from '../../signatures/keys.js';
 import { faultsView } from '../../wire/delivery-lab.js';
 import { version } from '../../kernel/version.js';
 import { ClientUsageError } from '../client.js';
+import { command, UsageError } from '../command.js';
 import type { Io } from '../io.js';
+import { recordRunning } from '../run-files.js';
 import { seedAtStart } from './seed.js';
 import { importAtStart } from './snapshot.js';
 import { faultsText } from './webhooks.js';
@@ -107,3 +114,54 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
   }
   return running;
 }
+
+/** Each option's commander attribute (`--api-key` → apiKey) and the key of Config it sets. */
+const CONFIG_KEYS = new Map<string, keyof Config>(OPTIONS.map((spec) => [new Option(spec.flag).attributeName(), spec.key]));
+
+export const startCommand = command({
+  name: 'start',
+  description: 'Start the sandbox (API on /v1, control plane on /_sandbox)',
+  examples: ['start', 'start --port 5000 --verify strict --db ./sandbox.db', 'start --clock 2026-01-01T00:00:00Z --seed fixtures/demo.json'],
+  helpAfter: `\n\nEvery flag can also be set with its environment variable (flags win):\n${OPTIONS.map((o) => `  ${o.env.padEnd(30)} ${o.flag.split(' ')[0]}`).join('\n')}`,
+  client: false,
+  options: OPTIONS.map((spec) => ({
+    flags: spec.flag,
+    description: spec.doc,
+    ...((spec.defaultText ?? (spec.default !== undefined && spec.default !== false)) && { defaultText: spec.defaultText ?? String(spec.default) }),
+  })),
+  action: async ({ io, env }, opts) => {
+    const flags: Partial<Record<keyof Config, string | boolean>> = {};
+    for (const [attribute, value] of Object.entries(opts as Record<string, string | boolean | undefined>)) {
+      const key = CONFIG_KEYS.get(attribute);
+      if (key && value !== undefined) flags[key] = value;
+    }
+    let config: Config;
+    try {
+      config = resolveConfig(flags, env);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+    const running = await start(config, io);
+    const forget = recordRunning(running.url);
+    const stop = (signal: string) => {
+      io.err(`\n${signal}: shutting down…`);
+      void running.close().then(() => {
+        forget();
+        process.exit(0);
+      });
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+    // Run by an npm script (`npm start`): stopping npm by its pid kills it and its shell but not us,
+    // which would keep the port. Once the parent is gone, stop as for SIGTERM.
+    if (env.npm_lifecycle_event !== undefined) {
+      const parent = process.ppid;
+      const watch = setInterval(() => {
+        if (process.ppid === parent) return;
+        clearInterval(watch);
+        stop('npm stopped');
+      }, 250).unref();
+    }
+  },
+});

@@ -7,6 +7,7 @@
 import { runningSandboxes, type RunFile } from '../run-files.js';
 import { UnreachableError } from '../../client/control.js';
 import type { CommandContext } from '../client.js';
+import { command, PORT_OPTION } from '../command.js';
 
 const WAIT_MS = 10_000;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -36,3 +37,11 @@ export async function stop({ client, io, json }: CommandContext): Promise<void> 
   if (json) return io.json({ stopped: true, url: found.url, pid: found.pid });
   io.out(`${io.color.green('✓')} stopped ${found.url} ${io.color.dim(`(pid ${found.pid})`)}`);
 }
+
+export const stopCommand = command({
+  name: 'stop',
+  description: 'Stop the sandbox `start` left running on this machine (found as health finds it), and wait until it has',
+  examples: ['stop', 'stop --port 5000'],
+  options: [PORT_OPTION],
+  run: () => stop,
+});

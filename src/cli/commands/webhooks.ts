@@ -5,7 +5,9 @@
  */
 import type { FaultsAnswer, FaultsView } from '../../client/control.generated.js';
 import { faultsSpecBody } from '../../domain/webhook-faults.js';
-import { ClientUsageError, type CommandContext } from '../client.js';
+import { z } from 'zod';
+import { ClientUsageError, type Client } from '../client.js';
+import { command, group, printed, tool, type OptionDeclaration } from '../command.js';
 import type { Io } from '../io.js';
 
 const whose = (webhookId?: string) => (webhookId === undefined ? 'all webhooks' : `webhook ${webhookId}`);
@@ -24,51 +26,154 @@ const printFaults = (io: Io, answer: FaultsAnswer, webhookId?: string) => {
   io.out(`${io.color.bold(`faults for ${whose(webhookId)}`)}: ${faultsText(answer.faults)}${from}`);
 };
 
-export async function listWebhooks({ client, io, json }: CommandContext): Promise<void> {
-  const hooks = await client.getWebhooks();
-  if (json) return io.json(hooks);
-  if (hooks.length === 0) return io.out(io.color.dim('no webhooks'));
-  io.table(
-    ['ID', 'CALLBACK URL', 'TYPES'],
-    hooks.map((h) => [h.id, h.callbackUrl, h.types.join(',')]),
-  );
-}
+export const listWebhooks = printed(
+  (client: Client) => client.getWebhooks(),
+  ({ io }, hooks) => {
+    if (hooks.length === 0) return io.out(io.color.dim('no webhooks'));
+    io.table(
+      ['ID', 'CALLBACK URL', 'TYPES'],
+      hooks.map((h) => [h.id, h.callbackUrl, h.types.join(',')]),
+    );
+  },
+);
 
-export async function setFaults({ client, io, json }: CommandContext, spec: string, webhookId?: string): Promise<void> {
-  const { body, errors } = faultsSpecBody(spec);
-  if (errors.length) throw new ClientUsageError(`faults: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
-  const answer = await (webhookId === undefined ? client.setWebhookFaults(body) : client.setSubscriptionFaults(webhookId, body));
-  if (json) return io.json(answer);
-  printFaults(io, answer, webhookId);
-}
+export const setFaults = printed(
+  (client: Client, spec: string, webhookId?: string) => {
+    const { body, errors } = faultsSpecBody(spec);
+    if (errors.length) throw new ClientUsageError(`faults: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
+    return webhookId === undefined ? client.setWebhookFaults(body) : client.setSubscriptionFaults(webhookId, body);
+  },
+  ({ io }, answer, _spec, webhookId) => printFaults(io, answer, webhookId),
+);
 
-export async function showFaults({ client, io, json }: CommandContext, webhookId?: string): Promise<void> {
-  const answer = await (webhookId === undefined ? client.getWebhookFaults() : client.getSubscriptionFaults(webhookId));
-  if (json) return io.json(answer);
-  printFaults(io, answer, webhookId);
-}
+export const showFaults = printed(
+  (client: Client, webhookId?: string) => (webhookId === undefined ? client.getWebhookFaults() : client.getSubscriptionFaults(webhookId)),
+  ({ io }, answer, webhookId) => printFaults(io, answer, webhookId),
+);
 
-export async function clearFaults({ client, io, json }: CommandContext, webhookId?: string): Promise<void> {
-  await (webhookId === undefined ? client.clearWebhookFaults() : client.clearSubscriptionFaults(webhookId));
-  if (json) return io.json({ cleared: true });
-  io.out(`${io.color.green('✓')} no faults for ${whose(webhookId)}${webhookId === undefined ? '' : " of its own: it follows the programme's"}`);
-}
+export const clearFaults = printed(
+  async (client: Client, webhookId?: string) => {
+    await (webhookId === undefined ? client.clearWebhookFaults() : client.clearSubscriptionFaults(webhookId));
+    return { cleared: true };
+  },
+  ({ io }, _answer, webhookId) =>
+    io.out(`${io.color.green('✓')} no faults for ${whose(webhookId)}${webhookId === undefined ? '' : " of its own: it follows the programme's"}`),
+);
 
-export async function pauseOrResume({ client, io, json }: CommandContext, action: 'pause' | 'resume', webhookId?: string): Promise<void> {
-  const answer = await (webhookId === undefined ? client[`${action}Webhooks`]() : client[`${action}Subscription`](webhookId));
-  if (json) return io.json(answer);
-  const n = `${answer.deliveries} pending deliver${answer.deliveries === 1 ? 'y' : 'ies'}`;
-  if (action === 'pause') return io.out(`${io.color.yellow('❚❚')} deliveries to ${whose(webhookId)} paused (${n} held); events queue until you resume`);
-  const still = answer.paused ? io.color.yellow(' — still held: all webhooks are paused') : '';
-  io.out(`${io.color.green('▶')} deliveries to ${whose(webhookId)} resumed (${n} let go)${still}`);
-}
+export const pauseOrResume = printed(
+  (client: Client, action: 'pause' | 'resume', webhookId?: string) =>
+    webhookId === undefined ? client[`${action}Webhooks`]() : client[`${action}Subscription`](webhookId),
+  ({ io }, answer, action, webhookId) => {
+    const n = `${answer.deliveries} pending deliver${answer.deliveries === 1 ? 'y' : 'ies'}`;
+    if (action === 'pause') return io.out(`${io.color.yellow('❚❚')} deliveries to ${whose(webhookId)} paused (${n} held); events queue until you resume`);
+    const still = answer.paused ? io.color.yellow(' — still held: all webhooks are paused') : '';
+    io.out(`${io.color.green('▶')} deliveries to ${whose(webhookId)} resumed (${n} let go)${still}`);
+  },
+);
 
-export async function deliveryAction({ client, io, json }: CommandContext, action: 'retry' | 'exhaust', deliveryId: string): Promise<void> {
-  const answer = await client[`${action}Delivery`](deliveryId);
-  if (json) return io.json(answer);
-  if (action === 'retry')
-    return io.out(`${io.color.green('✓')} delivery ${io.color.bold(deliveryId)} of event ${answer.eventId}: next attempt now (${answer.callbackUrl})`);
-  io.out(
-    `${io.color.green('✓')} delivery ${io.color.bold(deliveryId)} of event ${answer.eventId} ${io.status('discarded')} after ${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'}`,
-  );
-}
+export const deliveryAction = printed(
+  (client: Client, action: 'retry' | 'exhaust', deliveryId: string) => client[`${action}Delivery`](deliveryId),
+  ({ io }, answer, action, deliveryId) => {
+    if (action === 'retry')
+      return io.out(`${io.color.green('✓')} delivery ${io.color.bold(deliveryId)} of event ${answer.eventId}: next attempt now (${answer.callbackUrl})`);
+    io.out(
+      `${io.color.green('✓')} delivery ${io.color.bold(deliveryId)} of event ${answer.eventId} ${io.status('discarded')} after ${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'}`,
+    );
+  },
+);
+
+type WebhookFlags = { webhook?: string };
+const WEBHOOK: OptionDeclaration = { flags: '--webhook <id>', description: "only this webhook (its own faults replace the programme's)" };
+const webhookId = z.string().optional();
+
+// The delivery lab (docs/webhooks.md: Webhooks → The delivery lab).
+export const webhooksCommands = [
+  group('webhooks', 'Webhook subscriptions and the delivery lab: faults, pause and resume'),
+  command({
+    name: 'webhooks list',
+    description: 'List the webhook subscriptions',
+    examples: ['webhooks list'],
+    isDefault: true,
+    run: () => listWebhooks,
+    tool: { description: 'The webhook subscriptions.', input: {}, data: (client) => listWebhooks.data(client) },
+  }),
+  group('webhooks faults', 'Faults on demand for all webhooks, or one (--webhook): duplicates, reordering, delays, failures'),
+  command<WebhookFlags>({
+    name: 'webhooks faults set',
+    args: '<faults>',
+    description: 'Set the faults, e.g. duplicate=0.2,reorder=0.2,delay=2s-30s,fail.status=503,fail.times=3,timeout=0.1,seed=7',
+    examples: [
+      "webhooks faults set 'duplicate=0.2,reorder=0.2,delay=2s-30s'",
+      "webhooks faults set 'fail.status=503,fail.times=3' --webhook <id>",
+      "webhooks faults set 'fail.status=500,fail.rate=0.3,timeout=0.1,seed=42'",
+    ],
+    options: [WEBHOOK],
+    run: (flags, spec) => (ctx) => setFaults(ctx, spec, flags.webhook),
+    tool: tool({
+      description: 'Delivery-lab faults for all webhooks or one: duplicate=0.2,reorder=0.2,delay=2s-30s,fail.status=503,fail.times=3,timeout=0.1,seed=7.',
+      input: { faults: z.string().describe('the --webhook-faults syntax'), webhookId },
+      data: (client, { faults, webhookId }) => setFaults.data(client, faults, webhookId),
+    }),
+  }),
+  command<WebhookFlags>({
+    name: 'webhooks faults show',
+    description: 'Show the faults in force',
+    examples: ['webhooks faults show', 'webhooks faults show --webhook <id> --json'],
+    isDefault: true,
+    options: [WEBHOOK],
+    run: (flags) => (ctx) => showFaults(ctx, flags.webhook),
+    tool: tool({
+      description: 'The delivery-lab faults in force.',
+      input: { webhookId },
+      data: (client, { webhookId }) => showFaults.data(client, webhookId),
+    }),
+  }),
+  command<WebhookFlags>({
+    name: 'webhooks faults clear',
+    description: "No more faults (a webhook goes back to the programme's)",
+    examples: ['webhooks faults clear'],
+    options: [WEBHOOK],
+    run: (flags) => (ctx) => clearFaults(ctx, flags.webhook),
+    tool: tool({ description: 'No more delivery-lab faults.', input: { webhookId }, data: (client, { webhookId }) => clearFaults.data(client, webhookId) }),
+  }),
+  ...(['pause', 'resume'] as const).map((action) =>
+    command<WebhookFlags>({
+      name: `webhooks ${action}`,
+      description:
+        action === 'pause' ? "Hold every delivery (or one webhook's): events queue until resume" : 'Let held deliveries go, each at the time it was due',
+      examples: [`webhooks ${action}`, `webhooks ${action} --webhook <id>`],
+      options: [WEBHOOK],
+      run: (flags) => (ctx) => pauseOrResume(ctx, action, flags.webhook),
+    }),
+  ),
+];
+
+const deliveryId = z.string().describe("the delivery's id");
+
+export const deliveriesCommands = [
+  group('deliveries', 'One delivery of an event to a webhook (ids from `events show`)'),
+  command({
+    name: 'deliveries retry',
+    args: '<deliveryId>',
+    description: 'Make the next attempt now, ahead of its schedule (a discarded delivery gets one more)',
+    examples: ['deliveries retry <deliveryId>'],
+    run: (_flags, id) => (ctx) => deliveryAction(ctx, 'retry', id),
+    tool: tool({
+      description: 'Make the next attempt of a delivery now.',
+      input: { deliveryId },
+      data: (client, { deliveryId }) => deliveryAction.data(client, 'retry', deliveryId),
+    }),
+  }),
+  command({
+    name: 'deliveries exhaust',
+    args: '<deliveryId>',
+    description: 'Discard it now, as its 24 h of retries running out would',
+    examples: ['deliveries exhaust <deliveryId>'],
+    run: (_flags, id) => (ctx) => deliveryAction(ctx, 'exhaust', id),
+    tool: tool({
+      description: 'Discard a delivery now, as 24 h of retries running out would.',
+      input: { deliveryId },
+      data: (client, { deliveryId }) => deliveryAction.data(client, 'exhaust', deliveryId),
+    }),
+  }),
+];
