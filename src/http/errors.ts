@@ -3,6 +3,7 @@
  * `type, title, status, detail, code, requestId` (and `errors[]` for validation). Unknown
  * errors become a 500 whose detail never carries a stack trace.
  */
+import type { Hook } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -90,6 +91,13 @@ export function validationError(error: ZodError, where: string): SandboxError {
     where,
   );
 }
+
+const TARGETS: Record<string, string> = { json: 'body', param: 'path parameters', query: 'query parameters', header: 'headers' };
+
+/** What a route's validator does with input its schema refuses: a 400 naming each field, and where it was. */
+export const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
+  if (!result.success) throw validationError(result.error, TARGETS[result.target] ?? result.target);
+};
 
 /** A 400 naming every field at fault, whether a schema or a rule beyond it found them. */
 export function invalidFields(errors: FieldError[], where: string): SandboxError {
