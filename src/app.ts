@@ -89,14 +89,18 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   const unmet = config.apiFaults ? unmetApiFaults(config.apiFaults.rules) : [];
   if (unmet.length) throw new ConfigError(`--api-faults ${unmet.map((e) => `${e.path} ${e.message}`).join('; ')}`);
   app.route('/v1', v1);
-  // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
-  const simulator = new OpenAPIHono<AppEnv>({ defaultHook });
-  simulatorCustomerCardRoutes(simulator, deps);
-  simulatorAuthorisationRoutes(simulator, deps);
-  // The webhook mirror: subscriptions without a token, for `card-sandbox listen` whatever --verify says.
-  const webhooks = new OpenAPIHono<AppEnv>({ defaultHook });
-  webhookRoutes(webhooks);
-  const control = controlRoutes(deps, { maxBodyBytes: MAX_BODY_BYTES, simulator, webhooks, operations, unmetApiFaults });
+  const control = controlRoutes(deps, {
+    maxBodyBytes: MAX_BODY_BYTES,
+    // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
+    simulator: (api) => {
+      simulatorCustomerCardRoutes(api, deps);
+      simulatorAuthorisationRoutes(api, deps);
+    },
+    // The webhook mirror: subscriptions without a token, for `card-sandbox listen` whatever --verify says.
+    webhooks: webhookRoutes,
+    operations,
+    unmetApiFaults,
+  });
   // Each document from its own routes; the app's registry holds both, for the harness's answer checks.
   // The request headers and the webhooks belong to the API's document alone.
   registerHeaders(v1.openAPIRegistry);

@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.js';
 import { PROGRAMME_ID } from '../../domain/programme.js';
 import { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../../wire/programmes.js';
 import { controlRoute, noContent } from '../control-route.js';
-import type { Api } from '../env.js';
+import type { ControlPlane } from '../control-plane.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { answer } from '../answer.js';
 
@@ -15,7 +15,7 @@ const ProgrammeParam = z.object({ id: z.string().regex(PROGRAMME_ID, 'must be "d
 const tags: [string] = ['Programmes'];
 const notFound = { 404: problem('No such programme') };
 
-export function controlProgrammeRoutes(control: Api, { programmes, snapshots }: Deps): void {
+export function controlProgrammeRoutes(control: ControlPlane, { programmes, snapshots }: Deps): void {
   controlRoute(
     control,
     {
