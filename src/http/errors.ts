@@ -99,6 +99,21 @@ export const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
   if (!result.success) throw validationError(result.error, TARGETS[result.target] ?? result.target);
 };
 
+/**
+ * Runs an operation on the fields of a request's body: a refusal naming some of them (an
+ * `invalid_request` with field errors, worded by the operation, which knows nothing of bodies) is
+ * the body's, `invalid body: <detail>`, as a schema's refusal is. For operations that answer at once.
+ */
+export function onBody<T>(operation: () => T): T {
+  try {
+    return operation();
+  } catch (error) {
+    if (error instanceof SandboxError && error.code === 'invalid_request' && error.errors?.length)
+      throw new SandboxError(error.code, `invalid body: ${error.detail}`, error.errors);
+    throw error;
+  }
+}
+
 /** A 400 naming every field at fault, whether a schema or a rule beyond it found them. */
 export function invalidFields(errors: FieldError[], where: string): SandboxError {
   const names = [...new Set(errors.map((e) => e.path))].join(', ');

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../config.js';
+import { SandboxError } from '../domain/errors.js';
 import { T0, createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { DEAD_CALLBACK } from '../testing/hostile-world.js';
 import { proofFor, testWallet } from '../testing/world.js';
@@ -96,6 +97,27 @@ describe('/_sandbox/programmes', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
     expect((await sb.json('GET', '/_sandbox/programmes', { token: false })).body).toHaveLength(1);
+  });
+
+  it('refuses a clock it cannot read in words of its own, which the control plane says were the body', async () => {
+    const sb = createTestSandbox();
+    let refusal: unknown;
+    try {
+      sb.deps.programmes.create({ clock: 'yesterday' });
+    } catch (error) {
+      refusal = error;
+    }
+    const errors = [{ path: 'clock', message: 'must be "now" or an ISO 8601 date-time' }];
+    expect(refusal).toBeInstanceOf(SandboxError);
+    expect(refusal).toMatchObject({ code: 'invalid_request', detail: 'clock must be "now" or an ISO 8601 date-time, got "yesterday"', errors });
+    const res = await sb.json('POST', '/_sandbox/programmes', { token: false, body: { clock: 'yesterday' } });
+    expect(res.body).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      detail: 'invalid body: clock must be "now" or an ISO 8601 date-time, got "yesterday"',
+      errors,
+    });
+    expect(sb.deps.programmes.list()).toHaveLength(1);
   });
 
   it('refuses a malformed programme id with 400 and an unknown one with 404, in the path, the query or the header', async () => {

@@ -8,6 +8,7 @@ import { PROGRAMME_ID } from '../../domain/programme.js';
 import { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../../wire/programmes.js';
 import { controlRoute, noContent } from '../control-route.js';
 import type { ControlPlane } from '../control-plane.js';
+import { onBody } from '../errors.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { answer } from '../answer.js';
 
@@ -29,7 +30,7 @@ export function controlProgrammeRoutes(control: ControlPlane, { programmes, snap
       responses: { 201: jsonResponse(CreatedProgramme), 404: problem('No snapshot has the id `from` names'), 429: problem('Too many programmes') },
     },
     async (c, { body: { from, ...input } }) =>
-      answer(c, from === undefined ? programmes.create(input) : await snapshots.fork(from.toLowerCase(), input.name), 201),
+      answer(c, from === undefined ? onBody(() => programmes.create(input)) : await snapshots.fork(from.toLowerCase(), input.name), 201),
   );
   controlRoute(
     control,
