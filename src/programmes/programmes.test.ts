@@ -5,35 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../config.js';
-import { SandboxError } from '../domain/errors.js';
-import { T0, createTestSandbox, type TestSandbox } from '../testing/harness.js';
+import { T0, createTestSandbox } from '../testing/harness.js';
 import { DEAD_CALLBACK } from '../testing/hostile-world.js';
+import { programme, verifiedCustomer } from '../testing/programmes.js';
 import { proofFor, testWallet } from '../testing/world.js';
 
 const HOUR = 3_600_000;
 const UNKNOWN = '3b241101-e2bb-4255-8caf-4136c566a962';
-
-/** A programme made over the control plane, and requests to its API with a token for it. */
-async function programme(sb: TestSandbox, body: Record<string, unknown> = {}) {
-  const created = await sb.json('POST', '/_sandbox/programmes', { token: false, body });
-  expect(created.status).toBe(201);
-  const { id, apiKey, apiSecret } = created.body as { id: string; apiKey: string; apiSecret: string };
-  const token = (await sb.json('POST', '/v1/auth/token', { token: false, body: { apiKey, apiSecret } })).body.token as string;
-  const api = (method: string, path: string, options: { body?: unknown } = {}) => sb.json(method, path, { ...options, token });
-  const control = (method: string, path: string, options: { body?: unknown } = {}) =>
-    sb.json(method, `/_sandbox${path}${path.includes('?') ? '&' : '?'}programme=${id}`, { ...options, token: false });
-  return { id, apiKey, apiSecret, token, api, control, created: created.body };
-}
-
-/** A customer verified through the programme's own API and simulator. */
-async function verifiedCustomer(p: Awaited<ReturnType<typeof programme>>, seed: string) {
-  const wallet = testWallet(seed);
-  const created = await p.api('POST', '/v1/customers', { body: { chainId: wallet.chainId, externalId: seed } });
-  expect(created.status).toBe(201);
-  expect((await p.api('POST', `/v1/customers/${created.body.id}/challenge/sign`, { body: await proofFor(wallet, created.body.challenge) })).status).toBe(204);
-  expect((await p.api('PATCH', `/v1/simulator/customers/${created.body.id}/verify`)).status).toBe(202);
-  return created.body.id as string;
-}
 
 describe('/_sandbox/programmes', () => {
   it('makes a programme with its own credentials and clock, lists it after the default one, and deletes it', async () => {
@@ -97,27 +75,6 @@ describe('/_sandbox/programmes', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
     expect((await sb.json('GET', '/_sandbox/programmes', { token: false })).body).toHaveLength(1);
-  });
-
-  it('refuses a clock it cannot read in words of its own, which the control plane says were the body', async () => {
-    const sb = createTestSandbox();
-    let refusal: unknown;
-    try {
-      sb.deps.programmes.create({ clock: 'yesterday' });
-    } catch (error) {
-      refusal = error;
-    }
-    const errors = [{ path: 'clock', message: 'must be "now" or an ISO 8601 date-time' }];
-    expect(refusal).toBeInstanceOf(SandboxError);
-    expect(refusal).toMatchObject({ code: 'invalid_request', detail: 'clock must be "now" or an ISO 8601 date-time, got "yesterday"', errors });
-    const res = await sb.json('POST', '/_sandbox/programmes', { token: false, body: { clock: 'yesterday' } });
-    expect(res.body).toMatchObject({
-      status: 400,
-      code: 'invalid_request',
-      detail: 'invalid body: clock must be "now" or an ISO 8601 date-time, got "yesterday"',
-      errors,
-    });
-    expect(sb.deps.programmes.list()).toHaveLength(1);
   });
 
   it('refuses a malformed programme id with 400 and an unknown one with 404, in the path, the query or the header', async () => {
@@ -200,32 +157,6 @@ describe('isolation', () => {
     expect((await b.control('GET', '/events')).body.length).toBeGreaterThan(0);
     // Credentials stay: A's token still works.
     expect((await a.api('GET', '/v1/customers')).status).toBe(200);
-  });
-
-  it('runs the work its services schedule on the scheduler built with the programme, started and stopped with the sandbox or the programme', async () => {
-    const sb = createTestSandbox();
-    const a = await programme(sb, { clock: '2026-03-01T09:00:00Z' });
-    expect((await a.api('PUT', '/v1/webhooks', { body: { callbackUrl: DEAD_CALLBACK, types: ['customer.updated'] } })).status).toBe(200);
-    const { scheduler } = sb.deps.programmes.get(a.id);
-    expect(scheduler.nextDue()).toBeUndefined();
-    await verifiedCustomer(a, 'alice');
-    // The verification's webhook delivery is the programme's due work, and the default programme has none.
-    expect(scheduler.nextDue()).toBeDefined();
-    expect(sb.deps.programmes.default().scheduler.nextDue()).toBeUndefined();
-    expect((await scheduler.advance(scheduler.nextDue()!)).ran).toBeGreaterThan(0);
-    // Started in real time with the sandbox, or when built after it started; stopped with it, or when deleted.
-    const { ticker } = sb.deps.shared;
-    sb.deps.programmes.start();
-    try {
-      expect(ticker.started).toBe(2);
-      await programme(sb);
-      expect(ticker.started).toBe(3);
-      expect((await sb.request('DELETE', `/_sandbox/programmes/${a.id}`, { token: false })).status).toBe(204);
-      expect(ticker.started).toBe(2);
-    } finally {
-      sb.deps.programmes.stop();
-    }
-    expect(ticker.started).toBe(0);
   });
 
   it("deletes a programme's pending deliveries with it: no attempt is made after", async () => {
