@@ -4,11 +4,17 @@
  * strings parsed by the same zod schemas, every failure a 400 problem naming the field (the same
  * funnel as /v1). The body is parsed from the bytes the body middleware kept (which refuses a body
  * not sent as JSON); a route that takes a file reads those bytes itself (`rawBody`).
+ *
+ * The declaration also decides what the route meets before its handler, in this order: the admin
+ * token (`admin`), the body, read within the control plane's limit or the file's own (`rawBody`),
+ * and the programme the request names (`programme`). Each route carries these itself
+ * (control-plane.ts), so the order routes are added in changes none of it.
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
-import type { Api, AppEnv } from './env.js';
+import type { ControlPlane } from './control-plane.js';
+import type { AppEnv } from './env.js';
 import { readJson, validationError } from './errors.js';
 import { jsonBody, problem } from './schemas.js';
 
@@ -51,13 +57,16 @@ export interface ControlRouteConfig<P extends Schema | undefined, Q extends Sche
   body?: B;
   /** Reads the body when its refusals say more than the schema's (a seed document). */
   readBody?: (value: unknown) => Out<B>;
-  /** A body the handler reads itself, as the bytes sent (a snapshot file), described by this schema. */
-  rawBody?: Schema;
-  /** Runs before the handler: for a route added ahead of the control plane's own middleware, which needs its own. */
-  middleware?: MiddlewareHandler<AppEnv>[];
+  /**
+   * A body the handler reads itself, as the bytes sent (a snapshot file), described by `schema`,
+   * of at most `maxBytes` (larger than the control plane's limit may be).
+   */
+  rawBody?: { schema: Schema; maxBytes: number };
   responses: RouteConfig['responses'];
-  /** False for the routes that do not act on one programme. */
+  /** False for the routes that do not act on one programme: `Sandbox-Programme` and `?programme=` are not read. */
   programme?: boolean;
+  /** False for a route anyone who reaches the sandbox may call, without the admin token. */
+  admin?: boolean;
 }
 
 export interface ControlInput<P, Q, B> {
@@ -66,13 +75,13 @@ export interface ControlInput<P, Q, B> {
   body: Out<B>;
 }
 
-/** Declares a control route in the document and adds its handler, which gets the checked input. */
+/** Declares a control route in the document and adds it with what it meets and its handler, which gets the checked input. */
 export function controlRoute<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
-  api: Api,
+  api: ControlPlane,
   route: ControlRouteConfig<P, Q, B>,
   handler: (c: Context<AppEnv>, input: ControlInput<P, Q, B>) => Response | Promise<Response>,
 ): void {
-  const { method, path, params, query, body, readBody, rawBody, middleware = [], responses, programme = true, ...described } = route;
+  const { method, path, params, query, body, readBody, rawBody, responses, programme = true, admin = true, ...described } = route;
   api.openAPIRegistry.registerPath(
     createRoute({
       ...described,
@@ -83,12 +92,13 @@ export function controlRoute<P extends Schema | undefined = undefined, Q extends
         ...(query && { query: query as never }),
         ...(programme && { headers: ProgrammeHeader }),
         ...(body && { body: jsonBody(body) }),
-        ...(rawBody && { body: fileBody(rawBody) }),
+        ...(rawBody && { body: fileBody(rawBody.schema) }),
       },
-      responses: { ...responses, 400: problem('Invalid request'), 401: problem('The admin token is missing or wrong') },
+      responses: { ...responses, 400: problem('Invalid request'), ...(admin && { 401: problem('The admin token is missing or wrong') }) },
     }),
   );
-  api.on(method.toUpperCase(), [path.replace(/\{(\w+)\}/g, ':$1')], ...middleware, (c) =>
+  const checks = api.checks({ admin, maxBodyBytes: rawBody?.maxBytes, programme });
+  api.on(method.toUpperCase(), [path.replace(/\{(\w+)\}/g, ':$1')], ...checks, (c) =>
     handler(c, {
       params: (params && parse(params, c.req.param(), 'path parameters')) as Out<P>,
       query: (query && parse(query, c.req.query(), 'query parameters')) as Out<Q>,

@@ -60,24 +60,24 @@ function verifiedHeaders(route: RouteConfig): Header[] {
 }
 
 /**
- * Declares on /v1's routes what the pipeline adds to each: a body over the limit is 413 on any
- * operation but a GET (middleware/body.ts); and on the routes added after verification and
- * idempotency (`verifiedFrom`, their index among `registry.definitions`), the headers verification
- * reads and, on a mutation, the 409 of a key still in flight (middleware/idempotency.ts). Call it
- * after every route is added and before /v1 is mounted, which copies the routes.
+ * Declares on a group of /v1's routes (api-groups.ts) what the pipeline adds to each: a body over
+ * the limit is 413 on any operation but a GET (middleware/body.ts); and on the `verified` groups,
+ * the headers verification reads and, on a mutation, the 409 of a key still in flight
+ * (middleware/idempotency.ts). Call it once the group's routes are declared and before it is
+ * mounted, which copies them.
  */
-export function declarePipeline(registry: OpenAPIRegistry, verifiedFrom: number): void {
-  registry.definitions.forEach((definition, index) => {
-    if (definition.type !== 'route') return;
+export function declarePipeline(registry: OpenAPIRegistry, verified: boolean): void {
+  for (const definition of registry.definitions) {
+    if (definition.type !== 'route') continue;
     const { route } = definition;
     const responses = { ...route.responses };
     if (route.method !== 'get') responses[413] ??= problem('Body too large');
-    if (index >= verifiedFrom) {
+    if (verified) {
       route.parameters = [...verifiedHeaders(route).map(ref), ...(route.parameters ?? [])] as RouteConfig['parameters'];
       if (MUTATIONS.has(route.method.toUpperCase())) responses[409] ??= problem('Idempotency conflict');
     }
     route.responses = responses;
-  });
+  }
 }
 
 const PASCAL = (type: string) => type.replace(/(^|\.)(\w)/g, (_, __, c: string) => c.toUpperCase());

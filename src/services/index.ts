@@ -1,13 +1,13 @@
 /**
  * A programme's use cases, wired together once per programme (programmes/registry.ts). Each service takes
  * the programme's core and the services it builds on; what programmes share — the ticker, the pool
- * of webhook connections, the engine and the money tables — is built once and passed in. Nothing
- * here listens on a port.
+ * of webhook connections, the engine and the money tables — is built once and passed in, and what
+ * is the programme's own — its scheduler, which runs the due work the services add to it, its
+ * webhook signer and its clock keeper — is handed in by the programme. Nothing here listens on a port.
  */
 import type { Core } from './core.js';
 import type { MoneyTables } from '../domain/money.js';
-import type { Ticker } from '../kernel/scheduler.js';
-import { createScheduler } from '../kernel/scheduler.js';
+import type { Scheduler, Ticker } from '../kernel/scheduler.js';
 import type { SendPool, WebhookSigner } from '../webhooks/send.js';
 import { createAccounts } from './accounts.js';
 import { createApiFaults } from './api-faults.js';
@@ -28,23 +28,26 @@ import { createTransactions } from './transactions.js';
 import { createWebhooks } from './webhooks.js';
 import { createWorld } from './world.js';
 
-/** What every programme's services share. */
+/** What every programme shares. */
 export interface Shared {
+  /** The one timer of the whole sandbox, which every programme's scheduler is built on. */
   ticker: Ticker;
   pool: SendPool;
   engine: Engine;
   money: MoneyTables;
 }
 
-export interface ProgrammeKeys {
+/** What is the programme's own, built with it (programmes/registry.ts). */
+export interface ProgrammeParts {
+  /** Runs the programme's due work: the jobs and the webhook dispatcher are added to it here. */
+  scheduler: Scheduler;
   /** Signs the programme's webhooks: made or read when first needed. */
   signer: () => WebhookSigner;
   /** Keeps the programme's clock across restarts. */
   keepClock: ClockKeeper;
 }
 
-export function createServices(core: Core, { ticker, pool, engine, money }: Shared, { signer, keepClock }: ProgrammeKeys) {
-  const scheduler = createScheduler(core.clock, core.log, ticker);
+export function createServices(core: Core, { pool, engine, money }: Shared, { scheduler, signer, keepClock }: ProgrammeParts) {
   const jobs = createJobs(core, () => scheduler.kick());
   scheduler.add(jobs.source);
   const lab = createDeliveryLab(core, { kick: () => scheduler.kick() });
@@ -68,6 +71,7 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   return {
     apiFaults,
     report,
+    /** The programme's scheduler, as handed in: time travel in tests that hold only the services. */
     scheduler,
     jobs,
     events,

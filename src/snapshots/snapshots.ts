@@ -5,7 +5,7 @@
  * file, put back in place, carried as a file to another programme or sandbox, or forked into a new
  * programme. Credentials, signing keys, the token secret and the webhook key are the programme's
  * own and stay as they are. Saving and restoring run exclusively of the programme's due work
- * (scheduler.ts); other programmes carry on.
+ * (its scheduler, kernel/scheduler.ts); other programmes carry on.
  */
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { iso } from '../domain/instant.js';
@@ -110,8 +110,8 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
    * are cut short and recorded nowhere. Rows that do not fit together (a file's) change nothing.
    */
   const restore = (programme: Programme, state: RestoredState): Promise<void> => {
-    const { id, core, services, journal, requestStreams } = programme;
-    return services.scheduler.exclusively(async () => {
+    const { id, core, scheduler, services, journal, requestStreams } = programme;
+    return scheduler.exclusively(async () => {
       try {
         store.transaction(() => {
           // Parents first: what deleting a parent takes with it is gone before its children are
@@ -167,7 +167,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
   const service = {
     /** Takes a snapshot of the programme and keeps it; 429 past --max-snapshots. */
     save: (programme: Programme, name?: string): Promise<SnapshotSummary> =>
-      programme.services.scheduler.exclusively(() =>
+      programme.scheduler.exclusively(() =>
         store.transaction(() => {
           const total = db.select({ n: count() }).from(snapshots).get()!.n;
           if (total >= config.maxSnapshots)

@@ -7,11 +7,11 @@ import type { DeclaredOperation } from '../../domain/api-fault-matching.js';
 import { goLiveReport } from '../../domain/report.js';
 import { Report } from '../../wire/report.js';
 import { controlRoute } from '../control-route.js';
-import type { Api } from '../env.js';
+import type { ControlPlane } from '../control-plane.js';
 import { jsonResponse } from '../schemas.js';
 import { answer } from '../answer.js';
 
-export function controlReportRoutes(control: Api, config: Config, operations: readonly DeclaredOperation[]): void {
+export function controlReportRoutes(control: ControlPlane, config: Config, operations: readonly DeclaredOperation[]): void {
   controlRoute(
     control,
     {

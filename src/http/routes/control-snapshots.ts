@@ -3,15 +3,13 @@
  * list them, drop one, restore one in place, download one as a file — and restore a file, whose
  * route reads its own body, larger than the control plane's others may be.
  */
-import type { MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { Uuid } from '../../domain/formats.js';
 import { SnapshotFile } from '../../snapshots/file.js';
 import { NewSnapshot, SnapshotSummary } from '../../wire/snapshots.js';
 import { controlRoute, noContent } from '../control-route.js';
-import type { Api, AppEnv } from '../env.js';
-import { readBody } from '../middleware/body.js';
+import type { ControlPlane } from '../control-plane.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { answer } from '../answer.js';
 
@@ -26,11 +24,8 @@ const refused = { 400: problem('Not a snapshot file: cut short, corrupt or malfo
 /** A file name made of the snapshot's name: letters, digits, dots, dashes and underscores. */
 const fileName = (name: string) => `${name.replace(/[^\w.-]+/g, '-')}.snapshot.json`;
 
-/**
- * POST /snapshots/restore with a snapshot file as its body: added before the control plane reads
- * bodies with its own limit, with `selectProgramme` (which the routes after that limit share).
- */
-export function controlSnapshotFileRoute(control: Api, { snapshots }: Deps, selectProgramme: MiddlewareHandler<AppEnv>): void {
+/** POST /snapshots/restore with a snapshot file as its body, which may be larger than the control plane's limit. */
+export function controlSnapshotFileRoute(control: ControlPlane, { snapshots }: Deps): void {
   controlRoute(
     control,
     {
@@ -39,15 +34,14 @@ export function controlSnapshotFileRoute(control: Api, { snapshots }: Deps, sele
       operationId: 'restoreSnapshotFile',
       summary: 'Put the programme back as a snapshot file holds it; a bad file changes nothing',
       tags,
-      rawBody: SnapshotFile,
-      middleware: [...readBody(MAX_SNAPSHOT_FILE_BYTES), selectProgramme],
+      rawBody: { schema: SnapshotFile, maxBytes: MAX_SNAPSHOT_FILE_BYTES },
       responses: { 200: jsonResponse(SnapshotSummary), ...refused, 413: problem('Larger than a snapshot file may be (64 MiB)') },
     },
     async (c) => answer(c, await snapshots.restoreFile(c.get('programme'), c.get('rawBody'))),
   );
 }
 
-export function controlSnapshotRoutes(control: Api, { snapshots }: Deps): void {
+export function controlSnapshotRoutes(control: ControlPlane, { snapshots }: Deps): void {
   controlRoute(
     control,
     {

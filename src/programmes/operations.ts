@@ -1,7 +1,9 @@
 /**
- * The control plane's programmes (docs/programmes.md: Parallel test suites): the default one made
- * at start, others created with their own row and credential, listed, described and deleted with
- * everything they own. A programme's services are built when it is first used (programmes/registry.ts).
+ * What the control plane does with programmes (docs/programmes.md: Parallel test suites): the
+ * default one made at start, others created with their own row and credential, listed, described
+ * and deleted with everything they own. A programme's services are built when it is first used
+ * (registry.ts). A refusal of its input names the field, not where the input came from: the
+ * control plane says that (http/errors.ts: onBody).
  */
 import { count, eq, sql } from 'drizzle-orm';
 import { iso, parseClockOption } from '../domain/instant.js';
@@ -9,14 +11,14 @@ import type { Config } from '../config.js';
 import { fail } from '../domain/errors.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { cryptoRandom, seededRandom, type Ids, type Random } from '../kernel/ids.js';
-import type { Programme, Registry } from '../programmes/registry.js';
-import type { ProgrammeRow } from '../programmes/settings.js';
+import { putCredential } from '../services/auth.js';
 import { credentials, programmes } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../wire/programmes.js';
-import { putCredential } from './auth.js';
+import type { Programme, Registry } from './registry.js';
+import type { ProgrammeRow } from './settings.js';
 
-export interface ProgrammeServiceDeps {
+export interface ProgrammeOperationsDeps {
   store: Store;
   config: Config;
   registry: Registry;
@@ -27,7 +29,7 @@ export interface ProgrammeServiceDeps {
   wall: () => number;
 }
 
-export function createProgrammeService({ store, config, registry, ids, random: secrets, wall }: ProgrammeServiceDeps) {
+export function createProgrammeOperations({ store, config, registry, ids, random: secrets, wall }: ProgrammeOperationsDeps) {
   const { db } = store;
 
   /** A new row: a token secret and the clock asked for; the webhook key waits for its first use. */
@@ -97,7 +99,7 @@ export function createProgrammeService({ store, config, registry, ids, random: s
       if (input.clock !== undefined) {
         clockFrozenAt = parseClockOption(input.clock, wall());
         if (clockFrozenAt === undefined)
-          fail('invalid_request', `invalid body: clock must be "now" or an ISO 8601 date-time, got "${input.clock}"`, [
+          fail('invalid_request', `clock must be "now" or an ISO 8601 date-time, got "${input.clock}"`, [
             { path: 'clock', message: 'must be "now" or an ISO 8601 date-time' },
           ]);
       }
