@@ -17,7 +17,8 @@ import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
 import { sameSite } from './http/middleware/same-site.js';
 import { idempotentRequests } from './http/middleware/idempotency.js';
-import { declarePipeline, registerHeaders, registerWebhooks } from './http/openapi.js';
+import { declarePipeline, METHOD_NOT_ALLOWED, registerHeaders, registerNamedSchemas, registerWebhooks } from './http/openapi.js';
+import { methodNotAllowed, methodsOf } from './http/method-not-allowed.js';
 import { verifyRequests } from './http/middleware/verify.js';
 import { accountRoutes } from './http/routes/accounts.js';
 import { authorisationRoutes } from './http/routes/authorisations.js';
@@ -50,7 +51,14 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   app.use('*', requestContext(deps));
   app.use('*', sameSite(config.host, config.allowedHosts));
   app.onError(onError);
-  app.notFound((c) => problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`)));
+  // Read on the first miss, when every route is added: a known path with another method is a 405.
+  let allowed: ((path: string) => string[]) | undefined;
+  app.notFound((c) => {
+    const allow = (allowed ??= methodsOf(app.routes))(c.req.path);
+    if (allow.length === 0) return problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`));
+    c.header('Allow', allow.join(', '));
+    return problemResponse(c, methodNotAllowed(c.req.method, c.req.path, allow));
+  });
 
   // /v1 reads the body once for every route. Then come POST /auth/token, which asks nothing else; a
   // bearer token for the rest of /auth, which never needs a signature, digest or idempotency key;
@@ -62,6 +70,8 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   v1.use('*', ...readBody(MAX_BODY_BYTES));
   tokenRoute(v1, deps);
+  // Every route added from here on may meet the API fault lab: /openapi.json declares its statuses on them.
+  const faultedFrom = v1.openAPIRegistry.definitions.length;
   v1.use('*', authenticate(programmes));
   const declared = () =>
     v1.openAPIRegistry.definitions.flatMap((d): DeclaredOperation[] =>
@@ -97,7 +107,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   // start, as the control plane refuses it.
   const unmet = config.apiFaults ? unmetApiFaults(config.apiFaults.rules) : [];
   if (unmet.length) throw new ConfigError(`--api-faults ${unmet.map((e) => `${e.path} ${e.message}`).join('; ')}`);
-  declarePipeline(v1.openAPIRegistry, verifiedFrom);
+  declarePipeline(v1.openAPIRegistry, faultedFrom, verifiedFrom);
   app.route('/v1', v1);
   // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
   const simulator = new OpenAPIHono<AppEnv>({ defaultHook });
@@ -111,13 +121,20 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   // The request headers and the webhooks belong to the API's document alone.
   registerHeaders(v1.openAPIRegistry);
   registerWebhooks(v1.openAPIRegistry);
-  const apiDocument = documentOf(v1, '/v1', {
+  registerNamedSchemas(v1.openAPIRegistry);
+  for (const api of [v1, control]) api.openAPIRegistry.registerComponent('responses', 'MethodNotAllowed', METHOD_NOT_ALLOWED);
+  // The paths as the service's document writes them, below `servers`: /v1 on the origin the request
+  // was sent to, which is where the caller reaches the sandbox (behind a port mapping or a proxy too).
+  const apiDocument = documentOf(v1, '', {
     openapi: '3.1.0',
     info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' },
     security: [{ bearerAuth: [] }],
   });
   const controlDocument = documentOf(control, '/_sandbox', CONTROL_DOCUMENT);
-  app.get('/openapi.json', (c) => answer(c, apiDocument()));
+  app.get('/openapi.json', (c) => {
+    const { openapi, info, ...rest } = apiDocument();
+    return answer(c, { openapi, info, servers: [{ url: `${new URL(c.req.url).origin}/v1`, description: 'This sandbox' }], ...rest });
+  });
   app.get('/_sandbox/openapi.json', (c) => answer(c, controlDocument()));
   app.route('/_sandbox', control);
   return app;

@@ -77,7 +77,8 @@ export interface ResendWindowOptions {
 /** Every event (still kept) of a window of sandbox time and/or of a type, sent again oldest first. */
 export async function resendWindow({ client, io, json }: CommandContext, options: ResendWindowOptions): Promise<void> {
   const body = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  const result = await client.resendEvents(body);
+  // Nothing given: the sandbox's refusal says what to give.
+  const result = await client.resendEvents(body as Parameters<typeof client.resendEvents>[0]);
   if (json) return io.json(result);
   if (result.events === 0) return io.out(`${io.color.yellow('!')} no event matches: nothing to resend`);
   const queued = result.deliveries.length;

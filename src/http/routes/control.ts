@@ -15,6 +15,7 @@ import type { FieldError } from '../../domain/errors.js';
 import { AdvanceRequest } from '../../domain/time-travel.js';
 import { version } from '../../kernel/version.js';
 import { Advanced, ClockState, Health, Wiped } from '../../wire/sandbox.js';
+import { declareControlPipeline, declareProgramme, registerProgrammeParameters } from '../control-openapi.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api, type AppEnv } from '../env.js';
 import { requireAdminToken } from '../middleware/admin.js';
@@ -66,6 +67,10 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
     scheme: 'bearer',
     description: 'The --admin-token the sandbox was started with, when it was',
   });
+  registerProgrammeParameters(control.openAPIRegistry);
+  // The mirrors act on the programme the request names, as every route after `programmeOf` does.
+  declareProgramme(webhooks.openAPIRegistry);
+  declareProgramme(simulator.openAPIRegistry);
   // The inspector's files come before the admin token: the page asks for it (docs/inspector.md: The inspector).
   controlUiRoutes(control);
   control.use('*', requireAdminToken(config.adminToken));
@@ -87,6 +92,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   controlSeedRoutes(control);
   controlSnapshotRoutes(control, deps);
   control.route('/', simulator);
+  declareControlPipeline(control.openAPIRegistry);
   return control;
 }
 
