@@ -15,7 +15,8 @@ import { defaultHook, problemResponse, toSandboxError } from './http/errors.js';
 import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
 import { sameSite } from './http/middleware/same-site.js';
-import { declarePipeline, registerHeaders, registerWebhooks } from './http/openapi.js';
+import { declarePipeline, METHOD_NOT_ALLOWED, registerHeaders, registerNamedSchemas, registerWebhooks } from './http/openapi.js';
+import { methodNotAllowed, methodsOf } from './http/method-not-allowed.js';
 import { accountRoutes } from './http/routes/accounts.js';
 import { authorisationRoutes } from './http/routes/authorisations.js';
 import { credentialRoutes, tokenRoute } from './http/routes/auth.js';
@@ -46,7 +47,14 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   app.use('*', requestContext(deps));
   app.use('*', sameSite(config.host, config.allowedHosts));
   app.onError(onError);
-  app.notFound((c) => problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`)));
+  // Read on the first miss, when every route is added: a known path with another method is a 405.
+  let allowed: ((path: string) => string[]) | undefined;
+  app.notFound((c) => {
+    const allow = (allowed ??= methodsOf(app.routes))(c.req.path);
+    if (allow.length === 0) return problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`));
+    c.header('Allow', allow.join(', '));
+    return problemResponse(c, methodNotAllowed(c.req.method, c.req.path, allow));
+  });
 
   // Each group of /v1's routes meets the middleware it is made with (http/api-groups.ts). The
   // operations are known once every route is declared: the API fault lab's rules look them up then.
@@ -70,12 +78,12 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   // Every request below /v1, a route's or not, has its body read once, first (413 above the limit).
   v1.use('*', ...readBody(MAX_BODY_BYTES));
   // /openapi.json declares what each group's middleware adds; its paths keep this order.
-  for (const [group, isVerified] of [
-    [token, false],
-    [auth, false],
-    [verified, true],
+  for (const [group, pipeline] of [
+    [token, { faulted: false, verified: false }],
+    [auth, { faulted: true, verified: false }],
+    [verified, { faulted: true, verified: true }],
   ] as const) {
-    declarePipeline(group.openAPIRegistry, isVerified);
+    declarePipeline(group.openAPIRegistry, pipeline);
     v1.route('/', group);
   }
 
@@ -105,13 +113,20 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   // The request headers and the webhooks belong to the API's document alone.
   registerHeaders(v1.openAPIRegistry);
   registerWebhooks(v1.openAPIRegistry);
-  const apiDocument = documentOf(v1, '/v1', {
+  registerNamedSchemas(v1.openAPIRegistry);
+  for (const api of [v1, control]) api.openAPIRegistry.registerComponent('responses', 'MethodNotAllowed', METHOD_NOT_ALLOWED);
+  // The paths as the service's document writes them, below `servers`: /v1 on the origin the request
+  // was sent to, which is where the caller reaches the sandbox (behind a port mapping or a proxy too).
+  const apiDocument = documentOf(v1, '', {
     openapi: '3.1.0',
     info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' },
     security: [{ bearerAuth: [] }],
   });
   const controlDocument = documentOf(control, '/_sandbox', CONTROL_DOCUMENT);
-  app.get('/openapi.json', (c) => answer(c, apiDocument()));
+  app.get('/openapi.json', (c) => {
+    const { openapi, info, ...rest } = apiDocument();
+    return answer(c, { openapi, info, servers: [{ url: `${new URL(c.req.url).origin}/v1`, description: 'This sandbox' }], ...rest });
+  });
   app.get('/_sandbox/openapi.json', (c) => answer(c, controlDocument()));
   app.route('/_sandbox', control);
   return app;

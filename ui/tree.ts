@@ -32,7 +32,7 @@ const accountRow = ({ cards: _, transactions: __, ...json }: WorldAccount, paren
   kind: 'account',
   id: json.id,
   depth: 1,
-  label: json.currencies.join(', '),
+  label: (json.currencies ?? []).join(', '),
   status: json.status,
   json,
   parent,

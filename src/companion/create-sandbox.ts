@@ -159,7 +159,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let wallets = 0;
   let closing: Promise<void> | undefined;
 
-  const moved = async (body: { by?: string; to?: string }) => new Date((await control.advanceClock(body)).now);
+  const moved = async (body: { by: string } | { to: string }) => new Date((await control.advanceClock(body)).now);
 
   const close = () =>
     (closing ??= (async () => {

@@ -18,6 +18,7 @@ export const ACCOUNT_TYPES = ['card_account'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 /** The currencies an account may hold, each only on chains that carry an asset for it. */
 export const ACCOUNT_CURRENCIES = ['EUR', 'USD', 'GBP'] as const;
+export type AccountCurrency = (typeof ACCOUNT_CURRENCIES)[number];
 
 /** Deployment takes this long in sandbox time after the challenge is signed. */
 export const DEPLOYMENT_MS = 2_000;

@@ -3,7 +3,6 @@
  * (`capturing → captured`) or released (`releasing → released`). Also who may move it by hand,
  * the default test merchant and the delays the sandbox automates.
  */
-import { z } from 'zod';
 import { transition, type Machine } from './state-machine.js';
 
 export const AUTHORISATION_STATUSES = ['pending', 'capturing', 'captured', 'releasing', 'released'] as const;
@@ -32,8 +31,14 @@ export const MANUAL_COMPLETION_DELAY_MS = 1_000;
 /** Pending holds on a terminated card stay capturable this long; then they are released. */
 export const TERMINATED_HOLD_WINDOW_MS = 30 * 24 * 60 * 60 * 1_000;
 
-export const Merchant = z.object({ id: z.string(), name: z.string(), mcc: z.number().int(), country: z.string(), city: z.string() }).meta({ id: 'Merchant' });
-export type Merchant = z.infer<typeof Merchant>;
+/** Where a payment was made; its wire shape is in wire/payment.ts. */
+export interface Merchant {
+  id: string;
+  name: string;
+  mcc: number;
+  country: string;
+  city: string;
+}
 
 export const DEFAULT_MERCHANT: Readonly<Merchant> = { id: 'TEST', name: 'Test Merchant', mcc: 9999, country: 'GB', city: 'London' };
 

@@ -67,3 +67,17 @@ export function addCalendar(instant: number, { years, months, ms }: CalendarDura
   const day = Math.min(at.getUTCDate(), new Date(Date.UTC(year, month + 1, 0)).getUTCDate());
   return Date.UTC(year, month, day, at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds(), at.getUTCMilliseconds()) + ms;
 }
+
+const NUMBER = '[0-9]+(?:\\.[0-9]+)?';
+const TIME = `(?:${NUMBER}[Hh](?:${NUMBER}[Mm])?(?:${NUMBER}[Ss])?|${NUMBER}[Mm](?:${NUMBER}[Ss])?|${NUMBER}[Ss])`;
+const DAYS = `(?:${NUMBER}[Ww](?:${NUMBER}[Dd])?|${NUMBER}[Dd])`;
+
+/**
+ * What `parseCalendarDuration` reads, as a pattern for the documents (surrounding spaces aside, as
+ * it trims): shorthand, or ISO 8601 in either case, with at least one component and nothing after
+ * a `T` missing. That the duration is more than zero once in milliseconds is the reader's rule alone.
+ */
+export const CALENDAR_DURATION_PATTERN =
+  `^\\s*(?:${NUMBER}(?:ms|s|m|h|d|w)|[0-9]+(?:[Yy]|[Mm][Oo])` +
+  `|[Pp](?:${DAYS}(?:[Tt]${TIME})?|[Tt]${TIME})` +
+  `|[Pp](?:[0-9]+[Yy](?:[0-9]+[Mm])?|[0-9]+[Mm])(?:${NUMBER}[Ww])?(?:${NUMBER}[Dd])?(?:[Tt]${TIME})?)\\s*$`;

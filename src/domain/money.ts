@@ -30,6 +30,14 @@ export const MAX_INTEGER_DIGITS = 18;
 /** Significant digits of a pair rate derived through the base currency. */
 const RATE_SIGNIFICANT_DIGITS = 10;
 
+/**
+ * What an amount of a currency with `digits` minor-unit digits may be, as a pattern: plain notation,
+ * greater than zero, at most MAX_INTEGER_DIGITS before the point (leading zeros aside) and at most
+ * `digits` fraction digits (trailing zeros aside). `amountProblem` says why a value is not one.
+ */
+export const amountPattern = (digits: number): string =>
+  `^(?!0*(\\.0+)?$)0*[0-9]{1,${MAX_INTEGER_DIGITS}}${digits === 0 ? '(\\.0+)?' : `(\\.[0-9]{1,${digits}}0*)?`}$`;
+
 /** Plain notation only: digits, optionally a point and more digits. No sign, exponent or spaces. */
 const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
@@ -60,15 +68,21 @@ function amountProblem(amount: string, currency: string | undefined, digits: num
 }
 
 /**
- * Everything wrong with an amount in a currency, one entry per bad field. Values that are not
- * strings are skipped: the request schema reports their type.
+ * Everything wrong with an amount in a currency, one entry per bad field: with `rates`, a currency
+ * the table has no rate for is one. Values that are not strings are skipped: the request schema
+ * reports their type.
  */
-export function amountProblems(amount: unknown, currency: unknown, currencies: MoneyTables['currencies']): FieldError[] {
+export function amountProblems(amount: unknown, currency: unknown, currencies: MoneyTables['currencies'], rates?: RateTable): FieldError[] {
   const problems: FieldError[] = [];
   let digits: number | undefined;
   if (typeof currency === 'string') {
     digits = Object.hasOwn(currencies, currency) ? currencies[currency] : undefined;
     if (digits === undefined) problems.push({ path: 'currency', message: unknownCurrency(currency, currencies) });
+    else if (rates && !Object.hasOwn(rates.rates, currency))
+      problems.push({
+        path: 'currency',
+        message: `the sandbox rate table has no rate for ${currency}; currencies with rates: ${Object.keys(rates.rates).join(', ')}`,
+      });
   }
   if (typeof amount === 'string') {
     const problem = amountProblem(amount, typeof currency === 'string' ? currency : undefined, digits);

@@ -3,8 +3,6 @@
  * debit that is `processing`, then settles to `processed`. The reference also names `reversing`
  * and `reversed`; nothing in the sandbox reverses a transaction, so no move leads there.
  */
-import { z } from 'zod';
-import { DateTime, Decimal } from './formats.js';
 import { transition, type Machine } from './state-machine.js';
 
 export const TRANSACTION_STATUSES = ['processing', 'processed', 'reversing', 'reversed'] as const;
@@ -25,11 +23,19 @@ export const TRANSACTION_MACHINE: Machine<TransactionStatus, TransactionAction> 
 
 export const transactionTransition = (status: TransactionStatus, action: TransactionAction) => transition(TRANSACTION_MACHINE, status, action);
 
-export const Fee = z.object({ type: z.enum(['partner', 'service', 'network']), tokenAmount: Decimal }).meta({ id: 'Fee' });
-export type Fee = z.infer<typeof Fee>;
+export const FEE_TYPES = ['partner', 'service', 'network'] as const;
 
-export const ChainTransaction = z.object({ chainId: z.string(), createdAt: DateTime }).meta({ id: 'ChainTransaction' });
-export type ChainTransaction = z.infer<typeof ChainTransaction>;
+/** A fee on a transaction (the sandbox charges none: `fees` is `[]`); its wire shape is in wire/payment.ts. */
+export interface Fee {
+  type: (typeof FEE_TYPES)[number];
+  tokenAmount: string;
+}
+
+/** An on-chain transfer behind a transaction. */
+export interface ChainTransaction {
+  chainId: string;
+  createdAt: string;
+}
 
 /** A new transaction settles this long after the capture that created it. */
 export const SETTLEMENT_DELAY_MS = 1_000;

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { formatDuration, parseDuration } from './duration.js';
 import type { FieldError } from './errors.js';
+import { exactlyOneOf } from './field-rules.js';
 
 /** What an attempt records when a fault touched it. */
 export const ATTEMPT_FAULTS = ['duplicate', 'reordered', 'delayed', 'injected-status', 'injected-timeout', 'forged'] as const;
@@ -80,6 +81,7 @@ const Fail = z
     if ((fail.times === undefined) === (fail.rate === undefined))
       ctx.addIssue({ code: 'custom', message: 'give either times (the next N attempts) or rate (a share of attempts)' });
   })
+  .meta(exactlyOneOf(['times', 'rate']))
   .transform((fail): FailFault =>
     fail.times !== undefined ? { status: fail.status, times: fail.times, remaining: fail.times } : { status: fail.status, rate: fail.rate! },
   );

@@ -9,6 +9,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { Programmes } from '../programmes/index.js';
+import { declareProgramme } from './control-openapi.js';
 import type { Api, AppEnv } from './env.js';
 import { requireAdminToken } from './middleware/admin.js';
 import { readBody } from './middleware/body.js';
@@ -63,6 +64,8 @@ export class ControlPlane extends OpenAPIHono<AppEnv> {
   mirror(declare: (api: Api) => void): void {
     const mirror = routeGroup(this.checks({}));
     declare(mirror);
+    // They act on the programme the request names, as the control routes do: the document says so.
+    declareProgramme(mirror.openAPIRegistry);
     this.route('/', mirror);
   }
 }

@@ -40,7 +40,7 @@ function controlPlane(order: 'as written' | 'reversed') {
     () =>
       controlRoute(
         control,
-        { method: 'post', path: '/file', operationId: 'file', summary: 'file', tags, rawBody: { schema: z.string(), maxBytes: 256 }, responses },
+        { method: 'post', path: '/file', operationId: 'file', summary: 'file', tags, rawBody: { description: 'a file', maxBytes: 256 }, responses },
         seen,
       ),
     () =>

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { ControlPlane } from './control-plane.js';
 import type { AppEnv } from './env.js';
 import { readJson, validationError } from './errors.js';
+import { PROGRAMME_PARAMETERS } from './control-openapi.js';
 import { jsonBody, problem } from './schemas.js';
 
 /** The request body parsed as JSON (`{}` when there is none). */
@@ -31,15 +32,15 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
   return result.data;
 }
 
-/** A JSON document the handler reads as bytes: sent as JSON, or as the bytes of a file. */
-const fileBody = (schema: Schema) => ({
+/**
+ * A file the handler reads as bytes, declared as what it is: `application/octet-stream`, described
+ * by `description`. The route reads it sent as `application/json` too, as curl users send it;
+ * declaring one type keeps generated clients to one way of sending it.
+ */
+const fileBody = (description: string) => ({
   required: true,
-  content: { 'application/json': { schema }, 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
-});
-
-/** `Sandbox-Programme` on every route that acts on one programme. */
-const ProgrammeHeader = z.object({
-  'Sandbox-Programme': z.string().optional().meta({ description: 'The programme the request acts on (or `?programme=`); the default one otherwise' }),
+  description,
+  content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
 });
 
 type Schema = z.ZodType;
@@ -58,10 +59,10 @@ export interface ControlRouteConfig<P extends Schema | undefined, Q extends Sche
   /** Reads the body when its refusals say more than the schema's (a seed document). */
   readBody?: (value: unknown) => Out<B>;
   /**
-   * A body the handler reads itself, as the bytes sent (a snapshot file), described by `schema`,
-   * of at most `maxBytes` (larger than the control plane's limit may be).
+   * A body the handler reads itself, as the bytes sent (a snapshot file): what it is, and at most
+   * how many bytes (larger than the control plane's limit may be).
    */
-  rawBody?: { schema: Schema; maxBytes: number };
+  rawBody?: { description: string; maxBytes: number };
   responses: RouteConfig['responses'];
   /** False for the routes that do not act on one programme: `Sandbox-Programme` and `?programme=` are not read. */
   programme?: boolean;
@@ -90,10 +91,11 @@ export function controlRoute<P extends Schema | undefined = undefined, Q extends
       request: {
         ...(params && { params: params as never }),
         ...(query && { query: query as never }),
-        ...(programme && { headers: ProgrammeHeader }),
         ...(body && { body: jsonBody(body) }),
-        ...(rawBody && { body: fileBody(rawBody.schema) }),
+        ...(rawBody && { body: fileBody(rawBody.description) }),
       },
+      // `Sandbox-Programme` and `?programme=` on every route that acts on one programme.
+      ...(programme && { parameters: PROGRAMME_PARAMETERS as RouteConfig['parameters'] }),
       responses: { ...responses, 400: problem('Invalid request'), ...(admin && { 401: problem('The admin token is missing or wrong') }) },
     }),
   );

@@ -51,6 +51,7 @@ export const PROBLEMS = {
   programme_not_found: { status: 404, title: 'Programme not found' },
   snapshot_not_found: { status: 404, title: 'Snapshot not found' },
   route_not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
   host_not_allowed: { status: 403, title: 'Forbidden' },
   cross_site_request: { status: 403, title: 'Forbidden' },
   customer_already_exists: { status: 409, title: 'Customer already exists' },

@@ -287,6 +287,24 @@ describe('snapshots', () => {
     expect((await control('GET', '/world/counts')).body).toEqual(before);
   });
 
+  it('takes the file as its bytes, application/octet-stream, as its document declares it', async () => {
+    await control('POST', '/seed', { customers: [{ externalId: 'c-1', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] });
+    const before = (await control('GET', '/world/counts')).body;
+    const saved = (await control('POST', '/snapshots')).body;
+    const file = await (await sb.request('GET', `/_sandbox/snapshots/${saved.id}/file`, { token: false })).text();
+    await control('POST', '/reset');
+    const restored = await sb.json('POST', '/_sandbox/snapshots/restore', {
+      body: file,
+      headers: { 'Content-Type': 'application/octet-stream' },
+      token: false,
+    });
+    expect(restored.status).toBe(200);
+    expect(restored.body).toEqual(saved);
+    expect((await control('GET', '/world/counts')).body).toEqual(before);
+    const doc = (await sb.json('GET', '/_sandbox/openapi.json', { token: false })).body;
+    expect(Object.keys(doc.paths['/_sandbox/snapshots/restore'].post.requestBody.content)).toEqual(['application/octet-stream']);
+  });
+
   describe('a bad file', () => {
     /** The file with its state changed and its digest made to match, as someone who meant it would. */
     const mended = (file: string, change: (state: any) => void) => {
@@ -367,7 +385,7 @@ describe('snapshots', () => {
     it('sent as something other than JSON: refused, saying how to send it', async () => {
       const refused = await sb.json('POST', '/_sandbox/snapshots/restore', { body: '{}', headers: { 'Content-Type': 'text/plain' }, token: false });
       expect(refused.status).toBe(400);
-      expect(refused.body.detail).toContain('Content-Type: application/json');
+      expect(refused.body.detail).toContain('Content-Type: application/octet-stream (or application/json)');
     });
   });
 

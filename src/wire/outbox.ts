@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { parseClockOption } from '../domain/instant.js';
 import { DELIVERY_STATUSES, WEBHOOK_TYPES } from '../domain/outbox.js';
+import { notEmpty } from '../domain/field-rules.js';
 import { Count, Uuid } from '../domain/formats.js';
 import { ATTEMPT_FAULTS } from '../domain/webhook-faults.js';
 import { Instant } from './sandbox.js';
@@ -107,7 +108,8 @@ export const ResendWindow = z
       ctx.addIssue({ code: 'custom', message: 'give since, until or type: which events to send again' });
     if (window.since !== undefined && window.until !== undefined && window.until <= window.since)
       ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be later than since' });
-  });
+  })
+  .meta(notEmpty());
 export type ResendWindow = z.output<typeof ResendWindow>;
 
 /** `event: event` on GET /_sandbox/events/stream: a committed event. */

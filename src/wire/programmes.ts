@@ -3,6 +3,7 @@
  * one and how one is shown.
  */
 import { z } from 'zod';
+import { excludes } from '../domain/field-rules.js';
 import { Uuid } from '../domain/formats.js';
 import { ClockState, Instant } from './sandbox.js';
 
@@ -30,7 +31,8 @@ export const NewProgramme = z
     for (const key of ['clock', 'randomSeed'] as const) {
       if (body[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'comes from the snapshot named by from: leave it out' });
     }
-  });
+  })
+  .meta(excludes('from', ['clock', 'randomSeed']));
 export type NewProgramme = z.infer<typeof NewProgramme>;
 
 export const ProgrammeSummary = z

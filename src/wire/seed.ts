@@ -11,7 +11,7 @@ import { CARD_TYPES } from '../domain/card.js';
 import { SandboxError } from '../domain/errors.js';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { SEED_ACCOUNT_STATUSES, SEED_CARD_STATUSES, SEED_CUSTOMER_STATUSES, seedPath, seedTreeErrors } from '../domain/seed.js';
-import { BlockchainAccountId } from './challenge.js';
+import { BlockchainAccountId } from './scalars.js';
 
 const list = <T extends z.ZodType>(item: T) => z.array(item, { error: 'must be an array' }).default([]);
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });

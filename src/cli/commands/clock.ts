@@ -9,7 +9,8 @@ export const showClock = printed(
 );
 
 export const advanceClock = printed(
-  (client: Client, target: { by?: string | undefined; to?: string | undefined }) => client.advanceClock(target),
+  // Neither given (no duration and no --to): the sandbox's refusal says what to give.
+  (client: Client, target: { by?: string | undefined; to?: string | undefined }) => client.advanceClock(target as { by: string } | { to: string }),
   ({ io }, result) =>
     io.out(`${io.color.green('✓')} clock now ${io.color.bold(result.now)}, ${result.ran} due item${result.ran === 1 ? '' : 's'} ran on the way`),
 );

@@ -58,7 +58,7 @@ export function controlEventRoutes(control: ControlPlane): void {
       summary: 'Events newest first, with their deliveries',
       tags,
       query: EventListQuery,
-      responses: { 200: jsonResponse(z.array(EventSummary)) },
+      responses: { 200: jsonResponse(z.array(EventSummary)), 404: problem('`before` names no event of the programme') },
     },
     (c, { query }) => answer(c, servicesOf(c).sandboxEvents.list(query)),
   );

@@ -34,7 +34,7 @@ export function controlSnapshotFileRoute(control: ControlPlane, { snapshots }: D
       operationId: 'restoreSnapshotFile',
       summary: 'Put the programme back as a snapshot file holds it; a bad file changes nothing',
       tags,
-      rawBody: { schema: SnapshotFile, maxBytes: MAX_SNAPSHOT_FILE_BYTES },
+      rawBody: { description: 'A snapshot file, as GET /_sandbox/snapshots/{id}/file gives it', maxBytes: MAX_SNAPSHOT_FILE_BYTES },
       responses: { 200: jsonResponse(SnapshotSummary), ...refused, 413: problem('Larger than a snapshot file may be (64 MiB)') },
     },
     async (c) => answer(c, await snapshots.restoreFile(c.get('programme'), c.get('rawBody'))),

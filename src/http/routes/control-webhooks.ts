@@ -97,7 +97,11 @@ export function controlWebhookRoutes(control: ControlPlane): void {
       summary: 'Attempt a delivery again now',
       tags,
       params: DeliveryParam,
-      responses: { 202: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') },
+      responses: {
+        202: jsonResponse(DeliveryAnswer),
+        404: problem('No such delivery'),
+        409: problem('Delivered already, or discarded with its deleted webhook'),
+      },
     },
     (c, { params }) => answer(c, servicesOf(c).lab.retry(params.deliveryId), 202),
   );
@@ -110,7 +114,7 @@ export function controlWebhookRoutes(control: ControlPlane): void {
       summary: 'Give up on a delivery as if every retry had failed',
       tags,
       params: DeliveryParam,
-      responses: { 200: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') },
+      responses: { 200: jsonResponse(DeliveryAnswer), 404: problem('No such delivery'), 409: problem('Delivered already') },
     },
     (c, { params }) => answer(c, servicesOf(c).lab.exhaust(params.deliveryId)),
   );

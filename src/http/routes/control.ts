@@ -14,6 +14,7 @@ import type { FieldError } from '../../domain/errors.js';
 import { AdvanceRequest } from '../../domain/time-travel.js';
 import { version } from '../../kernel/version.js';
 import { Advanced, ClockState, Health, Wiped } from '../../wire/sandbox.js';
+import { declareControlPipeline, registerProgrammeParameters } from '../control-openapi.js';
 import { ControlPlane } from '../control-plane.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api, type AppEnv } from '../env.js';
@@ -68,6 +69,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
     scheme: 'bearer',
     description: 'The --admin-token the sandbox was started with, when it was',
   });
+  registerProgrammeParameters(control.openAPIRegistry);
   controlUiRoutes(control);
   controlSnapshotFileRoute(control, deps);
   controlProgrammeRoutes(control, deps);
@@ -82,6 +84,8 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   controlSeedRoutes(control);
   controlSnapshotRoutes(control, deps);
   control.mirror(simulator);
+  // What the pipeline may answer on its own, declared on every route once all are added.
+  declareControlPipeline(control.openAPIRegistry);
   return control;
 }
 

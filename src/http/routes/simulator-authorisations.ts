@@ -24,7 +24,7 @@ export function simulatorAuthorisationRoutes(api: Api, deps: Deps): void {
       path: '/simulator/cards/{cardId}/authorisation',
       tags,
       operationId: 'simulateCardAuthorisation',
-      request: { params: idParam('cardId'), body: jsonBody(AuthorisationRequest(deps.shared.money.currencies)) },
+      request: { params: idParam('cardId'), body: jsonBody(AuthorisationRequest(deps.shared.money)) },
       responses: { 201: jsonResponse(Authorisation), ...standardProblems, 404: problem('Card not found') },
     }),
     (c) => answer(c, servicesOf(c).authorisations.authorise(c.req.valid('param').cardId, c.req.valid('json')), 201),
