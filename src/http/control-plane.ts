@@ -51,9 +51,13 @@ export class ControlPlane extends OpenAPIHono<AppEnv> {
     });
   }
 
-  /** What a route meets before its handler, as declared: the admin token, its body, its programme. */
-  checks({ admin = true, maxBodyBytes, programme = true }: { admin?: boolean; maxBodyBytes?: number; programme?: boolean }): Middleware[] {
-    return [...(admin ? [this.admin] : []), ...(maxBodyBytes === undefined ? this.json : readBody(maxBodyBytes)), ...(programme ? [this.programme] : [])];
+  /**
+   * What a route meets before its handler, as declared: the admin token, its body (JSON within the
+   * control plane's limit, or a file of at most `fileBytes`, as its bytes or as JSON), its programme.
+   */
+  checks({ admin = true, fileBytes, programme = true }: { admin?: boolean; fileBytes?: number; programme?: boolean }): Middleware[] {
+    const body = fileBytes === undefined ? this.json : readBody(fileBytes, { file: true });
+    return [...(admin ? [this.admin] : []), ...body, ...(programme ? [this.programme] : [])];
   }
 
   /**

@@ -99,7 +99,7 @@ export function controlRoute<P extends Schema | undefined = undefined, Q extends
       responses: { ...responses, 400: problem('Invalid request'), ...(admin && { 401: problem('The admin token is missing or wrong') }) },
     }),
   );
-  const checks = api.checks({ admin, maxBodyBytes: rawBody?.maxBytes, programme });
+  const checks = api.checks({ admin, fileBytes: rawBody?.maxBytes, programme });
   api.on(method.toUpperCase(), [path.replace(/\{(\w+)\}/g, ':$1')], ...checks, (c) =>
     handler(c, {
       params: (params && parse(params, c.req.param(), 'path parameters')) as Out<P>,
