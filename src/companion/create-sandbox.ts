@@ -88,8 +88,12 @@ export interface Sandbox {
       clear(): Promise<void>;
     };
   };
-  /** The go-live report of the programme (docs/go-live.md: Before you go live): checks with evidence, and coverage. */
-  report(): Promise<Report>;
+  /**
+   * The go-live report (docs/go-live.md: Before you go live): checks with evidence, and coverage — of
+   * this programme, or with `programmes` of several together: `'all'` (every programme in the
+   * sandbox, and those deleted since it started: a whole test run), or a list of ids.
+   */
+  report(options?: { programmes?: 'all' | readonly string[] }): Promise<Report>;
   /** A customer's wallet; seeded sandboxes give the same wallets in the same order. */
   wallet(options?: WalletOptions): Wallet;
   /** Wipes the programme's world (credentials, keys and clock stay); receivers subscribe again. */
@@ -197,7 +201,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         },
       },
     },
-    report: () => control.getReport(),
+    report: ({ programmes } = {}) => control.getReport(programmes === undefined ? {} : { programmes: programmes === 'all' ? 'all' : programmes.join(',') }),
     wallet(walletOptions = {}) {
       const n = wallets++;
       const privateKey = walletOptions.privateKey ?? (options.randomSeed !== undefined ? seededWalletKey(options.randomSeed, n) : undefined);
