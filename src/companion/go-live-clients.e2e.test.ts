@@ -106,6 +106,11 @@ describe('a report over the whole run', () => {
     expect(two.programmes).toEqual([closed.programme, made[1]!.programme]);
     expect(two.checks.find((c) => c.id === 'token-renewal')!.status).toBe('not exercised');
 
+    // A run: the programme asked and those made after it; `closed` was made before.
+    const run = await made[0]!.report({ programmes: 'run' });
+    expect(run.programmes).toEqual(made.map((s) => s.programme));
+    expect((await fetch(`${home.url}/_sandbox/report?since=2026-01-01T00:00:00Z`)).status).toBe(400);
+
     const missing = await fetch(`${home.url}/_sandbox/report?programmes=${closed.programme},00000000-0000-4000-8000-000000000000`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 'programme_not_found', detail: expect.stringContaining('00000000-0000-4000-8000-000000000000') });

@@ -95,13 +95,22 @@ test('a client that neither signs nor sends keys, and a receiver that answers 20
   });
   expect(checks['idempotency-keys']).toMatchObject({ status: 'fail', evidence: { withoutKey: 3, problems: at(created.headers.get('Request-Id')) } });
   // The first forgery (the seed starts the rotation at created-past) was accepted, and so delivered.
-  expect(checks['forged-deliveries']).toMatchObject({ status: 'fail', evidence: { accepted: ['created-past'], problems: [{ deliveryId: expect.any(String) }] } });
+  expect(checks['forged-deliveries']).toMatchObject({
+    status: 'fail',
+    evidence: { accepted: ['created-past'], problems: [{ deliveryId: expect.any(String) }] },
+  });
   expect(checks['request-shapes']).toMatchObject({ status: 'fail', evidence: { problems: [{ requestId: refused.headers.get('Request-Id') }] } });
   expect(report.summary.fail).toBe(4);
 
   const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(junitXml(report)) as {
     testsuites: {
-      testsuite: { tests: string; failures: string; errors: string; time: string; testcase: { name: string; failure?: { message: string }; skipped?: unknown }[] };
+      testsuite: {
+        tests: string;
+        failures: string;
+        errors: string;
+        time: string;
+        testcase: { name: string; failure?: { message: string }; skipped?: unknown }[];
+      };
     };
   };
   const suite = junit.testsuites.testsuite;

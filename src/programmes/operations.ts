@@ -146,13 +146,13 @@ export function createProgrammeOperations({ store, config, registry, ids, random
     /** Deletes a programme and everything it owns, but what its go-live report reads; its pending deliveries are never sent. */
     remove(id: string): void {
       if (id === DEFAULT_PROGRAMME) fail('default_programme', 'the default programme cannot be deleted; reset it with POST /_sandbox/reset');
-      if (!registry.rowOf(id)) missing(id);
+      const row = registry.rowOf(id) ?? missing(id);
       const journal =
         registry
           .loaded()
           .find((p) => p.id === id)
           ?.journal.list() ?? [];
-      ended?.keep({ programme: id, requests: journal, ...storedRecords(store, id) });
+      ended?.keep({ programme: id, requests: journal, ...storedRecords(store, id) }, row.createdAt);
       registry.unload(id);
       db.delete(programmes).where(eq(programmes.id, id)).run();
     },

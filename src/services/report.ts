@@ -61,20 +61,26 @@ export function createReport({ store, programme }: Core) {
 /** How many deleted programmes' records are kept, the newest. */
 export const ENDED_KEPT = 100;
 
+/** A deleted programme's records, and when the programme was made (epoch ms). */
+export interface EndedProgramme {
+  records: ProgrammeRecords;
+  createdAt: number;
+}
+
 /** The records of programmes deleted since the sandbox started, the newest ENDED_KEPT, in memory. */
 export function createEndedRecords(limit = ENDED_KEPT) {
-  const kept = new Map<string, ProgrammeRecords>();
+  const kept = new Map<string, EndedProgramme>();
   return {
-    keep(records: ProgrammeRecords): void {
+    keep(records: ProgrammeRecords, createdAt: number): void {
       // Nothing to report of a programme that saw nothing.
       if (records.requests.length === 0 && records.attempts.length === 0) return;
       kept.delete(records.programme);
-      kept.set(records.programme, records);
+      kept.set(records.programme, { records, createdAt });
       if (kept.size > limit) kept.delete(kept.keys().next().value!);
     },
-    find: (id: string): ProgrammeRecords | undefined => kept.get(id),
+    find: (id: string): ProgrammeRecords | undefined => kept.get(id)?.records,
     /** Oldest deleted first. */
-    list: (): ProgrammeRecords[] => [...kept.values()],
+    list: (): EndedProgramme[] => [...kept.values()],
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { Count } from '../domain/formats.js';
+import { parseClockOption } from '../domain/instant.js';
 import { RESOURCE_TYPES, WEBHOOK_TYPES } from '../domain/outbox.js';
 import { PROGRAMME_ID } from '../domain/programme.js';
 import { CHECK_IDS, CHECK_STATUSES, type Report as GoLiveReport } from '../domain/report/index.js';
@@ -15,7 +16,7 @@ const Tally = z.record(z.string(), Count);
 /** Most programmes one report may name in a list (`all` has no limit). */
 export const MAX_LISTED_PROGRAMMES = 1000;
 
-/** `?programmes=`: `all`, or programme ids (or `default`) separated by commas. */
+/** `?programmes=`: `all`, or programme ids (or `default`) separated by commas; `?since=` with `all`. */
 export const ReportQuery = z.object({
   programmes: z
     .string()
@@ -38,6 +39,18 @@ export const ReportQuery = z.object({
       description:
         'The programmes to report on together: `all` (every programme, and those deleted since the sandbox started, the newest 100), or ids separated by commas. Without it, the programme the request names.',
     }),
+  since: z
+    .string()
+    .transform((text, ctx) => {
+      const at = text === 'now' ? undefined : parseClockOption(text, 0);
+      if (at === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time' });
+        return z.NEVER;
+      }
+      return at;
+    })
+    .optional()
+    .meta({ description: 'With `programmes=all`: only the programmes made at or after this instant (those of one test run).' }),
 });
 
 /** GET /_sandbox/report: the go-live report's checks, with evidence, and coverage. */

@@ -2,7 +2,7 @@
  * GET /_sandbox/report (docs/go-live.md: Before you go live): the go-live report — checks with
  * evidence, and coverage — of the programme the request names, or with `?programmes=` of several
  * together (docs/go-live.md: A report over a whole test run): `all`, every programme with records,
- * the deleted ones the sandbox kept included, or a list of ids.
+ * the deleted ones the sandbox kept included (with `since`, those made from then on), or a list of ids.
  */
 import type { Deps } from '../../deps.js';
 import type { DeclaredOperation } from '../../domain/api-fault-matching.js';
@@ -45,15 +45,31 @@ export function controlReportRoutes(
       summary: 'The go-live report: checks with evidence, and coverage, of one programme or several together',
       tags: ['Report'],
       query: ReportQuery,
-      responses: { 200: jsonResponse(Report), 400: problem('`programmes` is not "all" nor a list of ids'), 404: problem('A programme named is not there') },
+      responses: {
+        200: jsonResponse(Report),
+        400: problem('`programmes` is not "all" nor a list of ids, or `since` is not a date-time or comes without `programmes=all`'),
+        404: problem('A programme named is not there'),
+      },
     },
     (c, { query }) => {
-      const wanted = query.programmes;
+      const { programmes: wanted, since } = query;
+      if (since !== undefined && wanted !== 'all')
+        fail('invalid_request', 'invalid query parameters: since goes with programmes=all', [{ path: 'since', message: 'goes with programmes=all' }]);
+      const made = (at: number) => since === undefined || at >= since;
       const records =
         wanted === undefined
           ? [recordsOf(c.get('programme').id)]
           : wanted === 'all'
-            ? [...programmes.list().map((p) => live(p.id)), ...programmes.ended.list()].filter((r) => r.requests.length > 0 || r.attempts.length > 0)
+            ? [
+                ...programmes
+                  .list()
+                  .filter((p) => made(Date.parse(p.createdAt)))
+                  .map((p) => live(p.id)),
+                ...programmes.ended
+                  .list()
+                  .filter((p) => made(p.createdAt))
+                  .map((p) => p.records),
+              ].filter((r) => r.requests.length > 0 || r.attempts.length > 0)
             : wanted.map(recordsOf);
       return answer(c, goLiveReport({ verify: config.verify, operations, programmes: records, now: clock.wall() }));
     },
