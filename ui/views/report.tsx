@@ -15,7 +15,7 @@ const STATE = { pass: 'delivered', fail: 'failed', 'not judged': 'pending', 'not
 export function ReportView({ programme }: { programme: string }) {
   const requests = useSettled(useSignal(journal), 500);
   const changed = useSettled(useSignal(worldChanged), 500);
-  const report = useLoad(() => control.getReport({ programme }), [programme, requests, changed]);
+  const report = useLoad(() => control.getReport({}, { programme }), [programme, requests, changed]);
   const r = report.data;
   if (!r) return <Empty>{report.error ? `The report could not be read: ${String(report.error)}` : 'Reading the report…'}</Empty>;
   const { operations, neverCalled, states, webhooks } = r.coverage;
