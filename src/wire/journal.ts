@@ -45,7 +45,7 @@ export const JournalEntry = z
      * made, epoch milliseconds to the microsecond. The go-live report orders requests and measures waits by it.
      */
     real: z.object({ received: z.number().min(0), answered: z.number().min(0) }).optional(),
-    /** A write's body as a SHA-256 digest (`sha-256=:…:`), never the body: how the go-live report tells a retry of the same write. */
+    /** A write's body (outside /v1/auth) as a SHA-256 digest (`sha-256=:…:`), never the body: how the go-live report tells a retry of the same write. */
     bodyDigest: z.string().optional(),
     /** Request verification ran on it (not with --verify off, nor on one refused at authentication or answered by the API fault lab first). */
     verified: z.literal(true).optional(),

@@ -70,7 +70,8 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
         ...(fault && { fault }),
         ...(idempotencyKey !== undefined && { idempotencyKey }),
         real: { received: realTime(started), answered: realTime(answered) },
-        ...(MUTATIONS.has(line.method) && { bodyDigest: digestOf(c.get('rawBody')) }),
+        // Writes to the API only: /v1/auth's bodies hold credentials and keys, and the report pairs none of them.
+        ...(MUTATIONS.has(line.method) && !path.startsWith('/v1/auth/') && { bodyDigest: digestOf(c.get('rawBody')) }),
         ...(c.get('verified') && { verified: true as const }),
       });
     }
