@@ -75,7 +75,7 @@ async function run(seed: number) {
   }
   // Timings (durationMs, real) vary, Idempotency-Keys are the client's own random UUIDs, and the subscriptions'
   // bodies carry the receiver's port (so their bodyDigest): the rest of the journal repeats.
-  type Entry = { path: string; durationMs: number; real?: unknown; idempotencyKey?: string; bodyDigest?: string };
+  type Entry = { path: string; requestId: string; durationMs: number; real?: unknown; idempotencyKey?: string; bodyDigest?: string };
   const journal = ((await control('GET', '/requests')) as Entry[]).map(({ durationMs: _, real: __, idempotencyKey: ___, ...entry }) => {
     if (entry.path !== '/v1/webhooks') return entry;
     const { bodyDigest: ____, ...rest } = entry;
