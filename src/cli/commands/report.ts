@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Report } from '../../client/control.generated.js';
 import { junitXml } from '../../domain/report/junit.js';
 import { CommandFailed, type Client, type CommandContext } from '../client.js';
-import { command } from '../command.js';
+import { command, tool } from '../command.js';
 
 export interface ReportOptions {
   junit?: string | undefined;
@@ -65,14 +65,23 @@ export const reportCommand = command<{ junit?: string; all?: boolean }>({
   examples: ['report', 'report --all --junit go-live.xml', 'report --programme <id>,<id>', 'report --json'],
   options: [
     { flags: '--junit <file>', description: 'also write it as JUnit XML: a test case per check and per operation never called' },
-    { flags: '--all', description: 'every programme together, those deleted since the sandbox started too (a whole test run); --programme takes a list as well' },
+    {
+      flags: '--all',
+      description: 'every programme together, those deleted since the sandbox started too (a whole test run); --programme takes a list as well',
+    },
   ],
   // --programme names the programmes reported on (a list), not the one the client acts on.
-  action: (local, flags) => local.run({ ...flags, programme: undefined }, (ctx) => report(ctx, { junit: flags.junit, all: flags.all, programmes: flags.programme })),
-  tool: {
+  action: (local, flags) =>
+    local.run({ ...flags, programme: undefined }, (ctx) => report(ctx, { junit: flags.junit, all: flags.all, programmes: flags.programme })),
+  tool: tool({
     description:
       "The go-live report: each check (signatures, idempotency keys, retries, token renewal, the receiver's answers, forged deliveries, duplicates, request shapes) as pass, fail, not judged (what the sandbox could not see, and what to do instead) or not exercised, with what was found, evidence and a hint, and the coverage of operations, states and webhooks.",
-    input: { programmes: z.string().optional().describe("'all' for every programme of a test run, or programme ids separated by commas; the programme in use by default") },
+    input: {
+      programmes: z
+        .string()
+        .optional()
+        .describe("'all' for every programme of a test run, or programme ids separated by commas; the programme in use by default"),
+    },
     data: (client, { programmes }) => goLiveReport(client, programmes),
-  },
+  }),
 });

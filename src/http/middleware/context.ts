@@ -4,13 +4,6 @@
  * are any, so that a request that went well costs no more than before. The entry's real times and
  * a write's body digest are the go-live report's evidence (docs/go-live.md: Before you go live).
  */
-
-/** Epoch milliseconds on the machine's clock, to the microsecond: performance's, which only moves forward. */
-const realTime = (at: number) => Math.round((performance.timeOrigin + at) * 1000) / 1000;
-const digestOf = (body: Uint8Array | undefined) =>
-  `sha-256=:${createHash('sha256')
-    .update(body ?? new Uint8Array())
-    .digest('base64')}:`;
 import type { MiddlewareHandler } from 'hono';
 import { createHash } from 'node:crypto';
 import { MUTATIONS } from '../../domain/idempotency.js';
@@ -18,6 +11,13 @@ import type { Deps } from '../../deps.js';
 import { faultNote } from '../../wire/fault-text.js';
 import { iso } from '../../domain/instant.js';
 import { requestIdOf, targetOf, type AppEnv } from '../env.js';
+
+/** Epoch milliseconds on the machine's clock, to the microsecond: performance's, which only moves forward. */
+const realTime = (at: number) => Math.round((performance.timeOrigin + at) * 1000) / 1000;
+const digestOf = (body: Uint8Array | undefined) =>
+  `sha-256=:${createHash('sha256')
+    .update(body ?? new Uint8Array())
+    .digest('base64')}:`;
 
 export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

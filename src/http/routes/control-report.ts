@@ -16,7 +16,7 @@ import { jsonResponse, problem } from '../schemas.js';
 import { answer } from '../answer.js';
 
 export function controlReportRoutes(
-  control: Api,
+  control: ControlPlane,
   deps: Pick<Deps, 'config' | 'programmes' | 'clock' | 'store'>,
   operations: readonly DeclaredOperation[],
 ): void {
