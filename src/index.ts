@@ -6,6 +6,8 @@
 export { createSandbox, type Sandbox, type SandboxClock, type SandboxOptions, type SandboxSnapshot, type SnapshotSource } from './companion/create-sandbox.js';
 export type { DeliveryState, EventFilter, ListedEvent, SandboxEvent, SandboxEvents } from './companion/events.js';
 export type { ReceiverOptions, RefusedDelivery, WebhookReceiver } from './companion/receiver.js';
+export { processingTally, type ProcessingTally } from './companion/processing.js';
+export { junitXml as goLiveJunit } from './domain/report/junit.js';
 export { WaitTimeoutError, type EventPredicate, type WaitOptions } from './companion/waiting.js';
 export { createWallet, type Wallet, type WalletOptions } from './companion/wallet.js';
 export * from './client/index.js';

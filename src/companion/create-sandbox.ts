@@ -88,8 +88,13 @@ export interface Sandbox {
       clear(): Promise<void>;
     };
   };
-  /** The go-live report of the programme (docs/go-live.md: Before you go live): checks with evidence, and coverage. */
-  report(): Promise<Report>;
+  /**
+   * The go-live report (docs/go-live.md: Before you go live): checks with evidence, and coverage — of
+   * this programme, or with `programmes` of several together (docs/go-live.md: A report over a whole
+   * test run): `'run'`, this one and every programme made in the sandbox after it, those deleted since
+   * included (the test run of a global setup's sandbox); `'all'`, every programme in the sandbox; or a list of ids.
+   */
+  report(options?: { programmes?: 'run' | 'all' | readonly string[] }): Promise<Report>;
   /** A customer's wallet; seeded sandboxes give the same wallets in the same order. */
   wallet(options?: WalletOptions): Wallet;
   /** Wipes the programme's world (credentials, keys and clock stay); receivers subscribe again. */
@@ -152,7 +157,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     else if (created) await sandboxControl.deleteProgramme(created.id);
     throw error;
   }
-  const { id: programme, apiKey, apiSecret } = created;
+  const { id: programme, apiKey, apiSecret, createdAt } = created;
   const control = createControlClient({ baseUrl: url, programme, adminToken: options.adminToken });
   const client = createClient({ baseUrl: url, apiKey, apiSecret });
   const receivers = new Set<WebhookReceiver>();
@@ -197,7 +202,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         },
       },
     },
-    report: () => control.getReport(),
+    report: ({ programmes } = {}) =>
+      control.getReport(
+        programmes === undefined
+          ? {}
+          : programmes === 'run'
+            ? { programmes: 'all', since: createdAt }
+            : { programmes: programmes === 'all' ? 'all' : programmes.join(',') },
+      ),
     wallet(walletOptions = {}) {
       const n = wallets++;
       const privateKey = walletOptions.privateKey ?? (options.randomSeed !== undefined ? seededWalletKey(options.randomSeed, n) : undefined);

@@ -5,7 +5,7 @@
  */
 import { fail } from './errors.js';
 import type { DeliveryStatus } from './outbox.js';
-import type { AttemptFault, DeliveryHold, Faults } from './webhook-faults.js';
+import { FORGERIES, type AttemptFault, type DeliveryHold, type Faults, type Forgery } from './webhook-faults.js';
 
 /**
  * How long an event is held back waiting for a later one for its entity, at most, when none comes.
@@ -51,7 +51,15 @@ export interface AttemptFacts {
   overtakes: () => boolean;
   /** For a held-back event: when a later event's delivery for the same entity is due (null: paused), or undefined when there is none. */
   laterPending: () => number | null | undefined;
+  /** How many forged attempts the programme's dispatcher has decided on before this one: the rotation's place (0 when absent). */
+  forged?: number;
 }
+
+/**
+ * The kind of the `n`th forged attempt (from 0): FORGERIES in turn, so that seven forgeries try each
+ * once, starting where the faults' seed says (at the first without one).
+ */
+export const forgeryOf = (n: number, seed: number | undefined): Forgery => FORGERIES[(n + (seed ?? 0)) % FORGERIES.length]!;
 
 export type Plan =
   /** Not now: hold the delivery back for `forMs` (a delay), or until the next event for its entity is delivered. */
@@ -59,8 +67,8 @@ export type Plan =
   /** Record an answer the receiver never gave: a status (`spendsFail`: one of `fail.times`), or none. */
   | { action: 'answer'; fault: 'injected-status'; statusCode: number; spendsFail: boolean }
   | { action: 'answer'; fault: 'injected-timeout' }
-  /** Send it; if it succeeds and `duplicate`, send the same again. */
-  | { action: 'send'; fault?: AttemptFault; duplicate: boolean };
+  /** Send it (forged, as `forgery` says, when the fault is `forged`); if it succeeds and `duplicate`, send the same again. */
+  | { action: 'send'; fault?: AttemptFault; forgery?: Forgery; duplicate: boolean };
 
 export const SEND: Plan = { action: 'send', duplicate: false };
 
@@ -94,8 +102,9 @@ export function decideAttempt(faults: Faults | undefined, facts: AttemptFacts, d
     } else if (fail.rate > 0 && draw('fail') < fail.rate) return { action: 'answer', fault: 'injected-status', statusCode: fail.status, spendsFail: false };
   }
   if (timeout && draw('timeout') < timeout) return { action: 'answer', fault: 'injected-timeout' };
-  // A forged delivery is sent once, its body changed after signing; the real one comes at the retry.
-  if (faults.forge && draw('forge') < faults.forge) return { action: 'send', fault: 'forged', duplicate: false };
+  // A forged delivery is sent once, as the next kind in rotation says; the real one comes at the retry.
+  if (faults.forge && draw('forge') < faults.forge)
+    return { action: 'send', fault: 'forged', forgery: forgeryOf(facts.forged ?? 0, faults.seed), duplicate: false };
   const duplicate = faults.duplicate !== undefined && faults.duplicate > 0 && draw('duplicate') < faults.duplicate;
   return carried ? { action: 'send', fault: carried, duplicate } : duplicate ? { action: 'send', duplicate: true } : SEND;
 }

@@ -161,7 +161,7 @@ describe('decideAttempt', () => {
   });
 
   it('forges what it sends, at the rate asked, once and never duplicated', () => {
-    expect(decideAttempt({ forge: 1, duplicate: 1 }, facts(), always)).toEqual({ action: 'send', fault: 'forged', duplicate: false });
+    expect(decideAttempt({ forge: 1, duplicate: 1 }, facts(), always)).toEqual({ action: 'send', fault: 'forged', forgery: 'body-changed', duplicate: false });
     expect(decideAttempt({ forge: 0.3 }, facts(), never)).toBe(SEND);
   });
 });

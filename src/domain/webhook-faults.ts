@@ -17,6 +17,16 @@ export const ATTEMPT_FAULTS = ['duplicate', 'reordered', 'delayed', 'injected-st
 export type AttemptFault = (typeof ATTEMPT_FAULTS)[number];
 
 /**
+ * The kinds of forged delivery the `forge` fault sends, in the order it tries them (docs/webhooks.md:
+ * Forged deliveries): a body changed after signing; the real body signed by another key under the
+ * sandbox's keyid, or under a keyid nobody published; the sandbox's own signature made a day ago or
+ * an hour ahead; no signature at all; and a genuine delivery replayed ten minutes after it was signed.
+ * A forged attempt records `forged` as its fault and one of these as its kind.
+ */
+export const FORGERIES = ['body-changed', 'other-key', 'unknown-keyid', 'created-past', 'created-future', 'unsigned', 'replayed'] as const;
+export type Forgery = (typeof FORGERIES)[number];
+
+/**
  * Why a pending delivery's next attempt was held back: `delayed` (a delay), `holding` (waiting for
  * the next event for its entity to be delivered) or `reordered` (that event was delivered). The
  * attempt that ends the hold records it (`holding` that runs out of time records `delayed`).
@@ -37,7 +47,7 @@ export interface Faults {
   delay?: { minMs: number; maxMs: number };
   fail?: FailFault;
   timeout?: number;
-  /** A share of attempts sent with a body changed after signing, which a receiver must refuse. */
+  /** A share of attempts sent forged (each of FORGERIES in turn), which a receiver must refuse. */
   forge?: number;
   seed?: number;
 }

@@ -17,6 +17,7 @@ import type { Store } from '../store/store.js';
 import type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../wire/programmes.js';
 import type { Programme, Registry } from './registry.js';
 import type { ProgrammeRow } from './settings.js';
+import { storedRecords, type EndedRecords } from '../services/report.js';
 
 export interface ProgrammeOperationsDeps {
   store: Store;
@@ -27,9 +28,11 @@ export interface ProgrammeOperationsDeps {
   /** Their API secrets. */
   random: Random;
   wall: () => number;
+  /** Where a deleted programme's go-live report records are kept (docs/go-live.md: A report over a whole test run). */
+  ended?: EndedRecords;
 }
 
-export function createProgrammeOperations({ store, config, registry, ids, random: secrets, wall }: ProgrammeOperationsDeps) {
+export function createProgrammeOperations({ store, config, registry, ids, random: secrets, wall, ended }: ProgrammeOperationsDeps) {
   const { db } = store;
 
   /** A new row: a token secret and the clock asked for; the webhook key waits for its first use. */
@@ -140,10 +143,16 @@ export function createProgrammeOperations({ store, config, registry, ids, random
 
     describe: (id: string): ProgrammeSummary => summary(registry.rowOf(id) ?? missing(id)),
 
-    /** Deletes a programme and everything it owns; its pending deliveries are never sent. */
+    /** Deletes a programme and everything it owns, but what its go-live report reads; its pending deliveries are never sent. */
     remove(id: string): void {
       if (id === DEFAULT_PROGRAMME) fail('default_programme', 'the default programme cannot be deleted; reset it with POST /_sandbox/reset');
-      if (!registry.rowOf(id)) missing(id);
+      const row = registry.rowOf(id) ?? missing(id);
+      const journal =
+        registry
+          .loaded()
+          .find((p) => p.id === id)
+          ?.journal.list() ?? [];
+      ended?.keep({ programme: id, requests: journal, ...storedRecords(store, id) }, row.createdAt);
       registry.unload(id);
       db.delete(programmes).where(eq(programmes.id, id)).run();
     },

@@ -23,7 +23,7 @@ import { WORLD_TABLES, type WorldTable, type WorldTableName } from '../store/wor
 import { version } from '../kernel/version.js';
 
 export const SNAPSHOT_FORMAT = 'card-sandbox snapshot';
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
 
 export type TableName = WorldTableName;
 

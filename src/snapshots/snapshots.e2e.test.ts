@@ -164,8 +164,8 @@ describe('snapshots', () => {
     const { cardId, authorisationId } = await buildWorld();
     await control('PUT', '/api/faults', { rules: [{ match: { operationId: 'getCustomers' }, status: 503, rate: 0.5 }] });
     const saved = (await control('POST', '/snapshots')).body;
-    // Durations are the one thing measured rather than decided.
-    const timeless = (text: string) => text.replace(/"durationMs":[\d.]+/g, '"durationMs":0');
+    // Durations and the journal's real times are the things measured rather than decided.
+    const timeless = (text: string) => text.replace(/"durationMs":[\d.]+/g, '"durationMs":0').replace(/"real":\{[^}]*\}/g, '"real":{}');
     const play = async () => {
       const answers: string[] = [];
       const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -254,7 +254,7 @@ describe('snapshots', () => {
     expect(Buffer.byteLength(file)).toBe(saved.bytes);
     expect(JSON.parse(file)).toMatchObject({
       format: 'card-sandbox snapshot',
-      version: 1,
+      version: 2,
       id: saved.id,
       name: 'golden world',
       createdAt: saved.createdAt,
@@ -329,10 +329,10 @@ describe('snapshots', () => {
       ['another kind of JSON', () => JSON.stringify({ customers: [] }), 400, 'invalid_snapshot', /not a snapshot file/],
       [
         'another version of the format',
-        (file) => file.replace('"version":1', '"version":2'),
+        (file) => file.replace('"version":2', '"version":3'),
         422,
         'snapshot_version_unsupported',
-        /a version 2 snapshot \(written by card-sandbox [^)]+\); card-sandbox \S+ reads version 1/,
+        /a version 3 snapshot \(written by card-sandbox [^)]+\); card-sandbox \S+ reads version 2/,
       ],
       ['a state without its clock', (file) => mended(file, (state) => delete state.clock), 400, 'invalid_snapshot', /invalid at state\.clock/, ['state.clock']],
       [

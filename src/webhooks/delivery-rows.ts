@@ -8,7 +8,7 @@ import { and, eq, gt, lt, min, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Core } from '../services/core.js';
 import { idsOf } from '../kernel/ids.js';
 import type { DeliveryStatus, WebhookType } from '../domain/outbox.js';
-import { type AttemptFault, type DeliveryHold } from '../domain/webhook-faults.js';
+import { type AttemptFault, type DeliveryHold, type Forgery } from '../domain/webhook-faults.js';
 import { holdAfter, type FaultSource } from '../domain/webhook-attempts.js';
 import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
@@ -30,7 +30,11 @@ export interface AttemptReport {
   error?: string;
   durationMs: number;
   fault?: AttemptFault;
+  /** A forged attempt's kind. */
+  forgery?: Forgery;
   response?: AttemptResponse;
+  /** How many times the receiver said it has acted on the event (Sandbox-Processed). */
+  processed?: number;
   /** The delivery's state after the attempt. */
   status: DeliveryStatus;
   /** When the next attempt is due (status `pending` only). */
@@ -57,7 +61,7 @@ export interface Due {
 }
 
 /** An attempt's outcome as recorded: what the receiver did, or the fault that stood in for it. */
-export type Outcome = AttemptOutcome & { fault?: AttemptFault };
+export type Outcome = AttemptOutcome & { fault?: AttemptFault; forgery?: Forgery };
 
 export const isSuccess = (outcome: AttemptOutcome) =>
   outcome.error === undefined && outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
@@ -223,7 +227,7 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
             else if (lab.paused(due.webhookId)) [pausedDueAt, next] = [next, undefined];
           }
           outcomes.forEach((outcome, i) => {
-            const { statusCode, error, durationMs, fault, response } = outcome;
+            const { statusCode, error, durationMs, fault, forgery, processed, response } = outcome;
             insertAttempt({
               programmeId: programme,
               id: attemptIds.uuid(),
@@ -234,6 +238,8 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
               error: error ?? null,
               durationMs,
               fault: fault ?? null,
+              forgery: forgery ?? null,
+              processed: processed ?? null,
               responseType: response?.contentType ?? null,
               responseBody: response?.body ?? null,
             });

@@ -16,6 +16,7 @@ import type { Core } from '../services/core.js';
 import type { DueSource } from '../kernel/scheduler.js';
 import { createDeliveryRows, isSuccess, type AttemptListener, type Due, type Outcome } from './delivery-rows.js';
 import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-attempts.js';
+import type { Forgery } from '../domain/webhook-faults.js';
 import { ATTEMPT_TIMEOUT_MS, noResponse, sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
 
 export type { AttemptListener, AttemptReport } from './delivery-rows.js';
@@ -51,6 +52,8 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   let cut = cutter();
   // Bumped when the programme's world is replaced (a snapshot restored): an attempt begun before records nothing.
   let world = 0;
+  // Forged attempts decided so far: the place in the forge fault's rotation of kinds (domain/webhook-attempts.ts).
+  let forged = 0;
   let stopped = false;
 
   /**
@@ -64,16 +67,17 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     const attempt = due.attempts + 1;
     const decided = decideAttempt(
       faults,
-      { attempt, at, held: due.hold, overtakes: () => rows.overtakes(due), laterPending: () => rows.laterPending(due) },
+      { attempt, at, held: due.hold, overtakes: () => rows.overtakes(due), laterPending: () => rows.laterPending(due), forged },
       attemptDraw(faults, due.seq, attempt, () => random.float()),
     );
+    if (decided.action === 'send' && decided.forgery) forged++;
     if (decided.action === 'hold') rows.hold(due, decided.hold, at + decided.forMs);
     else if (decided.action === 'answer' && decided.fault === 'injected-status' && decided.spendsFail) lab.spendFail(due.webhookId);
     return decided;
   };
 
   /** One real attempt, counted against the shared budget. */
-  const attemptOnce = (due: Due, attempt: number, fresh: boolean, forged = false): Promise<AttemptOutcome> => {
+  const attemptOnce = (due: Due, attempt: number, fresh: boolean, forgery?: Forgery): Promise<AttemptOutcome> => {
     pool.active++;
     return sendAttempt({
       callbackUrl: due.callbackUrl,
@@ -85,7 +89,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       agents: pool.agents,
       signal: cut.signal,
       fresh,
-      forged,
+      forged: forgery,
     })
       .catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
       .finally(() => pool.active--);
@@ -101,8 +105,9 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
         ? [{ statusCode: decided.statusCode, durationMs: 0, fault: decided.fault }]
         : [{ error: noResponse(ATTEMPT_TIMEOUT_MS), durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault }];
     }
-    const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false, decided.fault === 'forged');
+    const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false, decided.forgery);
     if (decided.fault) outcome.fault = decided.fault;
+    if (decided.forgery) outcome.forgery = decided.forgery;
     if (!decided.duplicate || !isSuccess(outcome)) return [outcome];
     return [outcome, { ...(await attemptOnce(due, due.attempts + 2, true)), fault: 'duplicate' }];
   };

@@ -4,7 +4,8 @@
  * and `content-digest` (`ecdsa-p384-sha384`, §3.3.5), plus `Sandbox-Event-Id` and
  * `Sandbox-Delivery-Attempt`. Any 2xx response received in full within the timeout is a delivery;
  * everything else is a failure with its status code or error. Redirects are not followed. The
- * receiver's Content-Type and the first 4 KiB of its answer are kept (docs/webhooks.md: Webhooks).
+ * receiver's Content-Type, the first 4 KiB of its answer and its Sandbox-Processed count are kept
+ * (docs/webhooks.md: Webhooks). A forged attempt's body and signature are forgeries.ts'.
  */
 import type { KeyObject } from 'node:crypto';
 import http from 'node:http';
@@ -13,6 +14,9 @@ import { urlToHttpOptions } from 'node:url';
 import { contentDigest } from '../signatures/digest.js';
 import { signatureBase, signBaseOnPool, signatureInputFor, type SignedMessage } from '../signatures/message.js';
 import { version } from '../kernel/version.js';
+import type { Forgery } from '../domain/webhook-faults.js';
+import { forge } from './forgeries.js';
+import { PROCESSED_HEADER, processedCount } from './processed.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -39,12 +43,9 @@ export interface Attempt {
   signal?: AbortSignal;
   /** Sign anew rather than reuse a signature made this second for the same message (a duplicate). */
   fresh?: boolean;
-  /** Send a body changed after its digest and signature were made: the delivery lab's forge, which a receiver must refuse. */
-  forged?: boolean;
+  /** Send it forged, as this kind of forgery (the delivery lab's forge, webhooks/forgeries.ts), which a receiver must refuse. */
+  forged?: Forgery;
 }
-
-/** The body a forged delivery carries: the signed one with a byte more, so its Content-Digest no longer matches. */
-export const forgedBody = (body: Buffer): Buffer => Buffer.concat([body, Buffer.from('\n')]);
 
 /** What the receiver answered: its Content-Type and the first 4 KiB of its body, as UTF-8 text. */
 export interface AttemptResponse {
@@ -57,6 +58,8 @@ export interface AttemptOutcome {
   error?: string;
   durationMs: number;
   response?: AttemptResponse;
+  /** How many times the receiver said it has acted on the event (its Sandbox-Processed header), when it said. */
+  processed?: number;
 }
 
 export interface Agents {
@@ -173,7 +176,6 @@ export const noResponse = (timeoutMs: number) => `no response within ${timeoutMs
 export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   const target = targetOf(attempt.callbackUrl);
   const digest = contentDigest(attempt.body);
-  const sent = attempt.forged ? forgedBody(attempt.body) : attempt.body;
   const message: SignedMessage = {
     method: 'POST',
     // The Host header below is exactly this, so what is signed is what is sent (RFC 9421 §2.2.3).
@@ -183,12 +185,14 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     scheme: target.scheme,
     header: (name) => (name === 'content-digest' ? digest : undefined),
   };
+  const forged = attempt.forged && (await forge(attempt.forged, message, COVERED_COMPONENTS, attempt.body, attempt.signer, attempt.created));
+  const sent = forged ? forged.body : attempt.body;
   const headers = {
     Host: target.authority,
     'Content-Type': 'application/json',
     'Content-Length': String(sent.length),
     'Content-Digest': digest,
-    ...(await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh)),
+    ...(forged ? forged.signature : await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh)),
     'Sandbox-Event-Id': attempt.eventId,
     'Sandbox-Delivery-Attempt': String(attempt.attempt),
     'User-Agent': `card-sandbox/${version()}`,
@@ -201,6 +205,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   return new Promise<AttemptOutcome>((resolve) => {
     let statusCode: number | undefined;
     let contentType: string | undefined;
+    let processed: number | undefined;
     const chunks: Buffer[] = [];
     let kept = 0;
     let settled = false;
@@ -214,11 +219,13 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       if (error !== undefined) outcome.error = error;
       const response = statusCode === undefined ? undefined : responseOf(contentType, chunks);
       if (response) outcome.response = response;
+      if (processed !== undefined) outcome.processed = processed;
       resolve(outcome);
     };
     const request = client.request({ ...target.options, method: 'POST', headers, agent }, (response) => {
       statusCode = response.statusCode;
       contentType = response.headers['content-type'];
+      processed = processedCount(response.headers[PROCESSED_HEADER]);
       // Read to the end for the socket to be reused; only the first 4 KiB are kept.
       response.on('data', (chunk: Buffer) => {
         if (kept >= RESPONSE_BODY_BYTES) return;

@@ -7,7 +7,7 @@ import { parseClockOption } from '../domain/instant.js';
 import { DELIVERY_STATUSES, WEBHOOK_TYPES } from '../domain/outbox.js';
 import { notEmpty } from '../domain/field-rules.js';
 import { Count, Uuid } from '../domain/formats.js';
-import { ATTEMPT_FAULTS } from '../domain/webhook-faults.js';
+import { ATTEMPT_FAULTS, FORGERIES } from '../domain/webhook-faults.js';
 import { Instant } from './sandbox.js';
 
 export const DeliverySummary = z
@@ -37,7 +37,11 @@ export const AttemptView = z
     durationMs: z.number().min(0),
     /** The fault the delivery lab made of this attempt, if any. */
     fault: z.enum(ATTEMPT_FAULTS).optional(),
+    /** A forged attempt's kind (docs/webhooks.md: Forged deliveries). */
+    forgery: z.enum(FORGERIES).optional(),
     response: AttemptResponse.optional(),
+    /** How many times the receiver said, in its Sandbox-Processed header, it has acted on the event (docs/go-live.md: Telling the sandbox what your receiver did). */
+    processed: Count.optional(),
   })
   .meta({ id: 'AttemptView' });
 export type AttemptView = z.infer<typeof AttemptView>;

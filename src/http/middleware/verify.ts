@@ -151,6 +151,7 @@ const headerSafe = (text: string) => text.replace(/\n/g, '\\n').replace(/[^\x20-
 export function verifyRequests(mode: Verify, wall: () => number, log: Log): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (mode === 'off') return next();
+    c.set('verified', true);
     const rawBody = c.get('rawBody');
     const failures: Failure[] = [];
     if (rawBody.length > 0 || c.req.header('Content-Digest') !== undefined) {

@@ -79,7 +79,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   controlWorldRoutes(control);
   controlWebhookRoutes(control);
   controlApiFaultRoutes(control, unmetApiFaults);
-  controlReportRoutes(control, config, operations);
+  controlReportRoutes(control, deps, operations);
   control.mirror(webhooks);
   controlSeedRoutes(control);
   controlSnapshotRoutes(control, deps);

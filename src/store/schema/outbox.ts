@@ -1,7 +1,7 @@
 /** The outbox and the work that falls due: events, subscriptions, deliveries, attempts and jobs. */
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { DELIVERY_STATUSES, WEBHOOK_TYPES, type WebhookType } from '../../domain/outbox.js';
-import { ATTEMPT_FAULTS, DELIVERY_HOLDS, type Faults } from '../../domain/webhook-faults.js';
+import { ATTEMPT_FAULTS, DELIVERY_HOLDS, FORGERIES, type Faults } from '../../domain/webhook-faults.js';
 import { createdAt, programmeId, sameProgramme, updatedAt } from './programmes.js';
 
 /** The outbox: one row per change of an entity, its webhook body serialised once. */
@@ -84,6 +84,10 @@ export const attempts = sqliteTable(
     error: text('error'),
     durationMs: integer('duration_ms').notNull(),
     fault: text('fault', { enum: ATTEMPT_FAULTS }),
+    /** A forged attempt's kind (docs/webhooks.md: Forged deliveries). */
+    forgery: text('forgery', { enum: FORGERIES }),
+    /** How many times the receiver said it had acted on the event, in its answer's Sandbox-Processed header (docs/go-live.md: Telling the sandbox what your receiver did). */
+    processed: integer('processed'),
     /** The receiver's Content-Type and the first 4 KiB of its answer's body. */
     responseType: text('response_type'),
     responseBody: text('response_body'),
