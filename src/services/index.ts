@@ -66,7 +66,19 @@ export function createServices(core: Core, { pool, engine, money }: Shared, { sc
   const authorisations = createAuthorisations(core, { jobs, events, transactions, money });
   const refunds = createRefunds(core, { transactions, money });
   cards.onPayments(authorisations.paymentsChanged);
-  const sandbox = createSandboxControl(core, { scheduler, engine, webhooks, lab, customers, accounts, cards, keepClock });
+  const sandbox = createSandboxControl(core, {
+    scheduler,
+    engine,
+    webhooks,
+    lab,
+    customers,
+    accounts,
+    cards,
+    authorisations,
+    transactions,
+    refunds,
+    keepClock,
+  });
   const sandboxEvents = createSandboxEvents(core);
   const retention = createRetention(core, { events });
   const world = createWorld(core);

@@ -146,6 +146,32 @@ export function createTransactions(
         return toTransaction(next);
       }),
 
+    /** A seed world's transaction settled now rather than by its job. */
+    settleAtOnce: (id: string): Transaction =>
+      store.transaction(() => {
+        jobs.cancel(SETTLE, id);
+        return toTransaction(move(load(id), 'settle', clock.now()));
+      }),
+
+    /** A seed world's debit reversed in one instant. */
+    reverseAtOnce: (id: string): Transaction => {
+      service.reverse(id);
+      return store.transaction(() => {
+        jobs.cancel(COMPLETE_REVERSAL, id);
+        return toTransaction(move(load(id), 'complete', clock.now()));
+      });
+    },
+
+    /** The debit a captured authorisation left. */
+    debitOf: (authorisationId: string): Transaction =>
+      toTransaction(
+        db
+          .select()
+          .from(transactions)
+          .where(and(mine, eq(transactions.authorisationId, authorisationId), eq(transactions.direction, 'debit')))
+          .get()!,
+      ),
+
     get: (id: string): Transaction => toTransaction(load(id)),
 
     forAccount(accountId: string): Transaction[] {
