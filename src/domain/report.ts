@@ -11,6 +11,7 @@ import { CARD_STATUSES } from './card.js';
 import { CUSTOMER_STATUSES } from './customer.js';
 import { RESOURCE_TYPES, type ResourceType, type WebhookType } from './outbox.js';
 import { TRANSACTION_STATUSES } from './transaction.js';
+import { REACHED_BY } from './reach.js';
 
 import { MUTATIONS } from './idempotency.js';
 import type { AttemptFault } from './webhook-faults.js';
@@ -81,7 +82,8 @@ export interface Report {
   coverage: {
     operations: { operationId: string; method: string; path: string; calls: number; statuses: Record<string, number> }[];
     neverCalled: string[];
-    states: { resource: ResourceType; reached: string[]; never: string[] }[];
+    /** `hints`: for each state never reached, what reaches it. */
+    states: { resource: ResourceType; reached: string[]; never: string[]; hints: Record<string, string> }[];
     webhooks: { type: WebhookType; attempts: number; answers: Record<string, number> }[];
   };
 }
@@ -325,7 +327,8 @@ export function goLiveReport(input: ReportInput): Report {
       states: RESOURCE_TYPES.map((resource) => {
         const statuses = STATUSES[resource];
         const reached = statuses.filter((s) => input.statesReached[resource]?.includes(s));
-        return { resource, reached, never: statuses.filter((s) => !reached.includes(s)) };
+        const never = statuses.filter((s) => !reached.includes(s));
+        return { resource, reached, never, hints: Object.fromEntries(never.map((s) => [s, REACHED_BY[resource][s]!])) };
       }),
       webhooks: [...webhooks].map(([type, w]) => ({ type, ...w })),
     },
