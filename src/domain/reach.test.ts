@@ -8,7 +8,13 @@ import { CUSTOMER_STATUSES } from './customer.js';
 import { RESOURCE_TYPES } from './outbox.js';
 import { TRANSACTION_STATUSES } from './transaction.js';
 
-const STATUSES = { customer: CUSTOMER_STATUSES, account: ACCOUNT_STATUSES, card: CARD_STATUSES, authorisation: AUTHORISATION_STATUSES, transaction: TRANSACTION_STATUSES };
+const STATUSES = {
+  customer: CUSTOMER_STATUSES,
+  account: ACCOUNT_STATUSES,
+  card: CARD_STATUSES,
+  authorisation: AUTHORISATION_STATUSES,
+  transaction: TRANSACTION_STATUSES,
+};
 
 describe('REACHED_BY', () => {
   it('says how every status of every resource is reached, and nothing else', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { refundExcess, refundOriginalRefusal, refundTargetRefusal } from './refund.js';
+import { refundExcess } from './refund-amount.js';
+import { refundOriginalRefusal, refundTargetRefusal } from './refund.js';
 
 const card = (status: Parameters<typeof refundTargetRefusal>[0]['status']) => ({ id: 'c', status });
 const account = (status: Parameters<typeof refundTargetRefusal>[1]['status']) => ({ id: 'a', status });
