@@ -159,7 +159,9 @@ describe('the money path, start to end', () => {
     for (const { schema, value } of controlAnswers) expect(controlPlane.component(schema, value), schema).toEqual([]);
     // The checks can fail: a status, a fee type or an amount the schemas do not allow is named.
     const delivered = receiver.events.find((e) => e.webhookType === 'transaction.updated')!;
-    expect(api.webhook('transaction.updated', { ...delivered, status: 'refunded' })).toEqual([expect.stringMatching(/\/status must be equal to one of the allowed values/)]);
+    expect(api.webhook('transaction.updated', { ...delivered, status: 'refunded' })).toEqual([
+      expect.stringMatching(/\/status must be equal to one of the allowed values/),
+    ]);
     expect(api.component('Transaction', { ...refund, fees: [{ type: 'interchange', tokenAmount: '1' }] })).not.toEqual([]);
     expect(api.component('Transaction', { ...refund, amount: '-5' })).toEqual([expect.stringMatching(/\/amount must match format "decimal"/)]);
   }, 60_000);
