@@ -102,7 +102,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
     simulator: (api) => {
       simulatorCustomerCardRoutes(api, deps);
-      simulatorAuthorisationRoutes(api, deps);
+      simulatorAuthorisationRoutes(api, deps, { capture: false });
     },
     // The webhook mirror: subscriptions without a token, for `card-sandbox listen` whatever --verify says.
     webhooks: webhookRoutes,

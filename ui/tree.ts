@@ -59,7 +59,7 @@ const transactionRow = (t: Transaction, parent: string, depth: number): TreeRow 
   kind: 'transaction',
   id: t.id,
   depth,
-  label: `${t.amount} ${t.currency}`,
+  label: `${t.amount} ${t.currency}${t.direction === 'credit' ? ' · credit' : ''}`,
   status: t.status,
   json: t,
   parent,

@@ -16,6 +16,7 @@ import { quietLog } from '../kernel/log.js';
 import { startServer } from '../server.js';
 import { createControlClient, type ControlClient } from '../client/control.js';
 import { sandboxEvents, type SandboxEvents } from './events.js';
+import { feesOf, simulatorOf, type SandboxFees, type SandboxSimulator } from './money.js';
 import { startReceiver, type ReceiverOptions, type WebhookReceiver } from './receiver.js';
 import { createWallet, seededWalletKey, type Wallet, type WalletOptions } from './wallet.js';
 
@@ -55,6 +56,8 @@ export interface SandboxOptions {
    * file is restored into the new programme.
    */
   from?: SnapshotSource;
+  /** How long the programme's holds wait to be captured before they are released (`7d`, `36h`); --hold-expiry otherwise (docs/money-path.md: Holds that expire). */
+  holdExpiry?: string;
   /** In-process only: options of `card-sandbox start` (`--verify strict` by default, as the hosted service). */
   config?: Partial<Config>;
 }
@@ -88,6 +91,10 @@ export interface Sandbox {
       clear(): Promise<void>;
     };
   };
+  /** The sandbox's own simulator controls (docs/money-path.md): partial captures, reversals, refunds, cards blocked, suspended and reinstated, accounts that fail. */
+  simulator: SandboxSimulator;
+  /** The fees the programme's new transactions carry (docs/money-path.md: Fees). */
+  fees: SandboxFees;
   /**
    * The go-live report (docs/go-live.md: Before you go live): checks with evidence, and coverage — of
    * this programme, or with `programmes` of several together (docs/go-live.md: A report over a whole
@@ -147,9 +154,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   try {
     const clock = options.clock instanceof Date ? options.clock.toISOString() : options.clock;
     const origin = originOf(from);
-    if (origin?.url === url) created = await sandboxControl.createProgramme({ name: options.name, from: origin.id });
+    const { holdExpiry } = options;
+    if (origin?.url === url) created = await sandboxControl.createProgramme({ name: options.name, from: origin.id, holdExpiry });
     else {
-      created = await sandboxControl.createProgramme({ name: options.name, clock, randomSeed: options.randomSeed });
+      created = await sandboxControl.createProgramme({ name: options.name, clock, randomSeed: options.randomSeed, holdExpiry });
       if (from !== undefined) await sandboxControl.restoreSnapshotFile(await fileOf(from), { programme: created.id });
     }
   } catch (error) {
@@ -202,6 +210,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         },
       },
     },
+    simulator: simulatorOf(control),
+    fees: feesOf(control),
     report: ({ programmes } = {}) =>
       control.getReport(
         programmes === undefined

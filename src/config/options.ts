@@ -3,6 +3,7 @@
  * order help and the configuration table (docs/configuration.md: Configuration) list them. The
  * configuration's type is read off this list.
  */
+import { DEFAULT_HOLD_EXPIRY_MS, holdExpiryProblem } from '../domain/authorisation.js';
 import { parseDuration } from '../domain/duration.js';
 import { NETWORKS, type Network } from '../domain/pan.js';
 import { apiFaults, bool, clock, ConfigError, faults, hosts, int, oneOf, str, strOpt, uuid, type AllowedHosts, type Parser } from './parsers.js';
@@ -167,6 +168,20 @@ export const OPTIONS = [
     default: 'visa' as Network,
     parse: oneOf(NETWORKS),
     doc: 'Network of issued cards',
+  }),
+  spec({
+    key: 'holdExpiryMs',
+    flag: '--hold-expiry <duration>',
+    env: 'CARD_SANDBOX_HOLD_EXPIRY',
+    default: DEFAULT_HOLD_EXPIRY_MS,
+    defaultText: '7d',
+    doc: 'How long a pending authorisation (a hold) waits in sandbox time to be captured before it is released, in programmes made without their own `holdExpiry` (docs/money-path.md: Holds that expire)',
+    parse: (raw) => {
+      const ms = parseDuration(raw);
+      const problem = holdExpiryProblem(ms);
+      if (problem) throw new ConfigError(`${problem}, got "${raw}"`);
+      return ms!;
+    },
   }),
   spec({
     key: 'journalSize',

@@ -119,3 +119,38 @@ export function convert(tables: MoneyTables, amount: string, from: string, to: s
   const converted = new Exact(amount).times(rate).toDecimalPlaces(digits, Decimal.ROUND_HALF_EVEN);
   return { amount: normalise(converted), exchangeRate: normalise(rate) };
 }
+
+/**
+ * A payment's `amount` of the merchant's currency `from` in the account's currency `to`, or why it
+ * cannot be made: no rate for the pair, or less than one minor unit of `to` (each a field error).
+ */
+export function convertPayment(tables: MoneyTables, amount: string, from: string, to: string): Conversion | FieldError {
+  const conversion = convert(tables, amount, from, to);
+  if (!conversion) {
+    const message = `the sandbox rate table has no rate from ${from} to the account currency ${to}; currencies with rates: ${Object.keys(tables.rates.rates).join(', ')}`;
+    return { path: 'currency', message };
+  }
+  if (conversion.amount === '0')
+    return { path: 'amount', message: `${normalise(amount)} ${from} is less than the smallest unit of the account currency ${to}` };
+  return conversion;
+}
+
+/** `amount` divided by `rate`, rounded half-even to `digits` fraction digits: a part of a payment back in the merchant's currency. */
+export function unconvert(amount: string, rate: string, digits: number): string {
+  return normalise(new Exact(amount).div(rate).toDecimalPlaces(digits, Decimal.ROUND_HALF_EVEN));
+}
+
+/** `percent` per cent of `amount`, rounded half-even to `digits` fraction digits. */
+export function percentOf(amount: string, percent: string, digits: number): string {
+  return normalise(new Exact(amount).times(percent).div(100).toDecimalPlaces(digits, Decimal.ROUND_HALF_EVEN));
+}
+
+/** The sum of decimal strings, exactly. */
+export function sum(values: readonly string[]): string {
+  return normalise(values.reduce((total, value) => total.plus(value), new Exact(0)));
+}
+
+/** -1, 0 or 1 as `a` is less than, equal to or more than `b`. */
+export function compare(a: string, b: string): -1 | 0 | 1 {
+  return new Exact(a).comparedTo(b) as -1 | 0 | 1;
+}

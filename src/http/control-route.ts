@@ -56,6 +56,8 @@ export interface ControlRouteConfig<P extends Schema | undefined, Q extends Sche
   params?: P;
   query?: Q;
   body?: B;
+  /** The body may be left out (then the handler gets the schema's reading of `{}`). */
+  bodyOptional?: boolean;
   /** Reads the body when its refusals say more than the schema's (a seed document). */
   readBody?: (value: unknown) => Out<B>;
   /**
@@ -82,7 +84,7 @@ export function controlRoute<P extends Schema | undefined = undefined, Q extends
   route: ControlRouteConfig<P, Q, B>,
   handler: (c: Context<AppEnv>, input: ControlInput<P, Q, B>) => Response | Promise<Response>,
 ): void {
-  const { method, path, params, query, body, readBody, rawBody, responses, programme = true, admin = true, ...described } = route;
+  const { method, path, params, query, body, bodyOptional = false, readBody, rawBody, responses, programme = true, admin = true, ...described } = route;
   api.openAPIRegistry.registerPath(
     createRoute({
       ...described,
@@ -91,7 +93,7 @@ export function controlRoute<P extends Schema | undefined = undefined, Q extends
       request: {
         ...(params && { params: params as never }),
         ...(query && { query: query as never }),
-        ...(body && { body: jsonBody(body) }),
+        ...(body && { body: { ...jsonBody(body), required: !bodyOptional } }),
         ...(rawBody && { body: fileBody(rawBody.description) }),
       },
       // `Sandbox-Programme` and `?programme=` on every route that acts on one programme.

@@ -6,6 +6,7 @@
  * control plane says that (http/errors.ts: onBody).
  */
 import { count, eq, sql } from 'drizzle-orm';
+import { formatDuration, parseDuration } from '../domain/duration.js';
 import { iso, parseClockOption } from '../domain/instant.js';
 import type { Config } from '../config.js';
 import { fail } from '../domain/errors.js';
@@ -36,7 +37,11 @@ export function createProgrammeOperations({ store, config, registry, ids, random
   const { db } = store;
 
   /** A new row: a token secret and the clock asked for; the webhook key waits for its first use. */
-  const insertRow = (id: string, name: string, options: { clockFrozenAt?: number | undefined; randomSeed?: number | undefined }): ProgrammeRow => {
+  const insertRow = (
+    id: string,
+    name: string,
+    options: { clockFrozenAt?: number | undefined; randomSeed?: number | undefined; holdExpiryMs?: number | undefined },
+  ): ProgrammeRow => {
     // A stream of the seed of its own: what the programme's services draw never repeats its secrets.
     const random = options.randomSeed !== undefined ? seededRandom(options.randomSeed).fork('token secret') : cryptoRandom();
     const row: ProgrammeRow = {
@@ -51,6 +56,8 @@ export function createProgrammeOperations({ store, config, registry, ids, random
       webhookFaults: null,
       webhooksPaused: false,
       createdAt: wall(),
+      fees: null,
+      holdExpiryMs: options.holdExpiryMs ?? null,
     };
     db.insert(programmes).values(row).run();
     return row;
@@ -69,6 +76,7 @@ export function createProgrammeOperations({ store, config, registry, ids, random
         .all()
         .map((c) => c.apiKey),
       clock: { now: iso(clock.now()), frozen: clock.frozen },
+      holdExpiry: formatDuration(row.holdExpiryMs ?? config.holdExpiryMs),
       createdAt: iso(row.createdAt),
     };
   };
@@ -125,7 +133,9 @@ export function createProgrammeOperations({ store, config, registry, ids, random
         apiKey = free((key) => db.select().from(credentials).where(eq(credentials.apiKey, key)).get() !== undefined);
         apiSecret = secrets.bytes(24).toString('base64url');
         const id = free((candidate) => registry.rowOf(candidate) !== undefined);
-        const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed });
+        // NewProgramme checked it.
+        const holdExpiryMs = input.holdExpiry === undefined ? undefined : parseDuration(input.holdExpiry);
+        const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed, holdExpiryMs });
         putCredential(store, id, { apiKey, apiSecret }, made.createdAt);
         return made;
       });

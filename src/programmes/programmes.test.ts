@@ -24,6 +24,7 @@ describe('/_sandbox/programmes', () => {
       apiSecret: expect.any(String),
       apiKeys: [a.apiKey],
       clock: { now: '2026-06-01T00:00:00.000Z', frozen: true },
+      holdExpiry: '7d',
       createdAt: expect.any(String),
     });
     const listed = await sb.json('GET', '/_sandbox/programmes', { token: false });

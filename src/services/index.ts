@@ -18,9 +18,11 @@ import { createCustomers } from './customers.js';
 import { createDeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
 import { createEvents } from './outbox.js';
+import { createFees } from './fees.js';
 import { createIdempotency } from './idempotency.js';
 import { createReport } from './report.js';
 import { createJobs } from './jobs.js';
+import { createRefunds } from './refunds.js';
 import { createRetention } from './retention.js';
 import { createSandboxControl, type ClockKeeper } from './sandbox.js';
 import { createSandboxEvents } from './outbox-view.js';
@@ -59,10 +61,24 @@ export function createServices(core: Core, { pool, engine, money }: Shared, { sc
   const cards = createCards(core, { events, jobs });
   const accounts = createAccounts(core, { events, jobs, engine, cards });
   const customers = createCustomers(core, { events, engine, accounts });
-  const transactions = createTransactions(core, { jobs, events, engine });
+  const fees = createFees(core, money);
+  const transactions = createTransactions(core, { jobs, events, engine, fees, money });
   const authorisations = createAuthorisations(core, { jobs, events, transactions, money });
-  cards.onTerminate(authorisations.holdAfterTermination);
-  const sandbox = createSandboxControl(core, { scheduler, engine, webhooks, lab, customers, accounts, cards, keepClock });
+  const refunds = createRefunds(core, { transactions, money });
+  cards.onPayments(authorisations.paymentsChanged);
+  const sandbox = createSandboxControl(core, {
+    scheduler,
+    engine,
+    webhooks,
+    lab,
+    customers,
+    accounts,
+    cards,
+    authorisations,
+    transactions,
+    refunds,
+    keepClock,
+  });
   const sandboxEvents = createSandboxEvents(core);
   const retention = createRetention(core, { events });
   const world = createWorld(core);
@@ -85,6 +101,8 @@ export function createServices(core: Core, { pool, engine, money }: Shared, { sc
     cards,
     authorisations,
     transactions,
+    fees,
+    refunds,
     sandbox,
     sandboxEvents,
     retention,

@@ -14,9 +14,11 @@ import type { ClockState } from '../kernel/clock.js';
 import { ApiFaultsShown } from '../domain/api-faults.js';
 import type { ApiFaultsView } from '../wire/api-faults.js';
 import { fail, SandboxError, type FieldError } from '../domain/errors.js';
+import type { FeeSettings } from '../domain/fees.js';
 import { Uuid } from '../domain/formats.js';
 import { Seed, type Faults } from '../domain/webhook-faults.js';
 import type { RandomState } from '../kernel/ids.js';
+import { FeeSettingsInput } from '../wire/fees.js';
 import { JournalEntry } from '../wire/journal.js';
 import type { ApiFaultDraws } from '../services/api-faults.js';
 import { WORLD_TABLES, type WorldTable, type WorldTableName } from '../store/world.js';
@@ -49,6 +51,8 @@ export interface ProgrammeState {
   random: { main?: RandomState | undefined; apiRequests?: RandomState | undefined; controlRequests?: RandomState | undefined };
   webhookFaults?: Faults | undefined;
   webhooksPaused: boolean;
+  /** The fees its new transactions carry (docs/money-path.md: Fees); absent for none. */
+  fees?: FeeSettings | undefined;
   /** The API fault lab's rules as GET /_sandbox/api/faults shows them, and where its draws stand. */
   apiFaults: { shown: ApiFaultsView; draws: ApiFaultDraws };
   /** Newest first. */
@@ -85,6 +89,7 @@ const State = z.strictObject({
   random: z.strictObject({ main: Stream.optional(), apiRequests: Stream.optional(), controlRequests: Stream.optional() }),
   webhookFaults: z.custom<Faults>((faults) => typeof faults === 'object' && faults !== null && !Array.isArray(faults), 'must be an object').optional(),
   webhooksPaused: z.boolean(),
+  fees: FeeSettingsInput.optional(),
   apiFaults: z.strictObject({ shown: ApiFaultsShown, draws: z.strictObject({ programme: Stream.optional(), rules: Stream.optional() }) }),
   journal: z.array(JournalEntry),
   tables: z.strictObject(Object.fromEntries(TABLES.map(({ name }) => [name, Table])) as Record<TableName, typeof Table>),
@@ -137,6 +142,23 @@ function cellProblem(column: SQLiteColumn, value: unknown): string | undefined {
     default:
       if (typeof value !== 'string') return 'must be text';
       return column.enumValues && !column.enumValues.includes(value) ? `must be one of ${column.enumValues.join(', ')}` : undefined;
+  }
+}
+
+/**
+ * A file written before a column was added at the end of its table, empty where it may be, reads
+ * with that column empty: the rows of such a table are given nulls for it. Any other difference of
+ * columns is left for `rowProblems` to name.
+ */
+function withAddedColumns(tables: Record<TableName, TableRows>): void {
+  for (const { name, columns } of TABLES) {
+    const table = tables[name];
+    const named = table.columns;
+    const added = columns.slice(named.length);
+    const prefix = named.length < columns.length && named.every((column, i) => column === columns[i]!.name);
+    if (!prefix || added.some((column) => column.notNull)) continue;
+    table.columns = columns.map((c) => c.name);
+    table.rows = table.rows.map((row) => (Array.isArray(row) && row.length === named.length ? [...row, ...added.map(() => null)] : row));
   }
 }
 
@@ -194,6 +216,7 @@ export function readSnapshot(text: string, verify: boolean): SnapshotRead {
   }
   const parsed = File.safeParse(json);
   if (!parsed.success) throw refused(parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'file', message: issue.message })));
+  withAddedColumns(parsed.data.state.tables);
   if (verify) {
     const problems = rowProblems(parsed.data.state.tables);
     if (problems.length) throw refused(problems);

@@ -1,7 +1,7 @@
 /**
  * Snapshots (docs/snapshots.md): a programme's whole state at one instant — its world (resources,
  * events, deliveries and attempts, jobs, webhook subscriptions, idempotency keys), its journal, its
- * faults and pause, its clock and where its random streams stand — kept in the database as its
+ * faults and pause, its fees, its clock and where its random streams stand — kept in the database as its
  * file, put back in place, carried as a file to another programme or sandbox, or forked into a new
  * programme. Credentials, signing keys, the token secret and the webhook key are the programme's
  * own and stay as they are. Saving and restoring run exclusively of the programme's due work
@@ -86,7 +86,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
   const capture = ({ id, core, services, journal, requestStreams, seed }: Programme): ProgrammeState =>
     store.transaction(() => {
       const row = db
-        .select({ faults: programmeRows.webhookFaults, paused: programmeRows.webhooksPaused })
+        .select({ faults: programmeRows.webhookFaults, paused: programmeRows.webhooksPaused, fees: programmeRows.fees })
         .from(programmeRows)
         .where(eq(programmeRows.id, id))
         .get()!;
@@ -96,6 +96,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
         random: { main: core.random.state(), apiRequests: requestStreams.api.state(), controlRequests: requestStreams.control.state() },
         webhookFaults: row.faults ?? undefined,
         webhooksPaused: row.paused,
+        ...(row.fees && { fees: row.fees }),
         apiFaults: { shown: services.apiFaults.view(), draws: services.apiFaults.draws() },
         journal: journal.list(),
         tables: Object.fromEntries(
@@ -123,6 +124,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
             .set({
               webhookFaults: state.webhookFaults ?? null,
               webhooksPaused: state.webhooksPaused,
+              fees: state.fees ?? null,
               clockFrozenAt: frozen ? now : null,
               clockOffset: now - core.clock.wall(),
             })
@@ -143,6 +145,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
       requestStreams.control.restore(state.random.controlRequests);
       services.apiFaults.restore(state.apiFaults.shown, state.apiFaults.draws);
       services.lab.reload();
+      services.fees.reload();
       journal.restore(state.journal);
       await abandoned;
     });
@@ -249,11 +252,11 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     export: (programme: Programme): string => snapshotFile(header(undefined), capture(programme)),
 
     /** A new programme, with credentials of its own, starting from snapshot `id`'s world and clock. */
-    async fork(id: string, name?: string): Promise<CreatedProgramme> {
+    async fork(id: string, options: { name?: string | undefined; holdExpiry?: string | undefined } = {}): Promise<CreatedProgramme> {
       const kept =
         db.select({ file: snapshots.file }).from(snapshots).where(eq(snapshots.id, id)).get() ?? fail('snapshot_not_found', `no snapshot with id ${id}`);
       const { state } = readSnapshot(kept.file, false);
-      const { apiKey, apiSecret, id: made } = programmes.create({ name, randomSeed: state.seed });
+      const { apiKey, apiSecret, id: made } = programmes.create({ ...options, randomSeed: state.seed });
       await restore(programmes.get(made), state);
       return { ...programmes.describe(made), apiKey, apiSecret };
     },

@@ -55,7 +55,7 @@ export type Authorisation = z.infer<typeof Authorisation>;
 
 const text = z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 
-const MerchantOverride = z
+export const MerchantOverride = z
   .object({
     id: text.optional(),
     name: text.optional(),

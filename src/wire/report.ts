@@ -82,7 +82,15 @@ export const Report = z
     coverage: z.object({
       operations: z.array(z.object({ operationId: z.string(), method: z.string(), path: z.string(), calls: Count, statuses: Tally })),
       neverCalled: z.array(z.string()),
-      states: z.array(z.object({ resource: z.enum(RESOURCE_TYPES), reached: z.array(z.string()), never: z.array(z.string()) })),
+      states: z.array(
+        z.object({
+          resource: z.enum(RESOURCE_TYPES),
+          reached: z.array(z.string()),
+          never: z.array(z.string()),
+          /** For each state never reached, the request, control or wait that reaches it. */
+          hints: z.record(z.string(), z.string()),
+        }),
+      ),
       webhooks: z.array(z.object({ type: z.enum(WEBHOOK_TYPES), attempts: Count, answers: Tally })),
     }),
   })

@@ -1,8 +1,9 @@
 /**
  * Readiness (docs/go-live.md: Before you go live): the go-live report of the programme in view — each check
  * with its verdict, what was found, what could not be judged, its evidence and how to fix it, then the operations never called, the states
- * never reached and what the receiver answered — read again as requests and deliveries come in.
+ * never reached with what reaches each, and what the receiver answered — read again as requests and deliveries come in.
  */
+import type { ComponentChildren } from 'preact';
 import { control } from '../api.js';
 import { Badge, Empty, Facts, Panel } from '../components.js';
 import { journal, worldChanged } from '../live.js';
@@ -48,9 +49,20 @@ export function ReportView({ programme }: { programme: string }) {
           rows={[
             ['operations called', `${operations.length - neverCalled.length} of ${operations.length}`],
             ['never called', neverCalled.length ? <span class="mono">{neverCalled.join(', ')}</span> : 'none'],
-            ...states.map((s): [string, string] => [
+            ...states.map((s): [string, ComponentChildren] => [
               `${s.resource} states`,
-              `${s.reached.join(', ') || 'none'}${s.never.length ? ` — never ${s.never.join(', ')}` : ''}`,
+              <>
+                {`${s.reached.join(', ') || 'none'}${s.never.length ? ` — never ${s.never.join(', ')}` : ''}`}
+                {s.never.length > 0 && (
+                  <ul class="hint reach">
+                    {s.never.map((status) => (
+                      <li key={status}>
+                        <code>{status}</code>: {s.hints[status]}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </>,
             ]),
             ...webhooks.map((w): [string, string] => [
               w.type,

@@ -1,7 +1,7 @@
 /**
  * The go-live report's coverage (docs/go-live.md: Before you go live): each operation with its calls
  * and answer statuses and those never called, the states each resource type reached against those
- * it can, and each webhook type's attempts and what the receiver answered — over every programme
+ * it can (with what reaches each state never seen), and each webhook type's attempts and what the receiver answered — over every programme
  * the report covers.
  */
 import { ACCOUNT_STATUSES } from '../account.js';
@@ -10,6 +10,7 @@ import { AUTHORISATION_STATUSES } from '../authorisation.js';
 import { CARD_STATUSES } from '../card.js';
 import { CUSTOMER_STATUSES } from '../customer.js';
 import { RESOURCE_TYPES, type ResourceType, type WebhookType } from '../outbox.js';
+import { REACHED_BY } from '../reach.js';
 import { TRANSACTION_STATUSES } from '../transaction.js';
 import { pathOf } from './records.js';
 import type { Report, ReportInput } from './types.js';
@@ -59,7 +60,8 @@ export function coverage(input: ReportInput): Report['coverage'] {
     states: RESOURCE_TYPES.map((resource) => {
       const statuses = STATUSES[resource];
       const reached = statuses.filter((s) => input.programmes.some((p) => p.statesReached[resource]?.includes(s)));
-      return { resource, reached, never: statuses.filter((s) => !reached.includes(s)) };
+      const never = statuses.filter((s) => !reached.includes(s));
+      return { resource, reached, never, hints: Object.fromEntries(never.map((s) => [s, REACHED_BY[resource][s]!])) };
     }),
     webhooks: [...webhooks].map(([type, w]) => ({ type, ...w })),
   };

@@ -130,7 +130,8 @@ export interface Report {
   coverage: {
     operations: { operationId: string; method: string; path: string; calls: number; statuses: Record<string, number> }[];
     neverCalled: string[];
-    states: { resource: ResourceType; reached: string[]; never: string[] }[];
+    /** `hints`: for each state never reached, what reaches it. */
+    states: { resource: ResourceType; reached: string[]; never: string[]; hints: Record<string, string> }[];
     webhooks: { type: WebhookType; attempts: number; answers: Record<string, number> }[];
   };
 }

@@ -30,7 +30,13 @@ export function controlProgrammeRoutes(control: ControlPlane, { programmes, snap
       responses: { 201: jsonResponse(CreatedProgramme), 404: problem('No snapshot has the id `from` names'), 429: problem('Too many programmes') },
     },
     async (c, { body: { from, ...input } }) =>
-      answer(c, from === undefined ? onBody(() => programmes.create(input)) : await snapshots.fork(from.toLowerCase(), input.name), 201),
+      answer(
+        c,
+        from === undefined
+          ? onBody(() => programmes.create(input))
+          : await snapshots.fork(from.toLowerCase(), { name: input.name, holdExpiry: input.holdExpiry }),
+        201,
+      ),
   );
   controlRoute(
     control,

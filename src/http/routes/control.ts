@@ -21,6 +21,7 @@ import { servicesOf, type Api, type AppEnv } from '../env.js';
 import { jsonResponse } from '../schemas.js';
 import { controlApiFaultRoutes } from './control-api-faults.js';
 import { controlEventRoutes } from './control-events.js';
+import { controlMoneyRoutes } from './control-money.js';
 import { controlProgrammeRoutes } from './control-programmes.js';
 import { controlReportRoutes } from './control-report.js';
 import { controlRequestRoutes } from './control-requests.js';
@@ -83,6 +84,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   control.mirror(webhooks);
   controlSeedRoutes(control);
   controlSnapshotRoutes(control, deps);
+  controlMoneyRoutes(control, deps);
   control.mirror(simulator);
   // What the pipeline may answer on its own, declared on every route once all are added.
   declareControlPipeline(control.openAPIRegistry);

@@ -3,6 +3,7 @@
  * and snapshots; and the columns every programme's table starts with.
  */
 import { foreignKey, index, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { FeeSettings } from '../../domain/fees.js';
 import type { Faults } from '../../domain/webhook-faults.js';
 
 export const createdAt = () => integer('created_at').notNull();
@@ -33,6 +34,10 @@ export const programmes = sqliteTable('programmes', {
   /** Whether all its deliveries are paused. */
   webhooksPaused: integer('webhooks_paused', { mode: 'boolean' }).notNull().default(false),
   createdAt: createdAt(),
+  /** The fees its new transactions carry (docs/money-path.md: Fees); null for none. */
+  fees: text('fees', { mode: 'json' }).$type<FeeSettings>(),
+  /** How long its holds stay pending before they are released (docs/money-path.md: Holds that expire); null for --hold-expiry. */
+  holdExpiryMs: integer('hold_expiry_ms'),
 });
 
 /** The owning programme's id, first in every key; its rows go with it. */

@@ -100,6 +100,8 @@ export const authorisations = sqliteTable(
     capture: integer('capture', { mode: 'boolean' }).notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The part a partial capture takes, in `currency`; null for the whole (docs/money-path.md: Partial captures). Last, so a snapshot file written before it reads with it empty. */
+    capturedAmount: text('captured_amount'),
   },
   (t) => [primaryKey({ columns: [t.programmeId, t.id] }), index('authorisations_card').on(t.programmeId, t.cardId)],
 );
