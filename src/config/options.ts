@@ -5,6 +5,7 @@
  */
 import { parseDuration } from '../domain/duration.js';
 import { NETWORKS, type Network } from '../domain/pan.js';
+import { MAX_ADVANCE_MS } from '../domain/time-travel.js';
 import { apiFaults, bool, clock, ConfigError, faults, hosts, int, oneOf, str, strOpt, uuid, type AllowedHosts, type Parser } from './parsers.js';
 
 export type Verify = 'strict' | 'warn' | 'off';
@@ -131,7 +132,8 @@ export const OPTIONS = [
     doc: 'Lifetime of access tokens in sandbox time (`1h`, `PT30M`)',
     parse: (raw) => {
       const ms = parseDuration(raw);
-      if (ms === undefined || ms < 1000) throw new ConfigError(`must be a duration of at least 1s, got "${raw}"`);
+      // A token expires on the sandbox clock: a lifetime past its range of time would make an expiry no date holds.
+      if (ms === undefined || ms < 1000 || ms > MAX_ADVANCE_MS) throw new ConfigError(`must be a duration of at least 1s and at most 100 years, got "${raw}"`);
       return ms;
     },
   }),

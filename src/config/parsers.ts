@@ -2,7 +2,7 @@
  * How each option's raw text (a flag or an environment variable) is read: each parser says what
  * is wrong with a value, and resolveConfig (config.ts) prefixes the flag or variable it came from.
  */
-import { parseClockOption } from '../domain/instant.js';
+import { readClockOption } from '../domain/instant.js';
 import { UUID_PATTERN } from '../domain/formats.js';
 import { parseApiFaultsJson, type ApiFaultRules } from '../domain/api-faults.js';
 import { parseFaultsSpec, type Faults } from '../domain/webhook-faults.js';
@@ -35,7 +35,8 @@ export const uuid: Parser<string | undefined> = (raw) => {
   return raw;
 };
 export const clock: Parser<string | undefined> = (raw) => {
-  if (parseClockOption(raw, 0) === undefined) throw new ConfigError(`must be an ISO 8601 date or date-time (e.g. 2026-01-01T09:00:00Z) or "now", got "${raw}"`);
+  const read = readClockOption(raw, 0);
+  if ('problem' in read) throw new ConfigError(`${read.problem}, got "${raw}"`);
   return raw;
 };
 export const faults: Parser<Faults | undefined> = (raw) => {
