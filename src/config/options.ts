@@ -6,7 +6,7 @@
 import { parseDuration } from '../domain/duration.js';
 import { NETWORKS, type Network } from '../domain/pan.js';
 import { MAX_ADVANCE_MS } from '../domain/time-travel.js';
-import { apiFaults, bool, clock, ConfigError, faults, hosts, int, oneOf, str, strOpt, uuid, type AllowedHosts, type Parser } from './parsers.js';
+import { apiFaults, bool, clock, ConfigError, faults, hosts, int, oneOf, size, str, strOpt, uuid, type AllowedHosts, type Parser } from './parsers.js';
 
 export type Verify = 'strict' | 'warn' | 'off';
 export type Env = 'sandbox' | 'production';
@@ -237,6 +237,15 @@ export const OPTIONS = [
     default: 100,
     parse: int(0, 1_000_000),
     doc: 'How many snapshots the sandbox keeps, over all its programmes',
+  }),
+  spec({
+    key: 'maxSnapshotBytes',
+    flag: '--max-snapshot-bytes <size>',
+    env: 'CARD_SANDBOX_MAX_SNAPSHOT_BYTES',
+    default: 1_073_741_824,
+    parse: size,
+    defaultText: '1GiB',
+    doc: 'How many bytes of snapshot files the sandbox keeps, over all its programmes: `512MiB`, `2GiB` or bytes',
   }),
   spec({
     key: 'randomSeed',

@@ -27,6 +27,13 @@ export const oneOf =
     if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`must be one of ${values.join(', ')}, got "${raw}"`);
     return raw as T;
   };
+/** A size in bytes: `1073741824`, or with a binary unit, `512MiB`, `1GiB`, `64KiB`. */
+export const size: Parser<number> = (raw) => {
+  const m = /^(\d+)\s*(B|KiB|MiB|GiB)?$/i.exec(raw.trim());
+  const n = m ? Number(m[1]) * { b: 1, kib: 1024, mib: 1_048_576, gib: 1_073_741_824 }[(m[2] ?? 'b').toLowerCase() as 'b']! : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new ConfigError(`must be a size such as 512MiB, 1GiB or a number of bytes, got "${raw}"`);
+  return n;
+};
 export const str: Parser<string> = (raw) => raw;
 export const strOpt: Parser<string | undefined> = (raw) => raw;
 const UUID = new RegExp(`^${UUID_PATTERN}$`);

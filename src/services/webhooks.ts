@@ -205,7 +205,10 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
     /** Cuts the attempts in flight short and records none of them: the world is being replaced (a snapshot restored). */
     abandon: () => dispatcher.abandon(),
 
-    /** Starts no more attempts (the programme is being deleted); those in flight finish and record nothing. */
+    /** Cuts the attempts in flight short now, and stops time travel under way from sending more (a restore is coming). */
+    cutShort: () => dispatcher.cutShort(),
+
+    /** Starts no more attempts (the programme is being deleted); those in flight are cut short at once and record nothing. */
     stop: () => dispatcher.stop(),
   };
 }

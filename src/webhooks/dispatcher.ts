@@ -49,9 +49,16 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   };
   // Cuts the attempts in flight short: at shutdown, or when their world is replaced (then a new one serves).
   let cut = cutter();
-  // Bumped when the programme's world is replaced (a snapshot restored): an attempt begun before records nothing.
+  // Bumped when the programme's world is replaced (a snapshot restored) or deleted: an attempt begun before records nothing.
   let world = 0;
+  // Bumped when the attempts in flight are cut short: time travel under way stops sending.
+  let cuts = 0;
   let stopped = false;
+  const cutShort = () => {
+    cuts++;
+    cut.abort();
+    cut = cutter();
+  };
 
   /**
    * The delivery lab's decision for the attempt due now (domain/webhook-faults.ts). With no faults in
@@ -160,11 +167,12 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
      * those made within the same wall-clock second share one signature (send.ts).
      */
     async runDue(now: number, until = now): Promise<number> {
+      const begun = { world, cuts };
       let ran = await idle();
       let followed: Due[] = [];
       for (;;) {
-        // Shutting down: what is left stays pending for the next start.
-        if (stopped) return ran;
+        // Shutting down, or cut short (a restore is coming): what is left stays pending.
+        if (stopped || cuts !== begun.cuts) return ran;
         const retries = followed.flatMap((due) => rows.dueById(due.id, until));
         const batch = retries.length > 0 ? retries : rows.due(until, MAX_IN_FLIGHT, inFlight.keys());
         if (batch.length === 0) return ran;
@@ -179,6 +187,8 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
         followed = started.map((s) => s.due);
         const run = (async () => {
           const outcomes = await Promise.all(started.map((s) => s.outcomes));
+          // A world replaced meanwhile is not this one's to record in.
+          if (world !== begun.world) return;
           started.forEach(({ due, at }, i) => {
             if (rows.record(due, at, outcomes[i]!)) recorded += outcomes[i]!.length;
           });
@@ -191,7 +201,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
           for (const { due } of started) inFlight.delete(due.id);
         }
         ran += recorded;
-        // Nothing could be stored (the database is closing): stop rather than resend forever.
+        // Nothing could be stored (the database is closing, or the world was replaced): stop rather than resend forever.
         if (recorded === 0 && started.length > 0) return ran;
       }
     },
@@ -203,17 +213,21 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     get inFlight(): number {
       return inFlight.size;
     },
+    /** The programme is deleted: starts no more attempts, and cuts those in flight short at once, recording none. */
     stop(): void {
       stopped = true;
+      world++;
+      cutShort();
     },
+    /** Cuts the attempts in flight short now (each is recorded as failed), and stops time travel under way from sending more. */
+    cutShort,
     /**
      * The programme's world is being replaced (a snapshot restored): cuts the attempts in flight
      * short and records none of them; resolves once none is in flight.
      */
     async abandon(): Promise<void> {
       world++;
-      cut.abort();
-      cut = cutter();
+      cutShort();
       await idle();
     },
     /**
