@@ -78,7 +78,7 @@ describe('the range of time, at every entry', () => {
     });
   });
 
-  describe("POST /_sandbox/programmes {clock}", () => {
+  describe('POST /_sandbox/programmes {clock}', () => {
     it.each([
       ['1969-12-31T23:59:59.999Z', RANGE],
       ['1900-01-01', RANGE],
@@ -160,7 +160,7 @@ describe('the range of time, at every entry', () => {
           expect(result.isError).toBe(true);
           expect(result.content[0]!.text).toMatch(/400 invalid_request/);
         }
-        const clock = (await mcp.callTool({ name: 'clock', arguments: {} })) as { structuredContent: { now: string } };
+        const clock = (await mcp.callTool({ name: 'clock', arguments: {} })) as unknown as { structuredContent: { now: string } };
         expect(clock.structuredContent.now).toBe(await stillServes(sb));
       } finally {
         await mcp.close();

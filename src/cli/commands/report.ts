@@ -3,7 +3,7 @@
  * with its verdict and a hint, then the coverage — and, with --junit, the same as JUnit XML for CI:
  * one test case per check and per operation never called (skipped). Exits 1 when a check fails.
  */
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../kernel/files.js';
 import type { Report } from '../../client/control.generated.js';
 import { CommandFailed, type Client, type CommandContext } from '../client.js';
 import { command } from '../command.js';
@@ -36,7 +36,7 @@ export const goLiveReport = (client: Client): Promise<Report> => client.getRepor
 /** Prints the report (and writes it as JUnit XML to `junit`); a failed check fails the command (exit 1) once it is printed. */
 export async function report({ client, io, json }: CommandContext, junit?: string): Promise<void> {
   const answer = await goLiveReport(client);
-  if (junit !== undefined) writeFileSync(junit, junitXml(answer));
+  if (junit !== undefined) await writeFileAtomic(junit, junitXml(answer));
   if (json) io.json(answer);
   else {
     const c = io.color;

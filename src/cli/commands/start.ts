@@ -8,6 +8,7 @@ import { createPublicKey } from 'node:crypto';
 import { Option } from 'commander';
 import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, OPTIONS, resolveConfig, type Config } from '../../config.js';
 import { buildDeps } from '../../deps.js';
+import { unwritableProblem } from '../../kernel/files.js';
 import { jsonLog } from '../../kernel/log.js';
 import { startServer, type RunningSandbox } from '../../server.js';
 import { keyFingerprintId, spkiPem } from '../../signatures/keys.js';
@@ -60,6 +61,9 @@ function registerSigningKey(config: Config, register: (id: string, base64Pem: st
 }
 
 export async function start(config: Config, io: Io): Promise<RunningSandbox> {
+  // A file that could not be written at exit is refused now, while the user is there to see it.
+  const unwritable = config.exportOnExit === undefined ? undefined : unwritableProblem(config.exportOnExit);
+  if (unwritable !== undefined) throw new StartError(`--export-on-exit ${config.exportOnExit}: ${unwritable}`);
   const log = config.jsonLogs ? jsonLog() : io.log();
   const deps = buildDeps(config, { log });
   const signingKeyId = registerSigningKey(config, (id, pem) => deps.services.auth.putSigningKey(id, pem));
@@ -148,7 +152,8 @@ export const startCommand = command({
       io.err(`\n${signal}: shutting down…`);
       void running.close().then(() => {
         forget();
-        process.exit(0);
+        // 1 when --export-on-exit's file could not be written (server.ts).
+        process.exit(running.exitCode);
       });
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
