@@ -1,7 +1,8 @@
 /**
  * The dispatcher: the scheduler's source of webhook attempts. Deliveries are rows (status
- * `pending`, `nextAttemptAt`); it sends those that are due, at most MAX_IN_FLIGHT at a time, and
- * records each attempt and the delivery's next state in one transaction. In real time `pump`
+ * `pending`, `nextAttemptAt`); it sends those that are due, each attempt in a slot of the pool
+ * every programme shares fairly (send-pool.ts), and records each attempt and the delivery's next
+ * state in one transaction. In real time `pump`
  * starts due attempts without waiting for them; time travel calls `runDue`, which waits. Before
  * each attempt the delivery lab may decide otherwise (docs/webhooks.md: Webhooks → The delivery lab): hold
  * it back, answer in the receiver's place, or send it twice — a pure decision (domain/webhook-faults.ts) taken
@@ -16,7 +17,8 @@ import type { Core } from '../services/core.js';
 import type { DueSource } from '../kernel/scheduler.js';
 import { createDeliveryRows, isSuccess, type AttemptListener, type Due, type Outcome } from './delivery-rows.js';
 import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-attempts.js';
-import { ATTEMPT_TIMEOUT_MS, noResponse, sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
+import { ATTEMPT_TIMEOUT_MS, CUT_SHORT, noResponse, sendAttempt, type AttemptOutcome, type WebhookSigner } from './send.js';
+import type { SendPool } from './send-pool.js';
 
 export type { AttemptListener, AttemptReport } from './delivery-rows.js';
 
@@ -37,7 +39,7 @@ export interface DispatcherOptions {
 type Sending = Exclude<Plan, { action: 'hold' }>;
 
 export function createDispatcher(core: Core, options: DispatcherOptions) {
-  const { clock, random } = core;
+  const { clock, random, programme } = core;
   const { pool, lab } = options;
   const rows = createDeliveryRows(core, lab, options.onAttempt);
   const inFlight = new Map<string, Promise<unknown>>();
@@ -79,9 +81,19 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     return decided;
   };
 
-  /** One real attempt, counted against the shared budget. */
-  const attemptOnce = (due: Due, attempt: number, fresh: boolean, forged = false): Promise<AttemptOutcome> => {
-    pool.active++;
+  /**
+   * One real attempt, in a slot of the shared pool: one taken already (`slot` 'taken', real time),
+   * or one waited for — its subscription's share (a duplicate) or its programme's (time travel).
+   */
+  const attemptOnce = async (
+    due: Due,
+    attempt: number,
+    fresh: boolean,
+    forged: boolean,
+    slot: 'taken' | 'subscription' | 'programme',
+  ): Promise<AttemptOutcome> => {
+    const signal = cut.signal;
+    if (slot !== 'taken' && !(await pool.acquire(programme, due.webhookId, signal, slot === 'subscription'))) return { error: CUT_SHORT, durationMs: 0 };
     return sendAttempt({
       callbackUrl: due.callbackUrl,
       body: Buffer.from(due.body, 'utf8'),
@@ -90,28 +102,30 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       signer: options.signer(),
       created: Math.floor(clock.wall() / 1000),
       agents: pool.agents,
-      signal: cut.signal,
+      signal,
       fresh,
       forged,
     })
       .catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
-      .finally(() => pool.active--);
+      .finally(() => pool.give(programme, due.webhookId));
   };
 
   /**
    * Carries out the plan: the answer the sandbox gives in the receiver's place, or the attempt —
    * and, when it succeeds and a duplicate is due, the same bytes again, freshly signed.
    */
-  const perform = async (due: Due, decided: Sending): Promise<Outcome[]> => {
+  const perform = async (due: Due, decided: Sending, slot: 'taken' | 'programme'): Promise<Outcome[]> => {
     if (decided.action === 'answer') {
+      // Answered in the receiver's place: a slot taken for it goes back at once.
+      if (slot === 'taken') pool.give(programme, due.webhookId);
       return decided.fault === 'injected-status'
         ? [{ statusCode: decided.statusCode, durationMs: 0, fault: decided.fault }]
         : [{ error: noResponse(ATTEMPT_TIMEOUT_MS), durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault }];
     }
-    const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false, decided.fault === 'forged');
+    const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false, decided.fault === 'forged', slot);
     if (decided.fault) outcome.fault = decided.fault;
     if (!decided.duplicate || !isSuccess(outcome)) return [outcome];
-    return [outcome, { ...(await attemptOnce(due, due.attempts + 2, true)), fault: 'duplicate' }];
+    return [outcome, { ...(await attemptOnce(due, due.attempts + 2, true, false, slot === 'taken' ? 'subscription' : 'programme')), fault: 'duplicate' }];
   };
 
   /** Resolves when no attempt is in flight; returns how many were. */
@@ -132,18 +146,25 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
 
     pump(now: number): void {
       if (stopped) return;
-      const room = pool.max - pool.active;
-      if (room <= 0) return;
+      // The programme's share of the pool, less what it holds; subscriptions at their own share wait.
+      const room = pool.room(programme);
+      if (room <= 0) {
+        if (rows.nextDue() !== undefined) pool.whenRoom(options.kick);
+        return;
+      }
       let held = false;
-      for (const due of rows.due(now, room, inFlight.keys())) {
+      for (const due of rows.due(now, room, inFlight.keys(), pool.full(programme))) {
+        // A slot first, then the lab's decision: nothing is drawn for a delivery that waits.
+        if (!pool.take(programme, due.webhookId, options.kick)) continue;
         const at = clock.now();
         const decided = plan(due, at);
         if (decided.action === 'hold') {
+          pool.give(programme, due.webhookId);
           held = true;
           continue;
         }
         const begun = world;
-        const done = perform(due, decided)
+        const done = perform(due, decided, 'taken')
           .then((outcomes) => begun === world && rows.record(due, at, outcomes))
           .finally(() => {
             inFlight.delete(due.id);
@@ -182,7 +203,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
         for (const due of batch) {
           const at = Math.max(due.nextAttemptAt ?? now, now);
           const decided = plan(due, at);
-          if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided) });
+          if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided, 'programme') });
         }
         followed = started.map((s) => s.due);
         const run = (async () => {

@@ -66,26 +66,14 @@ export interface Agents {
 }
 
 /**
- * Keep-alive agents shared by every attempt. The dispatcher never has more than `maxSockets`
- * attempts in flight, and a timed-out attempt destroys its socket, so a hanging receiver cannot
- * hold more sockets than that.
+ * Keep-alive agents shared by every attempt. The pool (send-pool.ts) never lets more than
+ * `maxSockets` attempts be in flight, and a timed-out attempt destroys its socket, so a hanging
+ * receiver cannot hold more sockets than that.
  */
 export function createAgents(maxSockets: number): Agents {
   const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
   const agents = { http: new http.Agent(options), https: new https.Agent(options) };
   return { ...agents, destroy: () => (agents.http.destroy(), agents.https.destroy()) };
-}
-
-/** What every programme's dispatcher shares: the keep-alive agents, and the budget of attempts in flight. */
-export interface SendPool {
-  agents: Agents;
-  readonly max: number;
-  /** Attempts in flight now, across programmes. */
-  active: number;
-}
-
-export function createSendPool(max: number): SendPool {
-  return { agents: createAgents(max), max, active: 0 };
 }
 
 /**
@@ -167,6 +155,9 @@ function targetOf(callbackUrl: string): Target {
   return target;
 }
 
+/** What an attempt cut short records: at shutdown (or, recorded nowhere, when its world is replaced or deleted). */
+export const CUT_SHORT = 'the sandbox shut down before the receiver answered';
+
 /** What an attempt records when the receiver does not answer in time (or the delivery lab says it did not). */
 export const noResponse = (timeoutMs: number) => `no response within ${timeoutMs / 1000} s`;
 
@@ -235,7 +226,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       request.destroy();
     }, timeoutMs);
     const cut = () => {
-      finish('the sandbox shut down before the receiver answered');
+      finish(CUT_SHORT);
       request.destroy();
     };
     if (attempt.signal?.aborted) cut();
