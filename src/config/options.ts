@@ -196,6 +196,14 @@ export const OPTIONS = [
     doc: 'Require `Authorization: Bearer <token>` on /_sandbox/*',
   }),
   spec({
+    key: 'allowLinkLocalCallbacks',
+    flag: '--allow-link-local-callbacks',
+    env: 'CARD_SANDBOX_ALLOW_LINK_LOCAL_CALLBACKS',
+    default: false,
+    parse: bool,
+    doc: 'Deliver webhooks to link-local addresses too (169.254.0.0/16, fe80::/10, where cloud metadata services answer), refused otherwise (docs/reliability.md: Open to a network)',
+  }),
+  spec({
     key: 'seed',
     flag: '--seed <file>',
     env: 'CARD_SANDBOX_SEED',

@@ -8,6 +8,7 @@ import { createPublicKey } from 'node:crypto';
 import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { fail } from '../domain/errors.js';
+import { callbackHostProblem } from '../domain/addresses.js';
 import { callbackUrlProblem } from '../domain/formats.js';
 import { deliveries, events as eventRows, webhooks } from '../store/schema.js';
 import { spkiPem } from '../signatures/keys.js';
@@ -92,7 +93,7 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
      * decided at event time, so changing `types` does not touch deliveries already queued.
      */
     put(input: SaveWebhook): Webhook {
-      const problem = callbackUrlProblem(input.callbackUrl);
+      const problem = callbackUrlProblem(input.callbackUrl) ?? callbackHostProblem(new URL(input.callbackUrl).hostname, core.config.allowLinkLocalCallbacks);
       if (problem) fail('invalid_request', `invalid body: callbackUrl ${problem}`, [{ path: 'callbackUrl', message: problem }]);
       const types = [...new Set(input.types)];
       const now = clock.now();

@@ -105,6 +105,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       signal,
       fresh,
       forged,
+      allowLinkLocal: core.config.allowLinkLocalCallbacks,
     })
       .catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
       .finally(() => pool.give(programme, due.webhookId));

@@ -7,12 +7,14 @@
  * receiver's Content-Type and the first 4 KiB of its answer are kept (docs/webhooks.md: Webhooks).
  */
 import type { KeyObject } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import { contentDigest } from '../signatures/digest.js';
 import { signatureBase, signBaseOnPool, signatureInputFor, type SignedMessage } from '../signatures/message.js';
 import { version } from '../kernel/version.js';
+import { callbackHostProblem, isLinkLocal } from '../domain/addresses.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -41,6 +43,8 @@ export interface Attempt {
   fresh?: boolean;
   /** Send a body changed after its digest and signature were made: the delivery lab's forge, which a receiver must refuse. */
   forged?: boolean;
+  /** Deliver to a link-local address too (--allow-link-local-callbacks); refused otherwise, named or resolved. */
+  allowLinkLocal?: boolean;
 }
 
 /** The body a forged delivery carries: the signed one with a byte more, so its Content-Digest no longer matches. */
@@ -155,6 +159,24 @@ function targetOf(callbackUrl: string): Target {
   return target;
 }
 
+/**
+ * Name resolution that refuses a link-local address (domain/addresses.ts): a callback host whose
+ * name resolves there is not connected to. Node asks for one address or, to try each family in
+ * turn, for all of them.
+ */
+const guardedLookup: NonNullable<http.RequestOptions['lookup']> = (hostname, options, callback) => {
+  dnsLookup(hostname, options, (error, address, family) => {
+    if (error) return callback(error, address as string, family);
+    const found = Array.isArray(address) ? (address as LookupAddress[]).map((a) => a.address) : [address as string];
+    const refused = found.find(isLinkLocal);
+    if (refused === undefined) return callback(null, address as string, family);
+    const problem = Object.assign(new Error(`${hostname} resolves to ${refused}, a link-local address: not delivered there (--allow-link-local-callbacks)`), {
+      code: 'ELINKLOCAL',
+    });
+    callback(problem, address as string, family);
+  });
+};
+
 /** What an attempt cut short records: at shutdown (or, recorded nowhere, when its world is replaced or deleted). */
 export const CUT_SHORT = 'the sandbox shut down before the receiver answered';
 
@@ -185,6 +207,9 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     'User-Agent': `card-sandbox/${version()}`,
   };
   const timeoutMs = attempt.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  // A link-local address written in the URL is never connected to (resolved ones, by guardedLookup).
+  const refused = callbackHostProblem(target.options.hostname ?? '', attempt.allowLinkLocal === true);
+  if (refused !== undefined) return { error: `the callback host ${refused}`, durationMs: 0 };
   const agent = target.secure ? attempt.agents.https : attempt.agents.http;
   const client = target.secure ? https : http;
   const started = performance.now();
@@ -207,7 +232,8 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       if (response) outcome.response = response;
       resolve(outcome);
     };
-    const request = client.request({ ...target.options, method: 'POST', headers, agent }, (response) => {
+    const guard = attempt.allowLinkLocal ? {} : { lookup: guardedLookup };
+    const request = client.request({ ...target.options, ...guard, method: 'POST', headers, agent }, (response) => {
       statusCode = response.statusCode;
       contentType = response.headers['content-type'];
       // Read to the end for the socket to be reused; only the first 4 KiB are kept.
