@@ -23,6 +23,16 @@ const dir = mkdtempSync(join(tmpdir(), 'reliability-files-'));
 const SECRET = 'root:x:0:0:the-secret-line-of-a-file';
 let world: string;
 
+/**
+ * Resolves once the sandbox started by `pid` has recorded itself in its run file, which it does
+ * right before it listens for SIGTERM: a signal sent earlier would find no handler.
+ */
+async function listening(pid: number): Promise<void> {
+  const file = join(tmpdir(), `card-sandbox-${process.getuid?.() ?? 'user'}`, `${pid}.json`);
+  while (!existsSync(file)) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 50));
+}
+
 /** Whether `text` is a whole snapshot file: JSON, of the format, its state matching its digest. */
 function whole(text: string): boolean {
   try {
@@ -52,6 +62,7 @@ describe('--export-on-exit', () => {
       const file = join(folder, 'world.snapshot.json');
       writeFileSync(file, world);
       const sandbox = await startSandbox(['--import', file, '--export-on-exit', file]);
+      await listening(sandbox.process.child.pid!);
       // Kill at a moment of the write: once the folder changes (the write has begun), after 0–19 ms.
       const delay = run;
       const watcher = watch(folder, () => {
@@ -81,6 +92,7 @@ describe('--export-on-exit', () => {
   it('that cannot be written at exit: the process exits 1, saying so', async () => {
     const folder = mkdtempSync(join(dir, 'gone-'));
     const sandbox = await startSandbox(['--export-on-exit', join(folder, 'out.snapshot.json')]);
+    await listening(sandbox.process.child.pid!);
     rmSync(folder, { recursive: true });
     sandbox.process.child.kill('SIGTERM');
     const run = await sandbox.process.exited;

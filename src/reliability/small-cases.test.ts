@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../cli/program.js';
 import { createControlClient } from '../client/control.js';
 import { defaultConfig } from '../config.js';
 import { buildDeps } from '../deps.js';
@@ -120,7 +121,7 @@ describe('the MCP server', () => {
   it('adds no listener to stdout per call, and its seed tool says what is wrong with a file without a byte of it', async () => {
     const sb = createTestSandbox();
     const listening = process.stdout.listenerCount('error');
-    const server = createMcpServer(cliContext(sb).client);
+    const server = createMcpServer(cliContext(sb).client, COMMANDS);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const mcp = new Client({ name: 'small-cases', version: '1.0.0' });
