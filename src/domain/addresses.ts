@@ -11,7 +11,11 @@
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /** A host as URLs and flags write it, without IPv6 brackets, lower-cased. */
-const bare = (host: string) => host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+const bare = (host: string) =>
+  host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
 
 /** Whether binding to `host` keeps the sandbox on this machine: `localhost`, 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(host: string): boolean {

@@ -7,7 +7,8 @@ export const ECHO_CHARS = 64;
 
 /** `"2026-13-01"`, or `"aaaa…" (10000 characters)` for a long one. */
 export function echo(value: string, max = ECHO_CHARS): string {
-  const printable = value.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // Control characters written as escapes, so that an echo never moves a terminal's cursor.
+  const printable = [...value].map((c) => (c < ' ' || c === '\u007f' ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join('');
   if (printable.length <= max) return `"${printable}"`;
   return `"${printable.slice(0, max)}…" (${value.length} characters)`;
 }

@@ -52,7 +52,10 @@ export function advanceTarget(request: AdvanceRequest, now: number): number {
   if (by !== undefined) {
     const duration = parseCalendarDuration(by);
     if (duration === undefined)
-      return refuse('by', `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "30d", "1mo", "1y"), got ${echo(by)}`);
+      return refuse(
+        'by',
+        `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "30d", "1mo", "1y"), got ${echo(by)}`,
+      );
     const at = addCalendar(now, duration);
     if (at <= now) return refuse('by', `must be longer than zero, got ${echo(by)}`);
     // A count of years or months past what a date holds gives no instant at all (NaN).

@@ -53,7 +53,12 @@ export class ControlPlane extends OpenAPIHono<AppEnv> {
 
   /** What a route meets before its handler, as declared: the admin token, its body, its programme. */
   checks({ admin = true, maxBodyBytes, programme = true }: { admin?: boolean; maxBodyBytes?: number; programme?: boolean }): Middleware[] {
-    return [...(admin ? [this.admin] : []), ...(maxBodyBytes === undefined ? this.json : readBody(maxBodyBytes)), ...(programme ? [this.programme] : [])];
+    // A body with a limit of its own is a file (rawBody): taken as its bytes as well as as JSON.
+    return [
+      ...(admin ? [this.admin] : []),
+      ...(maxBodyBytes === undefined ? this.json : readBody(maxBodyBytes, { file: true })),
+      ...(programme ? [this.programme] : []),
+    ];
   }
 
   /**

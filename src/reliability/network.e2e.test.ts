@@ -22,7 +22,9 @@ describe('start on an address other than loopback', () => {
     assertBuilt();
     running = await startSandbox(['--host', '0.0.0.0']);
     const [ready, ...log] = (await waitForOutput(running.process, (out) => out.split('\n').length > 2)).trim().split('\n');
-    const warning = expect.stringMatching(/^the control plane is open to every network this machine \(or container\) is on, with no --admin-token: .*docker run -p 127\.0\.0\.1:/);
+    const warning = expect.stringMatching(
+      /^the control plane is open to every network this machine \(or container\) is on, with no --admin-token: .*docker run -p 127\.0\.0\.1:/,
+    );
     expect(JSON.parse(ready!)).toMatchObject({ event: 'ready', warnings: [warning] });
     expect(log.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ level: 'warn', msg: warning }));
   });
@@ -112,10 +114,16 @@ describe('callback addresses', () => {
     // The same world in a sandbox that does not allow it: a delivery there fails at once, without a connection.
     const strict = createTestSandbox();
     expect((await strict.json('POST', '/_sandbox/snapshots/restore', { token: false, body: file })).status).toBe(200);
-    await strict.json('POST', '/_sandbox/seed', { token: false, body: { customers: [{ externalId: 'one', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] } });
+    await strict.json('POST', '/_sandbox/seed', {
+      token: false,
+      body: { customers: [{ externalId: 'one', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] },
+    });
     await strict.deps.services.scheduler.advance(strict.deps.clock.now() + 1000);
     const events = (await strict.json('GET', '/_sandbox/events?type=card.updated', { token: false })).body as { id: string }[];
     const detail = (await strict.json('GET', `/_sandbox/events/${events[0]!.id}`, { token: false })).body;
-    expect(detail.deliveries[0].history[0]).toMatchObject({ error: expect.stringMatching(/^the callback host must not be a link-local address/), durationMs: 0 });
+    expect(detail.deliveries[0].history[0]).toMatchObject({
+      error: expect.stringMatching(/^the callback host must not be a link-local address/),
+      durationMs: 0,
+    });
   });
 });

@@ -72,7 +72,7 @@ describe('the range of time, at every entry', () => {
       for (const body of [{ by: '1ms' }, { by: 'P1M' }, { by: 'P99Y' }]) {
         const res = await control(body);
         expect(res.status).toBe(400);
-        expect(res.body.detail).toMatch(RANGE);
+        expect(res.body.detail).toMatch(/past 9999-12-31T23:59:59\.999Z/);
       }
       expect(await stillServes(sb, late.body.id)).toBe('9999-12-31T23:59:59.999Z');
     });

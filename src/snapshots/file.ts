@@ -24,7 +24,8 @@ import type { ApiFaultDraws } from '../services/api-faults.js';
 import type { WorldTableName } from '../store/world.js';
 import { version } from '../kernel/version.js';
 import { worldProblems, type World } from './checks.js';
-import { cellsOf, FORMAT_TABLES, recordOf, type RecordProblem } from './format.js';
+import { cellsOf, recordOf, type RecordProblem } from './format.js';
+import { FORMAT_TABLES } from './tables.js';
 import { migrate, MigrationProblem, readableVersions } from './migrations.js';
 
 export const SNAPSHOT_FORMAT = 'card-sandbox snapshot';

@@ -8,7 +8,8 @@
  * milliseconds; version 2 holds each table as records of the format's own fields (format.ts), every
  * instant as RFC 3339.
  */
-import { FORMAT_TABLES, type Field } from './format.js';
+import type { Field } from './format.js';
+import { FORMAT_TABLES } from './tables.js';
 
 type State = Record<string, unknown>;
 

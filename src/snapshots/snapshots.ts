@@ -17,8 +17,8 @@ import type { Ids } from '../kernel/ids.js';
 import { bytesText } from '../kernel/files.js';
 import type { CreatedProgramme, Programme, Programmes } from '../programmes/index.js';
 import { readSnapshot, snapshotFile, type ProgrammeState, type RestoredState, type SnapshotHeader, type TableName } from './file.js';
-import { columnsOf, FORMAT_TABLES } from './format.js';
-import { once, sqlLiteral } from '../store/prepared.js';
+import { worldRows } from './rows.js';
+import { FORMAT_TABLES } from './tables.js';
 import { programmes as programmeRows, snapshots } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import type { SnapshotCounts, SnapshotSummary } from '../wire/snapshots.js';
@@ -52,44 +52,7 @@ type Memory = Pick<ProgrammeState, 'clock' | 'random' | 'journal'> & { apiFaults
 
 export function createSnapshots({ store, config, programmes, ids, wall = Date.now }: SnapshotsDeps) {
   const { db, sqlite } = store;
-  const quote = (name: string) => `"${name}"`;
-  // One statement of each kind per table, built when first used, over the columns the format
-  // reads and writes (format.ts): a column it does not name keeps its default. A request in
-  // flight when the snapshot is taken never finished: its idempotency key is not kept.
-  const statements = FORMAT_TABLES.map((table) => {
-    const from = quote(table.sqlName);
-    const written = table.fields.map((f) => quote(f.column.name)).join(', ');
-    const columns = columnsOf(table).map((c) => quote(c.name));
-    return {
-      name: table.name,
-      select: once(() =>
-        sqlite
-          .prepare(
-            `SELECT ${written} FROM ${from} WHERE programme_id = ?${table.name === 'idempotencyKeys' ? ` AND state = ${sqlLiteral('done')}` : ''} ORDER BY rowid`,
-          )
-          .raw(),
-      ),
-      current: once(() => sqlite.prepare(`SELECT rowid, ${columns.join(', ')} FROM ${from} WHERE programme_id = ? ORDER BY rowid`).raw()),
-      removeFrom: once(() => sqlite.prepare(`DELETE FROM ${from} WHERE programme_id = ? AND rowid >= ?`)),
-      insert: once(() => sqlite.prepare(`INSERT INTO ${from} (programme_id, ${columns.join(', ')}) VALUES (?, ${columns.map(() => '?').join(', ')})`)),
-    };
-  });
-
-  /**
-   * Replaces the programme's rows of one table with `rows`, in their order. Those already there as
-   * the snapshot holds them, from the first on, stay: a world changed at its end (new resources,
-   * events and attempts, as a test makes them) costs only what changed. From the first that
-   * differs on, rows are deleted and written again in order, so that they keep the order they were
-   * made in (which lists follow where their times tie).
-   */
-  const replaceRows = (statement: (typeof statements)[number], programme: string, rows: unknown[][]) => {
-    const there = statement.current().all(programme) as unknown[][];
-    let same = 0;
-    const matches = (row: unknown[], kept: unknown[]) => row.every((cell, i) => cell === kept[i + 1]);
-    while (same < there.length && same < rows.length && matches(rows[same]!, there[same]!)) same++;
-    if (same < there.length) statement.removeFrom().run(programme, there[same]![0]);
-    for (let i = same; i < rows.length; i++) statement.insert().run(programme, rows[i]);
-  };
+  const rows = worldRows(store);
 
   /** What the programme is now, read in one transaction with what it keeps in memory. */
   const capture = ({ id, core, services, journal, requestStreams, seed }: Programme): ProgrammeState =>
@@ -107,7 +70,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
         webhooksPaused: row.paused,
         apiFaults: { shown: services.apiFaults.view(), draws: services.apiFaults.draws() },
         journal: journal.list(),
-        rows: Object.fromEntries(statements.map((statement) => [statement.name, statement.select().all(id) as unknown[][]])) as ProgrammeState['rows'],
+        rows: rows.read(id),
       };
     });
 
@@ -150,7 +113,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
           // Parents first: what deleting a parent takes with it is gone before its children are
           // compared; a child may refer to a parent deleted and written again meanwhile.
           sqlite.pragma('defer_foreign_keys = ON');
-          for (const statement of statements) replaceRows(statement, id, state.rows[statement.name]);
+          rows.replace(id, state.rows);
           const { now, frozen } = state.clock;
           db.update(programmeRows)
             .set({

@@ -15,7 +15,7 @@ import { buildFixtureWorld } from '../testing/snapshot-world.js';
 import { openStore } from '../store/store.js';
 import { WORLD_TABLES } from '../store/world.js';
 import { SNAPSHOT_VERSION } from './file.js';
-import { FORMAT_TABLES } from './format.js';
+import { FORMAT_TABLES } from './tables.js';
 
 const fixture = (version: number) => readFileSync(new URL(`./fixtures/version-${version}.snapshot.json`, import.meta.url), 'utf8');
 const VERSION_2 = fixture(2);

@@ -89,7 +89,8 @@ export function controlSnapshotRoutes(control: ControlPlane, { snapshots }: Deps
       summary: 'Put the programme back exactly as the snapshot holds it',
       tags,
       params: SnapshotParam,
-      responses: { 200: jsonResponse(SnapshotSummary), ...notFound },
+      // A snapshot the database kept since an earlier release is read as a file of its version (docs/snapshots.md: Versions of the file).
+      responses: { 200: jsonResponse(SnapshotSummary), ...notFound, ...refused },
     },
     async (c, { params }) => answer(c, await snapshots.restore(c.get('programme'), params.id.toLowerCase())),
   );
