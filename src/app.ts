@@ -11,6 +11,7 @@ import type { Deps } from './deps.js';
 import { answer } from './http/answer.js';
 import { apiGroups } from './http/api-groups.js';
 import type { Api, AppEnv } from './http/env.js';
+import { deletedMeanwhile } from './http/deleted-programme.js';
 import { defaultHook, problemResponse, toSandboxError } from './http/errors.js';
 import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
@@ -39,9 +40,9 @@ const declared = (api: Api) =>
   );
 
 export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
-  const { config, log } = deps;
+  const { config, log, programmes } = deps;
   const onError = (error: Error, c: Parameters<Parameters<OpenAPIHono<AppEnv>['onError']>[0]>[1]) =>
-    problemResponse(c, toSandboxError(error, log, c.get('rawBody')));
+    problemResponse(c, deletedMeanwhile(c, programmes) ?? toSandboxError(error, log, c.get('rawBody')));
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
   app.use('*', requestContext(deps));

@@ -119,6 +119,12 @@ export interface Sandbox {
 }
 
 /**
+ * A Date as the control plane reads it. An invalid one goes as it prints (`Invalid Date`), so that
+ * the sandbox refuses it with a 400 naming the field, as it refuses any instant it cannot take.
+ */
+const instantText = (date: Date): string => (Number.isNaN(date.getTime()) ? String(date) : date.toISOString());
+
+/**
  * A programme of its own for a test file: in a sandbox started in this process (in memory, on a
  * free port, verifying in `strict` mode), or in the running one `url` names. In-process, the log
  * keeps to what needs attention: warnings and errors, on stderr.
@@ -152,7 +158,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const { from } = options;
   let created: Awaited<ReturnType<ControlClient['createProgramme']>> | undefined;
   try {
-    const clock = options.clock instanceof Date ? options.clock.toISOString() : options.clock;
+    const clock = options.clock instanceof Date ? instantText(options.clock) : options.clock;
     const origin = originOf(from);
     const { holdExpiry } = options;
     if (origin?.url === url) created = await sandboxControl.createProgramme({ name: options.name, from: origin.id, holdExpiry });
@@ -191,7 +197,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     clock: {
       now: async () => new Date((await control.getClock()).now),
       advance: (by) => moved({ by }),
-      advanceTo: (instant) => moved({ to: instant instanceof Date ? instant.toISOString() : instant }),
+      advanceTo: (instant) => moved({ to: instant instanceof Date ? instantText(instant) : instant }),
     },
     events: sandboxEvents(control),
     webhooks: {

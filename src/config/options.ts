@@ -6,7 +6,8 @@
 import { DEFAULT_HOLD_EXPIRY_MS, holdExpiryProblem } from '../domain/authorisation.js';
 import { parseDuration } from '../domain/duration.js';
 import { NETWORKS, type Network } from '../domain/pan.js';
-import { apiFaults, bool, clock, ConfigError, faults, hosts, int, oneOf, str, strOpt, uuid, type AllowedHosts, type Parser } from './parsers.js';
+import { MAX_ADVANCE_MS } from '../domain/time-travel.js';
+import { apiFaults, bool, clock, ConfigError, faults, hosts, int, oneOf, size, str, strOpt, uuid, type AllowedHosts, type Parser } from './parsers.js';
 
 export type Verify = 'strict' | 'warn' | 'off';
 export type Env = 'sandbox' | 'production';
@@ -132,7 +133,8 @@ export const OPTIONS = [
     doc: 'Lifetime of access tokens in sandbox time (`1h`, `PT30M`)',
     parse: (raw) => {
       const ms = parseDuration(raw);
-      if (ms === undefined || ms < 1000) throw new ConfigError(`must be a duration of at least 1s, got "${raw}"`);
+      // A token expires on the sandbox clock: a lifetime past its range of time would make an expiry no date holds.
+      if (ms === undefined || ms < 1000 || ms > MAX_ADVANCE_MS) throw new ConfigError(`must be a duration of at least 1s and at most 100 years, got "${raw}"`);
       return ms;
     },
   }),
@@ -209,6 +211,14 @@ export const OPTIONS = [
     doc: 'Require `Authorization: Bearer <token>` on /_sandbox/*',
   }),
   spec({
+    key: 'allowLinkLocalCallbacks',
+    flag: '--allow-link-local-callbacks',
+    env: 'CARD_SANDBOX_ALLOW_LINK_LOCAL_CALLBACKS',
+    default: false,
+    parse: bool,
+    doc: 'Deliver webhooks to link-local addresses too (169.254.0.0/16, fe80::/10, where cloud metadata services answer), refused otherwise (docs/reliability.md: Open to a network)',
+  }),
+  spec({
     key: 'seed',
     flag: '--seed <file>',
     env: 'CARD_SANDBOX_SEED',
@@ -250,6 +260,15 @@ export const OPTIONS = [
     default: 100,
     parse: int(0, 1_000_000),
     doc: 'How many snapshots the sandbox keeps, over all its programmes',
+  }),
+  spec({
+    key: 'maxSnapshotBytes',
+    flag: '--max-snapshot-bytes <size>',
+    env: 'CARD_SANDBOX_MAX_SNAPSHOT_BYTES',
+    default: 1_073_741_824,
+    parse: size,
+    defaultText: '1GiB',
+    doc: 'How many bytes of snapshot files the sandbox keeps, over all its programmes: `512MiB`, `2GiB` or bytes',
   }),
   spec({
     key: 'randomSeed',

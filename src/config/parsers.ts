@@ -2,7 +2,7 @@
  * How each option's raw text (a flag or an environment variable) is read: each parser says what
  * is wrong with a value, and resolveConfig (config.ts) prefixes the flag or variable it came from.
  */
-import { parseClockOption } from '../domain/instant.js';
+import { readClockOption } from '../domain/instant.js';
 import { UUID_PATTERN } from '../domain/formats.js';
 import { parseApiFaultsJson, type ApiFaultRules } from '../domain/api-faults.js';
 import { parseFaultsSpec, type Faults } from '../domain/webhook-faults.js';
@@ -27,6 +27,13 @@ export const oneOf =
     if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`must be one of ${values.join(', ')}, got "${raw}"`);
     return raw as T;
   };
+/** A size in bytes: `1073741824`, or with a binary unit, `512MiB`, `1GiB`, `64KiB`. */
+export const size: Parser<number> = (raw) => {
+  const m = /^(\d+)\s*(B|KiB|MiB|GiB)?$/i.exec(raw.trim());
+  const n = m ? Number(m[1]) * { b: 1, kib: 1024, mib: 1_048_576, gib: 1_073_741_824 }[(m[2] ?? 'b').toLowerCase() as 'b']! : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new ConfigError(`must be a size such as 512MiB, 1GiB or a number of bytes, got "${raw}"`);
+  return n;
+};
 export const str: Parser<string> = (raw) => raw;
 export const strOpt: Parser<string | undefined> = (raw) => raw;
 const UUID = new RegExp(`^${UUID_PATTERN}$`);
@@ -35,7 +42,8 @@ export const uuid: Parser<string | undefined> = (raw) => {
   return raw;
 };
 export const clock: Parser<string | undefined> = (raw) => {
-  if (parseClockOption(raw, 0) === undefined) throw new ConfigError(`must be an ISO 8601 date or date-time (e.g. 2026-01-01T09:00:00Z) or "now", got "${raw}"`);
+  const read = readClockOption(raw, 0);
+  if ('problem' in read) throw new ConfigError(`${read.problem}, got "${raw}"`);
   return raw;
 };
 export const faults: Parser<Faults | undefined> = (raw) => {

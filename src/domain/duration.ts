@@ -1,7 +1,7 @@
 /**
  * Durations as the control plane and configuration accept them: ISO 8601 (`PT25H`, `P30D`,
  * `P1DT2H30M`, `PT0.5S`) or shorthand (`90s`, `25h`, `30d`, `15m`, `500ms`). Returns milliseconds,
- * or undefined for anything else (negative, empty, junk).
+ * or undefined for anything else (negative, empty, junk, or more milliseconds than a number holds exactly).
  */
 const SHORTHAND = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -10,14 +10,17 @@ const ISO = /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H
 export function parseDuration(input: string): number | undefined {
   const text = input.trim();
   const short = SHORTHAND.exec(text);
-  if (short) return Math.round(Number(short[1]) * UNIT_MS[short[2]!]!);
+  if (short) return exact(Math.round(Number(short[1]) * UNIT_MS[short[2]!]!));
   const iso = ISO.exec(text.toUpperCase());
   if (!iso || text.toUpperCase() === 'P' || text.toUpperCase().endsWith('T')) return undefined;
   const [, w, d, h, m, s] = iso;
   if ([w, d, h, m, s].every((v) => v === undefined)) return undefined;
   const n = (v: string | undefined) => (v === undefined ? 0 : Number(v));
-  return Math.round(n(w) * UNIT_MS.w! + n(d) * UNIT_MS.d! + n(h) * UNIT_MS.h! + n(m) * UNIT_MS.m! + n(s) * 1000);
+  return exact(Math.round(n(w) * UNIT_MS.w! + n(d) * UNIT_MS.d! + n(h) * UNIT_MS.h! + n(m) * UNIT_MS.m! + n(s) * 1000));
 }
+
+/** A sum of milliseconds too large to hold exactly (or infinite) is no duration at all. */
+const exact = (ms: number): number | undefined => (Number.isSafeInteger(ms) ? ms : undefined);
 
 /** `30000` → `30s`, `90000` → `90s`, `7200000` → `2h`: the largest unit up to days that divides it, else ms. */
 export function formatDuration(ms: number): string {
@@ -43,14 +46,20 @@ const CALENDAR_ISO = /^P(?:(\d+)Y)?(?:(\d+)M)?((?:\d+(?:\.\d+)?W)?(?:\d+(?:\.\d+
 export function parseCalendarDuration(input: string): CalendarDuration | undefined {
   const text = input.trim();
   const short = CALENDAR_SHORTHAND.exec(text.toLowerCase());
-  if (short) return short[2] === 'y' ? { years: Number(short[1]), months: 0, ms: 0 } : { years: 0, months: Number(short[1]), ms: 0 };
+  if (short) {
+    const n = Number(short[1]);
+    if (!Number.isSafeInteger(n)) return undefined;
+    return short[2] === 'y' ? { years: n, months: 0, ms: 0 } : { years: 0, months: n, ms: 0 };
+  }
   const ms = parseDuration(text);
   if (ms !== undefined) return { years: 0, months: 0, ms };
   const iso = CALENDAR_ISO.exec(text.toUpperCase());
   if (!iso || (iso[1] === undefined && iso[2] === undefined)) return undefined;
   const rest = iso[3] ? parseDuration(`P${iso[3]}`) : 0;
   if (rest === undefined) return undefined;
-  return { years: Number(iso[1] ?? 0), months: Number(iso[2] ?? 0), ms: rest };
+  const [years, months] = [Number(iso[1] ?? 0), Number(iso[2] ?? 0)];
+  if (!Number.isSafeInteger(years) || !Number.isSafeInteger(months)) return undefined;
+  return { years, months, ms: rest };
 }
 
 /**

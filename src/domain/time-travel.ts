@@ -5,7 +5,8 @@
  * and past targets are refused, as is a jump beyond 100 years (past it dates stop being dates).
  */
 import { z } from 'zod';
-import { iso } from './instant.js';
+import { iso, MAX_INSTANT } from './instant.js';
+import { echo } from './echo.js';
 import { addCalendar, CALENDAR_DURATION_PATTERN, parseCalendarDuration } from './duration.js';
 import { fail } from './errors.js';
 import { exactlyOneOf } from './field-rules.js';
@@ -35,8 +36,8 @@ export const AdvanceRequest = z
   .meta(exactlyOneOf(['by', 'to']));
 export type AdvanceRequest = z.infer<typeof AdvanceRequest>;
 
-/** Every timestamp the sandbox writes has a four-digit year: its clock stops short of year 10000. */
-export const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** Every timestamp the sandbox writes has a four-digit year: its clock stops short of year 10000 (instant.ts: the range of time). */
+export const LAST_INSTANT = MAX_INSTANT;
 
 const refuse = (path: 'by' | 'to', message: string): never => fail('invalid_request', `invalid body: ${path} ${message}`, [{ path, message }]);
 
@@ -51,16 +52,19 @@ export function advanceTarget(request: AdvanceRequest, now: number): number {
   if (by !== undefined) {
     const duration = parseCalendarDuration(by);
     if (duration === undefined)
-      return refuse('by', `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "30d", "1mo", "1y"), got "${by}"`);
+      return refuse(
+        'by',
+        `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "30d", "1mo", "1y"), got ${echo(by)}`,
+      );
     const at = addCalendar(now, duration);
-    if (at <= now) return refuse('by', `must be longer than zero, got "${by}"`);
+    if (at <= now) return refuse('by', `must be longer than zero, got ${echo(by)}`);
     // A count of years or months past what a date holds gives no instant at all (NaN).
-    if (!(at - now <= MAX_ADVANCE_MS)) return refuse('by', `must be at most 100 years, got "${by}"`);
+    if (!(at - now <= MAX_ADVANCE_MS)) return refuse('by', `must be at most 100 years, got ${echo(by)}`);
     if (at > LAST_INSTANT) return refuse('by', `must not move the clock past ${iso(LAST_INSTANT)}, the last instant RFC 3339 can write`);
     return at;
   }
   const at = INSTANT.test(to!) ? Date.parse(to!) : Number.NaN;
-  if (Number.isNaN(at)) return refuse('to', `must be an RFC 3339 instant such as "2027-01-01T00:00:00Z", got "${to}"`);
+  if (Number.isNaN(at)) return refuse('to', `must be an RFC 3339 instant such as "2027-01-01T00:00:00Z", got ${echo(to!)}`);
   if (at <= now) return refuse('to', `must be later than the sandbox clock (${iso(now)}); the clock never moves backwards`);
   if (at - now > MAX_ADVANCE_MS) return refuse('to', 'must be at most 100 years ahead');
   if (at > LAST_INSTANT) return refuse('to', `must be at most ${iso(LAST_INSTANT)}, the last instant RFC 3339 can write`);

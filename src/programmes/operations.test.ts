@@ -15,14 +15,15 @@ describe('creating a programme', () => {
     } catch (error) {
       refusal = error;
     }
-    const errors = [{ path: 'clock', message: 'must be "now" or an ISO 8601 date-time' }];
+    const message = 'must be an ISO 8601 date or date-time (e.g. 2026-01-01T09:00:00Z) or "now"';
+    const errors = [{ path: 'clock', message }];
     expect(refusal).toBeInstanceOf(SandboxError);
-    expect(refusal).toMatchObject({ code: 'invalid_request', detail: 'clock must be "now" or an ISO 8601 date-time, got "yesterday"', errors });
+    expect(refusal).toMatchObject({ code: 'invalid_request', detail: `clock ${message}, got "yesterday"`, errors });
     const res = await sb.json('POST', '/_sandbox/programmes', { token: false, body: { clock: 'yesterday' } });
     expect(res.body).toMatchObject({
       status: 400,
       code: 'invalid_request',
-      detail: 'invalid body: clock must be "now" or an ISO 8601 date-time, got "yesterday"',
+      detail: `invalid body: clock ${message}, got "yesterday"`,
       errors,
     });
     expect(sb.deps.programmes.list()).toHaveLength(1);

@@ -7,8 +7,9 @@
  */
 import { count, eq, sql } from 'drizzle-orm';
 import { formatDuration, parseDuration } from '../domain/duration.js';
-import { iso, parseClockOption } from '../domain/instant.js';
+import { iso, readClockOption } from '../domain/instant.js';
 import type { Config } from '../config.js';
+import { echo } from '../domain/echo.js';
 import { fail } from '../domain/errors.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { cryptoRandom, seededRandom, type Ids, type Random } from '../kernel/ids.js';
@@ -108,11 +109,10 @@ export function createProgrammeOperations({ store, config, registry, ids, random
     create(input: Omit<NewProgramme, 'from'>): CreatedProgramme {
       let clockFrozenAt: number | undefined;
       if (input.clock !== undefined) {
-        clockFrozenAt = parseClockOption(input.clock, wall());
-        if (clockFrozenAt === undefined)
-          fail('invalid_request', `clock must be "now" or an ISO 8601 date-time, got "${input.clock}"`, [
-            { path: 'clock', message: 'must be "now" or an ISO 8601 date-time' },
-          ]);
+        // Pre-1970 or past 9999 is refused, never clamped (docs/control-plane.md: The range of time).
+        const read = readClockOption(input.clock, wall());
+        if ('problem' in read) fail('invalid_request', `clock ${read.problem}, got ${echo(input.clock)}`, [{ path: 'clock', message: read.problem }]);
+        clockFrozenAt = read.at;
       }
       let apiKey = '';
       let apiSecret = '';

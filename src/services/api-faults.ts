@@ -58,6 +58,8 @@ export function createApiFaults(core: Core) {
     draw: (): number => random.float(),
     /** Where the draws stand, for a snapshot (which keeps the rules as `view` shows them). */
     draws: (): ApiFaultDraws => ({ programme: programmeRandom.state(), rules: random === programmeRandom ? undefined : random.state() }),
+    /** The rules as they stand and what each has faulted, copied: what `restore` puts back. */
+    kept: (): ShownApiFaults => ({ rules: structuredClone(rules), hits: [...hits] }),
     /** The rules, what they have left and faulted, and the draws, as a snapshot kept them. */
     restore({ rules: kept, hits: counts }: ShownApiFaults, draws: ApiFaultDraws): void {
       rules = kept;

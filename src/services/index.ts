@@ -8,7 +8,8 @@
 import type { Core } from './core.js';
 import type { MoneyTables } from '../domain/money.js';
 import type { Scheduler, Ticker } from '../kernel/scheduler.js';
-import type { SendPool, WebhookSigner } from '../webhooks/send.js';
+import type { WebhookSigner } from '../webhooks/send.js';
+import type { SendPool } from '../webhooks/send-pool.js';
 import { createAccounts } from './accounts.js';
 import { createApiFaults } from './api-faults.js';
 import { createAuth } from './auth.js';

@@ -79,17 +79,19 @@ describe('a snapshot taken mid-story', () => {
     expect((await p.authorisation(held.id)).status).toBe('released');
   });
 
-  it('restores from a file written before a partial capture kept its amount: that column reads empty', async () => {
+  it('restores from a file written before a partial capture kept its amount: that field reads empty', async () => {
     const card = await issuedCard(sb);
     await control('PUT', '/fees', { network: '0.10' });
     const held = (await p.authorise(card.cardId, { amount: '5', currency: 'EUR', capture: false })).body;
     const before = await everything();
     const saved = (await control('POST', '/snapshots', {})).body;
     const file = JSON.parse((await sb.request('GET', `/_sandbox/snapshots/${saved.id}/file`, { token: false }).then((r) => r.text())) as string);
-    const table = file.state.tables.authorisations;
-    expect(table.columns.at(-1)).toBe('captured_amount');
-    table.columns.pop();
-    for (const row of table.rows) row.pop();
+    const records = file.state.world.authorisations as Record<string, unknown>[];
+    expect(records.length).toBeGreaterThan(0);
+    for (const record of records) {
+      expect(record).toHaveProperty('capturedAmount');
+      delete record.capturedAmount;
+    }
     file.sha256 = createHash('sha256').update(JSON.stringify(file.state)).digest('hex');
 
     await control('POST', '/reset');

@@ -98,10 +98,11 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
     `SELECT ${selectList(d, ['id', 'eventId', 'webhookId', 'callbackUrl', 'attempts', 'nextAttemptAt', 'hold'])}, ${selectList(e, ['body', 'type', 'entityId', 'seq'])} ` +
     `FROM ${d.table} JOIN ${e.table} ON ${e.programmeId} = ${d.programmeId} AND ${e.id} = ${d.eventId}`;
   // Walks deliveries_due in order without a LIMIT (a bound one would be planned anew each run): `due` stops reading.
-  // The ids in flight come as one JSON array parameter: a list of varying length cannot be prepared.
+  // The ids in flight, and the subscriptions holding their share of the attempts in flight
+  // (send-pool.ts), come as JSON array parameters: a list of varying length cannot be prepared.
   const dueQuery = once(() =>
-    sqlite.prepare<[number, string], Due>(
-      `${dueSelect} WHERE ${mine} AND ${pending} AND ${d.nextAttemptAt} <= ? AND ${d.id} NOT IN (SELECT value FROM json_each(?)) ORDER BY ${d.nextAttemptAt}, d.rowid`,
+    sqlite.prepare<[number, string, string], Due>(
+      `${dueSelect} WHERE ${mine} AND ${pending} AND ${d.nextAttemptAt} <= ? AND ${d.id} NOT IN (SELECT value FROM json_each(?)) AND ${d.webhookId} NOT IN (SELECT value FROM json_each(?)) ORDER BY ${d.nextAttemptAt}, d.rowid`,
     ),
   );
   const dueByIdQuery = once(() =>
@@ -166,11 +167,11 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
     .prepare();
 
   return {
-    /** Due deliveries, oldest due first, at most `limit`, leaving out those in flight. */
-    due(now: number, limit: number, inFlight: Iterable<string>): Due[] {
+    /** Due deliveries, oldest due first, at most `limit`, leaving out those in flight and those of the subscriptions `waiting`. */
+    due(now: number, limit: number, inFlight: Iterable<string>, waiting: readonly string[] = []): Due[] {
       const found: Due[] = [];
       if (limit <= 0) return found;
-      for (const due of dueQuery().iterate(now, JSON.stringify([...inFlight]))) {
+      for (const due of dueQuery().iterate(now, JSON.stringify([...inFlight]), JSON.stringify(waiting))) {
         // Leaving the loop early resets the statement: the rows after these are never read.
         if (found.push(due) >= limit) break;
       }

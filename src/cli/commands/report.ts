@@ -5,8 +5,8 @@
  * test run made (`--all`); with --junit, the same as JUnit XML for CI (domain/report/junit.ts).
  * Exits 1 when a check fails.
  */
-import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { writeFileAtomic } from '../../kernel/files.js';
 import type { Report } from '../../client/control.generated.js';
 import { junitXml } from '../../domain/report/junit.js';
 import { CommandFailed, type Client, type CommandContext } from '../client.js';
@@ -27,7 +27,7 @@ export const goLiveReport = (client: Client, programmes?: string): Promise<Repor
 export async function report({ client, io, json }: CommandContext, options: ReportOptions = {}): Promise<void> {
   const programmes = options.all ? 'all' : options.programmes;
   const answer = await goLiveReport(client, programmes);
-  if (options.junit !== undefined) writeFileSync(options.junit, junitXml(answer));
+  if (options.junit !== undefined) await writeFileAtomic(options.junit, junitXml(answer));
   if (json) io.json(answer);
   else {
     const c = io.color;

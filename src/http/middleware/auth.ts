@@ -6,6 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { fail } from '../../domain/errors.js';
+import { echo } from '../../domain/echo.js';
 import type { Programmes } from '../../programmes/index.js';
 import { programmeOfToken } from '../../services/auth.js';
 import type { AppEnv } from '../env.js';
@@ -18,7 +19,7 @@ export function authenticate(programmes: Programmes): MiddlewareHandler<AppEnv> 
     const programme =
       id === undefined
         ? programmes.default()
-        : (programmes.find(id) ?? fail('not_authorised', `the token was issued for programme ${id}, which no longer exists`));
+        : (programmes.find(id) ?? fail('not_authorised', `the token was issued for programme ${echo(id)}, which no longer exists (or never did)`));
     c.set('programme', programme);
     c.set('apiKey', programme.services.auth.authenticate(authorization));
     return next();

@@ -27,7 +27,12 @@ export function controlProgrammeRoutes(control: ControlPlane, { programmes, snap
       tags,
       programme: false,
       body: NewProgramme,
-      responses: { 201: jsonResponse(CreatedProgramme), 404: problem('No snapshot has the id `from` names'), 429: problem('Too many programmes') },
+      responses: {
+        201: jsonResponse(CreatedProgramme),
+        404: problem('No snapshot has the id `from` names'),
+        422: problem('The snapshot `from` names is a file of a version this sandbox cannot read'),
+        429: problem('Too many programmes'),
+      },
     },
     async (c, { body: { from, ...input } }) =>
       answer(

@@ -6,15 +6,12 @@
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { Uuid } from '../../domain/formats.js';
-import { SnapshotFile } from '../../snapshots/file.js';
+import { MAX_SNAPSHOT_FILE_BYTES, SnapshotFile } from '../../snapshots/file.js';
 import { NewSnapshot, SnapshotSummary } from '../../wire/snapshots.js';
 import { controlRoute, noContent } from '../control-route.js';
 import type { ControlPlane } from '../control-plane.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { answer } from '../answer.js';
-
-/** The largest snapshot file POST /_sandbox/snapshots/restore takes. */
-export const MAX_SNAPSHOT_FILE_BYTES = 64 * 1_048_576;
 
 const SnapshotParam = z.object({ id: Uuid });
 const tags: [string] = ['Snapshots'];
@@ -92,7 +89,8 @@ export function controlSnapshotRoutes(control: ControlPlane, { snapshots }: Deps
       summary: 'Put the programme back exactly as the snapshot holds it',
       tags,
       params: SnapshotParam,
-      responses: { 200: jsonResponse(SnapshotSummary), ...notFound },
+      // A snapshot the database kept since an earlier release is read as a file of its version (docs/snapshots.md: Versions of the file).
+      responses: { 200: jsonResponse(SnapshotSummary), ...notFound, ...refused },
     },
     async (c, { params }) => answer(c, await snapshots.restore(c.get('programme'), params.id.toLowerCase())),
   );
