@@ -32,6 +32,9 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data
 EXPOSE 4242
+# The sandbox binds 0.0.0.0 inside the container: publish it on the host's loopback,
+# `docker run -p 127.0.0.1:4242:4242 …`, unless the network is meant to reach it — then give it
+# --admin-token and credentials of its own (docs/reliability.md: Open to a network).
 # `health` finds the sandbox on whatever port `start` was given (--port, CARD_SANDBOX_PORT).
 HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=3 CMD ["node", "bin/card-sandbox.cjs", "health"]
 ENTRYPOINT ["node", "bin/card-sandbox.cjs"]

@@ -6,7 +6,7 @@
  *
  *   BENCH_SECONDS=10   seconds per load phase (shorter runs are noisier)
  *   BENCH_ONLY=a,b     run only these phases (cold, reads, strict, writes, journeys, deliveries,
- *                      advance, programmes, snapshots); BENCHMARKS.md is only written by a full run
+ *                      advance, programmes, snapshots, parity); BENCHMARKS.md is only written by a full run
  *   BENCH_PROFILE=dir  start every sandbox with `node --cpu-prof --cpu-prof-dir dir`
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,11 +16,12 @@ import { coldStart, createCustomers, journeys, mainSandbox, prismWrites, READ_RO
 import { advanceWithFailures, deliveriesPerSecond, FAILING_DELIVERIES } from './phases/webhooks.mjs';
 import { PRISM_VERSION } from './lib/prism.mjs';
 import { programmeCosts } from './phases/programmes.mjs';
+import { PARITY_RUNS, parityRuns } from './phases/parity.mjs';
 import { PENDING_RETRIES, retriesAfterRestore, SNAPSHOT_CUSTOMERS, snapshotCosts } from './phases/snapshots.mjs';
 import { CONNECTIONS, loadSeconds } from './lib/load.mjs';
 import { fixed, loadAverage, machine, markdownTable, row, textTable } from './lib/report.mjs';
 
-const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', 'advance', 'programmes', 'snapshots'];
+const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', 'advance', 'programmes', 'snapshots', 'parity'];
 // Ratios are to a reference measured in the same run: Prism, the node:http ceiling, one core's P-384 rate.
 const TARGETS = {
   coldMs: 300,
@@ -35,6 +36,7 @@ const TARGETS = {
   programmeMiB: 2,
   snapshotMs: 50,
   forkMs: 100,
+  paritySeconds: 30,
 };
 const OUTPUT = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
 // The hand-written reading of the figures, from this heading to the end: a full run keeps it.
@@ -280,8 +282,9 @@ if (wants('programmes')) {
       `${fixed(p.idleManyMsPerS, 2)} ms/s (default programme alone: ${fixed(p.idleAloneMsPerS, 2)} ms/s)`,
     ),
   );
+  rows.push(row(`CPU while idle, ${p.count} programmes each with a card and a hold waiting to expire`, {}, `${fixed(p.idleHoldsMsPerS, 2)} ms/s`));
   notes.push(
-    `Programmes: each has its own clock, jobs and retries, but one timer serves them all and wakes a programme only when its next item falls due; the worlds' card expiries are three years away. Idle CPU is measured over ${p.idleSeconds} s.`,
+    `Programmes: each has its own clock, jobs and retries, but one timer serves them all and wakes a programme only when its next item falls due; the worlds' card expiries are three years away, their holds' expiries seven days. Idle CPU is measured over ${p.idleSeconds} s.`,
   );
 }
 
@@ -331,6 +334,22 @@ if (wants('snapshots')) {
   );
   notes.push(
     `Retries after a restore: ${r.pending} deliveries to a receiver answering 500, ${r.attemptsBefore} attempts made before the snapshot (--random-seed 7, frozen clock). A day advanced from the snapshot, the snapshot restored (${ms(r.restoreMs)}; the attempts then ${r.restoredAsBefore ? 'as at the snapshot' : 'NOT as at the snapshot'}), the same day advanced again: every attempt — delivery, number, time and status — ${r.same ? 'the same' : 'NOT the same'} both times.`,
+  );
+}
+
+if (wants('parity')) {
+  const p = await phase('parity', () => parityRuns(nodeArgs));
+  rows.push(
+    row(
+      `card-sandbox parity against a local upstream, spawn → exit (median of ${PARITY_RUNS})`,
+      {},
+      p.error ? `failed: ${p.error}` : `${fixed(p.medianSeconds, 1)} s; ${p.steps} steps, ${p.differing.join(', ')} differing`,
+      `≤ ${TARGETS.paritySeconds} s`,
+      !p.error && p.medianSeconds <= TARGETS.paritySeconds,
+    ),
+  );
+  notes.push(
+    `Parity: runs of ${p.runsSeconds.map((s) => `${fixed(s, 1)} s`).join(', ')} against a second sandbox (its own credentials and key, --verify strict), each comparing with a sandbox it starts in its own process; the journey's own waits (a 2 s deployment, 1 s captures and settlements) are most of it.`,
   );
 }
 

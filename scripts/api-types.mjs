@@ -64,11 +64,34 @@ function doc(schema, pad) {
   return `${pad}/** ${parts.join('; ').replaceAll('*/', '*\\/')} */\n`;
 }
 
+/**
+ * Which of an object's fields it must have beyond its `required`, as a union of the alternatives:
+ * `oneOf`/`anyOf` branches that only require fields (clock advance: `by` or `to`), or, for a
+ * closed object, `minProperties: 1` (at least one of its fields). Undefined when there is no such rule.
+ */
+function alternatives(schema) {
+  const branches = schema.oneOf ?? schema.anyOf;
+  if (branches?.every((b) => b.required && Object.keys(b).every((k) => k === 'required' || k === 'properties'))) return branches.map((b) => b.required);
+  if (schema.minProperties === 1 && schema.additionalProperties === false && schema.properties) return Object.keys(schema.properties).map((k) => [k]);
+  return undefined;
+}
+
 /** JSON Schema (OpenAPI 3.1) to a TypeScript type. */
 function type(schema, pad = '') {
   if (schema === undefined || schema === true || Object.keys(schema).length === 0) return 'unknown';
   if (schema.$ref) return refName(schema.$ref);
-  if (schema.allOf) return schema.allOf.map((s) => wrap(type(s, pad))).join(' & ');
+  const either = schema.properties && alternatives(schema);
+  if (either) {
+    const base = object(schema, pad);
+    const pick = (keys) => `{ ${keys.map((k) => `${key(k)}: ${type(schema.properties[k], pad)}`).join('; ')} }`;
+    return `${base} & (${either.map(pick).join(' | ')})`;
+  }
+  if (schema.allOf) {
+    // Members that only constrain (`if`/`then`, an amount's digits by currency) add no type.
+    const typed = schema.allOf.filter((s) => !(s.if || s.then) || s.$ref || s.type || s.properties);
+    const parts = [...(schema.properties ? [object(schema, pad)] : []), ...typed.map((s) => wrap(type(s, pad)))];
+    return parts.length ? parts.join(' & ') : 'unknown';
+  }
   if (schema.anyOf ?? schema.oneOf) return (schema.anyOf ?? schema.oneOf).map((s) => wrap(type(s, pad))).join(' | ');
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
@@ -111,14 +134,16 @@ const streamSchemaOf = (content) => content?.['text/event-stream']?.schema;
 
 /** One operation: its arguments (path parameters in path order, the body, the query) and its result. */
 function operation(path, method, op) {
-  const parameters = op.parameters ?? [];
+  // Parameters given as references are the ones every operation shares (the signature headers, the
+  // control plane's programme), which the clients send from their options, not a call's arguments.
+  const parameters = (op.parameters ?? []).filter((p) => !p.$ref);
   const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const query = parameters.filter((p) => p.in === 'query');
   const args = pathParams.map((name) => `${name}: ${type(parameters.find((p) => p.name === name && p.in === 'path')?.schema ?? { type: 'string' }, '    ')}`);
-  const body = jsonSchemaOf(op.requestBody?.content);
-  // A body that may also be sent as bytes (a snapshot file) takes them as they are.
-  const bytes = op.requestBody?.content?.['application/octet-stream'] ? ' | Uint8Array' : '';
-  if (body) args.push(`body${op.requestBody.required ? '' : '?'}: ${type(body, '    ')}${bytes}`);
+  // A body sent as bytes (a snapshot file) takes them as they are.
+  const bytes = Boolean(op.requestBody?.content?.['application/octet-stream']);
+  const body = jsonSchemaOf(op.requestBody?.content) ?? (bytes ? { format: 'binary' } : undefined);
+  if (body) args.push(`body${op.requestBody.required ? '' : '?'}: ${bytes ? 'Uint8Array' : type(body, '    ')}`);
   if (query.length > 0) {
     const schema = {
       type: 'object',
@@ -153,13 +178,16 @@ function render(document, source) {
     out.push(`${doc(schema, '')}export type ${name} = ${type(schema)};`, '');
   }
   const operations = [];
+  // The clients send to the origin they are given: the path of `servers` (/v1) goes before each path.
+  const base = document.servers ? new URL(document.servers[0].url).pathname.replace(/\/$/, '') : '';
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
-      operations.push(operation(path, method, op));
+      operations.push(operation(`${base}${path}`, method, op));
     }
   }
-  const webhooks = Object.entries(document.webhooks ?? {});
+  // One entry per event type; `{callbackUrl}`, any of them, is the service's document's own.
+  const webhooks = Object.entries(document.webhooks ?? {}).filter(([name]) => !name.startsWith('{'));
   if (webhooks.length > 0) {
     out.push("/** Each webhook type and the body its deliveries carry (the document's webhooks). */", 'export interface WebhookEvents {');
     for (const [name, item] of webhooks) out.push(`  ${JSON.stringify(name)}: ${type(jsonSchemaOf(item.post.requestBody.content))};`);

@@ -3,21 +3,21 @@
  * /openapi.json and the one error funnel. It neither listens nor reads the environment.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Hook } from '@hono/zod-openapi';
-import { operationFinder, unmetRules, type ApiFaultRule, type DeclaredOperation } from './domain/api-faults.js';
+import type { ApiFaultRule } from './domain/api-faults.js';
+import { operationFinder, unmetRules, type DeclaredOperation } from './domain/api-fault-matching.js';
 import { ConfigError } from './config.js';
 import { SandboxError } from './domain/errors.js';
 import type { Deps } from './deps.js';
-import type { AppEnv } from './http/env.js';
-import { problemResponse, toSandboxError, validationError } from './http/errors.js';
-import { apiFaults } from './http/middleware/api-faults.js';
-import { authenticate } from './http/middleware/auth.js';
+import { answer } from './http/answer.js';
+import { apiGroups } from './http/api-groups.js';
+import type { Api, AppEnv } from './http/env.js';
+import { deletedMeanwhile } from './http/deleted-programme.js';
+import { defaultHook, problemResponse, toSandboxError } from './http/errors.js';
 import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
 import { sameSite } from './http/middleware/same-site.js';
-import { idempotentRequests } from './http/middleware/idempotency.js';
-import { declarePipeline, registerHeaders, registerWebhooks } from './http/openapi.js';
-import { verifyRequests } from './http/middleware/verify.js';
+import { declarePipeline, METHOD_NOT_ALLOWED, registerHeaders, registerNamedSchemas, registerWebhooks } from './http/openapi.js';
+import { methodNotAllowed, methodsOf } from './http/method-not-allowed.js';
 import { accountRoutes } from './http/routes/accounts.js';
 import { authorisationRoutes } from './http/routes/authorisations.js';
 import { credentialRoutes, tokenRoute } from './http/routes/auth.js';
@@ -30,93 +30,104 @@ import { simulatorAuthorisationRoutes } from './http/routes/simulator-authorisat
 import { transactionRoutes } from './http/routes/transactions.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { version } from './kernel/version.js';
-import { answer } from './http/answer.js';
 
 export const MAX_BODY_BYTES = 1_048_576;
 
-const TARGETS: Record<string, string> = { json: 'body', param: 'path parameters', query: 'query parameters', header: 'headers' };
-
-const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
-  if (!result.success) throw validationError(result.error, TARGETS[result.target] ?? result.target);
-};
+/** The operations declared on `api`, as the API fault lab and the go-live report name them. */
+const declared = (api: Api) =>
+  api.openAPIRegistry.definitions.flatMap((d): DeclaredOperation[] =>
+    d.type === 'route' && d.route.operationId ? [{ method: d.route.method, path: d.route.path, operationId: d.route.operationId }] : [],
+  );
 
 export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
-  const { programmes, config, clock, log } = deps;
+  const { config, log, programmes } = deps;
   const onError = (error: Error, c: Parameters<Parameters<OpenAPIHono<AppEnv>['onError']>[0]>[1]) =>
-    problemResponse(c, toSandboxError(error, log, c.get('rawBody')));
+    problemResponse(c, deletedMeanwhile(c, programmes) ?? toSandboxError(error, log, c.get('rawBody')));
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
   app.use('*', requestContext(deps));
   app.use('*', sameSite(config.host, config.allowedHosts));
   app.onError(onError);
-  app.notFound((c) => problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`)));
+  // Read on the first miss, when every route is added: a known path with another method is a 405.
+  let allowed: ((path: string) => string[]) | undefined;
+  app.notFound((c) => {
+    const allow = (allowed ??= methodsOf(app.routes))(c.req.path);
+    if (allow.length === 0) return problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`));
+    c.header('Allow', allow.join(', '));
+    return problemResponse(c, methodNotAllowed(c.req.method, c.req.path, allow));
+  });
 
-  // /v1 reads the body once for every route. Then come POST /auth/token, which asks nothing else; a
-  // bearer token for the rest of /auth, which never needs a signature, digest or idempotency key;
-  // then verification and idempotency for every other operation. Hono runs handlers in the order
-  // they were added and a route that answers ends the chain, so each group of routes is added
-  // before the middleware it must not meet.
+  // Each group of /v1's routes meets the middleware it is made with (http/api-groups.ts). The
+  // operations are known once every route is declared: the API fault lab's rules look them up then.
+  let operationOf: (method: string, path: string) => string | undefined = () => undefined;
+  const { token, auth, operations: verified } = apiGroups(deps, (method, path) => operationOf(method, path));
+  tokenRoute(token, deps);
+  credentialRoutes(auth);
+  engineRoutes(verified);
+  customerRoutes(verified, deps);
+  accountRoutes(verified);
+  cardRoutes(verified);
+  simulatorCustomerCardRoutes(verified, deps);
+  webhookRoutes(verified);
+  authorisationRoutes(verified);
+  transactionRoutes(verified);
+  simulatorAuthorisationRoutes(verified, deps);
+
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook });
   v1.onError(onError);
   v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  // Every request below /v1, a route's or not, has its body read once, first (413 above the limit).
   v1.use('*', ...readBody(MAX_BODY_BYTES));
-  tokenRoute(v1, deps);
-  v1.use('*', authenticate(programmes));
-  const declared = () =>
-    v1.openAPIRegistry.definitions.flatMap((d): DeclaredOperation[] =>
-      d.type === 'route' && d.route.operationId ? [{ method: d.route.method, path: d.route.path, operationId: d.route.operationId }] : [],
-    );
-  // Answered before the lab, which never sees them: POST /auth/token.
-  const unfaulted = declared().length;
-  // The operations are known once every route is added below: the lab's rules look them up then.
-  let operationOf: (method: string, path: string) => string | undefined = () => undefined;
-  v1.use(
-    '*',
-    apiFaults(config.env, (method, path) => operationOf(method, path)),
-  );
-  credentialRoutes(v1);
-  // Every route added from here on is verified: /openapi.json declares the headers it reads on them.
-  const verifiedFrom = v1.openAPIRegistry.definitions.length;
-  v1.use('*', verifyRequests(config.verify, clock.wall, log));
-  v1.use('*', idempotentRequests());
-  engineRoutes(v1);
-  customerRoutes(v1, deps);
-  accountRoutes(v1);
-  cardRoutes(v1);
-  simulatorCustomerCardRoutes(v1, deps);
-  webhookRoutes(v1);
-  authorisationRoutes(v1);
-  transactionRoutes(v1);
-  simulatorAuthorisationRoutes(v1, deps);
+  // /openapi.json declares what each group's middleware adds; its paths keep this order.
+  for (const [group, pipeline] of [
+    [token, { faulted: false, verified: false }],
+    [auth, { faulted: true, verified: false }],
+    [verified, { faulted: true, verified: true }],
+  ] as const) {
+    declarePipeline(group.openAPIRegistry, pipeline);
+    v1.route('/', group);
+  }
 
-  const operations = declared();
+  const operations = declared(v1);
   operationOf = operationFinder(operations);
-  const unmetApiFaults = (rules: readonly ApiFaultRule[]) => unmetRules(rules, operations.slice(unfaulted), operations);
+  // POST /auth/token is answered before the lab, which never sees it.
+  const faulted = [...declared(auth), ...declared(verified)];
+  const unmetApiFaults = (rules: readonly ApiFaultRule[]) => unmetRules(rules, faulted, operations);
   // --api-faults was read before the operations were known: a rule no request can meet stops the
   // start, as the control plane refuses it.
   const unmet = config.apiFaults ? unmetApiFaults(config.apiFaults.rules) : [];
   if (unmet.length) throw new ConfigError(`--api-faults ${unmet.map((e) => `${e.path} ${e.message}`).join('; ')}`);
-  declarePipeline(v1.openAPIRegistry, verifiedFrom);
   app.route('/v1', v1);
-  // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
-  const simulator = new OpenAPIHono<AppEnv>({ defaultHook });
-  simulatorCustomerCardRoutes(simulator, deps);
-  simulatorAuthorisationRoutes(simulator, deps);
-  // The webhook mirror: subscriptions without a token, for `card-sandbox listen` whatever --verify says.
-  const webhooks = new OpenAPIHono<AppEnv>({ defaultHook });
-  webhookRoutes(webhooks);
-  const control = controlRoutes(deps, { maxBodyBytes: MAX_BODY_BYTES, simulator, webhooks, operations, unmetApiFaults });
+  const control = controlRoutes(deps, {
+    maxBodyBytes: MAX_BODY_BYTES,
+    // The simulator mirror: the same route functions on /_sandbox, without /v1's token, signature and idempotency checks.
+    simulator: (api) => {
+      simulatorCustomerCardRoutes(api, deps);
+      simulatorAuthorisationRoutes(api, deps, { capture: false });
+    },
+    // The webhook mirror: subscriptions without a token, for `card-sandbox listen` whatever --verify says.
+    webhooks: webhookRoutes,
+    operations,
+    unmetApiFaults,
+  });
   // Each document from its own routes; the app's registry holds both, for the harness's answer checks.
   // The request headers and the webhooks belong to the API's document alone.
   registerHeaders(v1.openAPIRegistry);
   registerWebhooks(v1.openAPIRegistry);
-  const apiDocument = documentOf(v1, '/v1', {
+  registerNamedSchemas(v1.openAPIRegistry);
+  for (const api of [v1, control]) api.openAPIRegistry.registerComponent('responses', 'MethodNotAllowed', METHOD_NOT_ALLOWED);
+  // The paths as the service's document writes them, below `servers`: /v1 on the origin the request
+  // was sent to, which is where the caller reaches the sandbox (behind a port mapping or a proxy too).
+  const apiDocument = documentOf(v1, '', {
     openapi: '3.1.0',
     info: { title: 'card-sandbox', version: version(), description: 'Local emulator of the card-issuance programme API' },
     security: [{ bearerAuth: [] }],
   });
   const controlDocument = documentOf(control, '/_sandbox', CONTROL_DOCUMENT);
-  app.get('/openapi.json', (c) => answer(c, apiDocument()));
+  app.get('/openapi.json', (c) => {
+    const { openapi, info, ...rest } = apiDocument();
+    return answer(c, { openapi, info, servers: [{ url: `${new URL(c.req.url).origin}/v1`, description: 'This sandbox' }], ...rest });
+  });
   app.get('/_sandbox/openapi.json', (c) => answer(c, controlDocument()));
   app.route('/_sandbox', control);
   return app;

@@ -18,7 +18,7 @@ import { createEngine, loadMoneyTables } from './services/engine.js';
 import type { Services, Shared } from './services/index.js';
 import { openStore } from './store/store.js';
 import { MAX_IN_FLIGHT } from './webhooks/dispatcher.js';
-import { createSendPool } from './webhooks/send.js';
+import { createSendPool } from './webhooks/send-pool.js';
 
 export interface Deps extends Core {
   programmes: Programmes;

@@ -5,16 +5,19 @@
  * the webhook attempts still waiting, write --export-on-exit's file, close the database).
  */
 import { serve, type ServerType } from '@hono/node-server';
-import { writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.js';
+import { keepDotSegments } from './http/dot-segments.js';
 import type { Deps } from './deps.js';
+import { writeFileAtomicSync } from './kernel/files.js';
 
 export interface RunningSandbox {
   url: string;
   port: number;
   deps: Deps;
   close(): Promise<void>;
+  /** What the process should exit with once closed: 1 when --export-on-exit's file could not be written, else 0. */
+  readonly exitCode: number;
 }
 
 export const SHUTDOWN_GRACE_MS = 5000;
@@ -30,16 +33,26 @@ export interface ServerLimits {
 
 export const SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
 
+const MAY_HAVE_DOTS = /\.|%2e/i;
+
 /** Retention also runs on this timer, so that quiet periods and event-less writes are pruned too. */
 const PRUNE_EVERY_MS = 60_000;
 
-/** --export-on-exit: the default programme's snapshot file, written once nothing runs any more. */
-function exportOnExit(deps: Deps, file: string): void {
+/**
+ * --export-on-exit: the default programme's snapshot file, written once nothing runs any more —
+ * whole or not at all (kernel/files.ts), so that a kill in the middle leaves the previous file.
+ * False when it could not be written: the process then exits 1.
+ */
+function exportOnExit(deps: Deps, file: string): boolean {
   try {
-    writeFileSync(file, deps.snapshots.export(deps.programmes.default()));
+    writeFileAtomicSync(file, deps.snapshots.export(deps.programmes.default()));
     deps.log.info(`exported the default programme to ${file}`);
+    return true;
   } catch (error) {
-    deps.log.error(`--export-on-exit ${file}: the file could not be written`, { error: String(error) });
+    deps.log.error(`--export-on-exit ${file}: the file could not be written (the previous one, if any, is as it was)`, {
+      error: (error as NodeJS.ErrnoException).code ?? String(error),
+    });
+    return false;
   }
 }
 
@@ -58,7 +71,12 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
     connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)),
   };
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: (request, env) => app!.fetch(request, env), hostname: host, port, serverOptions }, () => resolve(s));
+    const fetch = (request: Request, env: { incoming?: { url?: string } }) => {
+      // Only a target with a dot segment is rebuilt (http/dot-segments.ts); every other one goes as it came.
+      const target = env.incoming?.url;
+      return app!.fetch(target !== undefined && MAY_HAVE_DOTS.test(target) ? keepDotSegments(request, target) : request, env);
+    };
+    const s = serve({ fetch, hostname: host, port, serverOptions }, () => resolve(s));
     s.once('error', reject);
   });
   try {
@@ -90,10 +108,14 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
   const actual = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;
+  let exitCode = 0;
   return {
     url: `http://${shownHost}:${actual}`,
     port: actual,
     deps,
+    get exitCode() {
+      return exitCode;
+    },
     close() {
       closing ??= (async () => {
         deps.programmes.stop();
@@ -114,7 +136,7 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
         // Attempts still in flight when the grace period ends are cut short and recorded as
         // failed before the database closes; both waits share the one grace period.
         await Promise.all([httpClosed, ...deps.programmes.loaded().map(({ services }) => services.webhooks.drain(SHUTDOWN_GRACE_MS))]);
-        if (deps.config.exportOnExit !== undefined) exportOnExit(deps, deps.config.exportOnExit);
+        if (deps.config.exportOnExit !== undefined && !exportOnExit(deps, deps.config.exportOnExit)) exitCode = 1;
         deps.shared.pool.agents.destroy();
         deps.store.close();
       })();

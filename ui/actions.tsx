@@ -1,14 +1,19 @@
 /**
  * The simulator's actions (docs/inspector.md: The inspector — Simulator): verify or reject a customer waiting
- * for KYC, issue or fail a card being issued, authorise on an active card, capture or release a
- * pending authorisation. Each calls the control plane's simulator mirror, the same code as
- * /v1/simulator/*. Which states allow which action comes from the server's own state tables.
+ * for KYC, issue or fail a card being issued, authorise on an active card, capture (whole or in
+ * part) or release a pending authorisation; and the money path's (docs/money-path.md): block,
+ * suspend or reinstate a card, refund on it, reverse a debit, fail an account not yet deployed.
+ * Each calls the control plane's /_sandbox/simulator routes, the same code as /v1/simulator/* and
+ * the CLI. Which states allow which action comes from the server's own state tables.
  */
 import { useState } from 'preact/hooks';
+import { ACCOUNT_MACHINE } from '../src/domain/account.js';
 import { CARD_MACHINE } from '../src/domain/card.js';
 import { CUSTOMER_MACHINE } from '../src/domain/customer.js';
+import { REFUNDABLE_CARDS } from '../src/domain/refund.js';
+import { TRANSACTION_MACHINE } from '../src/domain/transaction.js';
 import { control } from './api.js';
-import type { Authorisation, AuthorisationRequest } from './api-types.js';
+import type { Authorisation, AuthorisationRequest, RefundRequest, Transaction } from './api-types.js';
 import { Action, Failure } from './components.js';
 import { health } from './live.js';
 import { href } from './route.js';
@@ -19,15 +24,29 @@ export const canVerify = (status: string) => status in CUSTOMER_MACHINE.actions.
 export const canIssue = (status: string) => status in CARD_MACHINE.actions.issue.from;
 /** Only a pending authorisation (created with `capture: false`) is captured or released by hand (docs/api.md: Authorisations and transactions). */
 export const canSettle = (status: string) => status === 'pending';
+export const canBlock = (status: string) => status in CARD_MACHINE.actions.block.from;
+export const canSuspend = (status: string) => status in CARD_MACHINE.actions.suspend.from;
+export const canReinstate = (status: string) => status in CARD_MACHINE.actions.reinstate.from;
+export const canRefund = (status: string) => (REFUNDABLE_CARDS as readonly string[]).includes(status);
+export const canFailAccount = (status: string) => status in ACCOUNT_MACHINE.actions.fail.from;
+/** Only a debit is reversed (docs/money-path.md: Reversals). */
+export const canReverse = (row: { status?: string | undefined; json: Record<string, unknown> }) =>
+  row.json.direction === 'debit' && (row.status ?? '') in TRANSACTION_MACHINE.actions.reverse.from;
 
 export const simulate = {
   verify: (id: string) => control.simulateVerifyCustomer(id),
   reject: (id: string) => control.simulateRejectCustomer(id),
   issue: (id: string) => control.simulateIssueCard(id),
   fail: (id: string) => control.simulateCardFail(id),
-  capture: (id: string) => control.simulateCardAuthorisationCapture(id),
+  capture: (id: string, amount?: string) => control.simulateCardAuthorisationCapture(id, amount ? { amount } : undefined),
   release: (id: string) => control.simulateCardAuthorisationRelease(id),
   authorise: (cardId: string, request: AuthorisationRequest): Promise<Authorisation> => control.simulateCardAuthorisation(cardId, request),
+  block: (id: string) => control.blockCard(id),
+  suspend: (id: string) => control.suspendCard(id),
+  reinstate: (id: string) => control.reinstateCard(id),
+  failAccount: (id: string) => control.failAccount(id),
+  reverse: (id: string) => control.reverseTransaction(id),
+  refund: (cardId: string, request: RefundRequest): Promise<Transaction> => control.refundCard(cardId, request),
 };
 
 /** What each action says once the sandbox has taken it: one text for the World view's buttons and the Simulator's. */
@@ -38,6 +57,11 @@ export const DONE = {
   fail: 'Issuance failed: the card is issue_failed.',
   capture: 'Capturing: captured 1 s of sandbox time later.',
   release: 'Releasing: released 1 s of sandbox time later.',
+  block: 'The card is blocked: it takes no payment; its holds stay capturable for 30 days.',
+  suspend: 'The card is suspended: it takes no payment until it is reinstated.',
+  reinstate: 'The card is reinstated.',
+  failAccount: 'The account failed: it will never be deployed.',
+  reverse: 'Reversing: reversed 1 s of sandbox time later.',
 };
 
 export type Outcome = { done: string } | { error: unknown } | undefined;
@@ -76,10 +100,32 @@ export function ResourceActions({ row }: { row: TreeRow }) {
       </a>,
     );
   }
+  if (row.kind === 'card') {
+    if (canSuspend(status)) buttons.push(<Action key="suspend" label="Suspend card" action={() => simulate.suspend(row.id)} onDone={after(DONE.suspend)} />);
+    if (canBlock(status))
+      buttons.push(<Action key="block" kind="danger" label="Block card" action={() => simulate.block(row.id)} onDone={after(DONE.block)} />);
+    if (canReinstate(status))
+      buttons.push(<Action key="reinstate" kind="primary" label="Reinstate card" action={() => simulate.reinstate(row.id)} onDone={after(DONE.reinstate)} />);
+    if (canRefund(status))
+      buttons.push(
+        <a key="refund" class="button" href={href('simulator', undefined, { refund: row.id })}>
+          Refund…
+        </a>,
+      );
+  }
+  if (row.kind === 'account' && canFailAccount(status))
+    buttons.push(<Action key="fail-account" kind="danger" label="Fail account" action={() => simulate.failAccount(row.id)} onDone={after(DONE.failAccount)} />);
   if (row.kind === 'authorisation' && canSettle(status)) {
     buttons.push(<Action key="capture" kind="primary" label="Capture" action={() => simulate.capture(row.id)} onDone={after(DONE.capture)} />);
     buttons.push(<Action key="release" label="Release" action={() => simulate.release(row.id)} onDone={after(DONE.release)} />);
+    buttons.push(
+      <a key="partial" class="button" href={href('simulator', undefined, { authorisation: row.id })}>
+        Capture part…
+      </a>,
+    );
   }
+  if (row.kind === 'transaction' && canReverse(row))
+    buttons.push(<Action key="reverse" kind="danger" label="Reverse" action={() => simulate.reverse(row.id)} onDone={after(DONE.reverse)} />);
   if (production || (buttons.length === 0 && !outcome)) return null;
   return (
     <div class="resource-actions">

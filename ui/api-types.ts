@@ -16,6 +16,7 @@ import type {
 
 export type {
   Authorisation,
+  Fees,
   Health,
   JournalEntry,
   ProgrammeSummary,
@@ -38,6 +39,8 @@ export type EventWithAttempts = EventDetail;
 export type Verification = NonNullable<JournalEntry['verification']>;
 /** The body of POST /_sandbox/simulator/cards/{cardId}/authorisation. */
 export type AuthorisationRequest = Operations['simulateCardAuthorisation']['args'][1];
+/** The body of POST /_sandbox/simulator/cards/{cardId}/refund. */
+export type RefundRequest = Operations['refundCard']['args'][1];
 /** `event: event` on GET /_sandbox/events/stream. */
 export type EventMessage = StreamedEvent;
 /** `event: attempt` on GET /_sandbox/events/stream. */

@@ -34,7 +34,12 @@ export async function specFrom(sandboxUrl) {
   if (!res.ok) throw new Error(`GET /openapi.json answered ${res.status}`);
   const file = join(DIR, 'openapi.json');
   mkdirSync(DIR, { recursive: true });
-  writeFileSync(file, await res.text());
+  // Prism ignores the path of `servers` (/v1): the paths take it, so that Prism answers where the sandbox does.
+  const document = await res.json();
+  const base = document.servers ? new URL(document.servers[0].url).pathname.replace(/\/$/, '') : '';
+  document.paths = Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [`${base}${path}`, item]));
+  delete document.servers;
+  writeFileSync(file, JSON.stringify(document));
   return file;
 }
 

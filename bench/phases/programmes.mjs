@@ -3,8 +3,8 @@
  * time each takes, as the client sees it), the first request to each (its token: a programme's
  * services are built when it is first used), the sandbox's resident memory before and after, and its
  * CPU time while nothing happens — with every programme holding a customer, an account and an
- * issued card, whose expiry is a job three years away — against a sandbox with the default
- * programme alone.
+ * issued card, whose expiry is a job three years away, then a hold too, whose expiry is a job seven
+ * days away — against a sandbox with the default programme alone.
  */
 import { median } from '../lib/load.mjs';
 import { call, cpuMs, startSandbox } from '../lib/sandbox.mjs';
@@ -44,14 +44,24 @@ export async function programmeCosts(nodeArgs = []) {
       ids.push(id);
     }
     const rssAfter = sandbox.memory().rssMiB;
+    const cards = [];
     for (const id of ids) {
-      await call(sandbox.url, 'POST', `/_sandbox/seed?programme=${id}`, {
+      const seeded = await call(sandbox.url, 'POST', `/_sandbox/seed?programme=${id}`, {
         body: { customers: [{ externalId: 'c', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] },
         expect: 201,
       });
+      cards.push(seeded.customers[0].accounts[0].cards[0].id);
     }
     const rssWorlds = sandbox.memory().rssMiB;
     const idleMany = await idleCpu(sandbox.pid);
+    // Then a hold in each, left pending: its expiry is a job seven days away (docs/money-path.md: Holds that expire).
+    for (const [i, id] of ids.entries()) {
+      await call(sandbox.url, 'POST', `/_sandbox/simulator/cards/${cards[i]}/authorisation?programme=${id}`, {
+        body: { amount: '12.50', currency: 'EUR', capture: false },
+        expect: 201,
+      });
+    }
+    const idleHolds = await idleCpu(sandbox.pid);
     return {
       count: PROGRAMMES,
       idleSeconds: IDLE_SECONDS,
@@ -62,6 +72,7 @@ export async function programmeCosts(nodeArgs = []) {
       perProgrammeWithWorldMiB: (rssWorlds - rssBefore) / PROGRAMMES,
       idleAloneMsPerS: idleAlone,
       idleManyMsPerS: idleMany,
+      idleHoldsMsPerS: idleHolds,
     };
   } finally {
     await sandbox.stop();

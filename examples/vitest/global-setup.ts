@@ -1,6 +1,8 @@
 // global-setup.ts: one sandbox for the whole run, started in-process, or the one
-// CARD_SANDBOX_URL names (a container in CI).
-import { createSandbox } from 'card-sandbox';
+// CARD_SANDBOX_URL names (a container in CI); when the run is over, the go-live report of
+// every programme its test files made, as JUnit for CI.
+import { writeFile } from 'node:fs/promises';
+import { createSandbox, goLiveJunit } from 'card-sandbox';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -10,8 +12,10 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  if (process.env.CARD_SANDBOX_URL) return project.provide('cardSandboxUrl', process.env.CARD_SANDBOX_URL);
-  const sandbox = await createSandbox();
+  const sandbox = await createSandbox({ url: process.env.CARD_SANDBOX_URL });
   project.provide('cardSandboxUrl', sandbox.url);
-  return () => sandbox.close();
+  return async () => {
+    await writeFile('go-live.xml', goLiveJunit(await sandbox.report({ programmes: 'run' })));
+    await sandbox.close();
+  };
 }

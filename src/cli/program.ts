@@ -23,10 +23,13 @@ import { apiFaultsCommands } from './commands/api-faults.js';
 import { authoriseCommand } from './commands/authorise.js';
 import { clockCommands } from './commands/clock.js';
 import { eventsCommands } from './commands/events.js';
+import { feesCommands } from './commands/fees.js';
 import { healthCommand } from './commands/health.js';
 import { listenCommand } from './commands/listen.js';
 import { listCommands } from './commands/lists.js';
 import { mcpCommand } from './commands/mcp.js';
+import { moneyCommands } from './commands/money.js';
+import { parityCommand } from './commands/parity.js';
 import { programmesCommands } from './commands/programmes.js';
 import { reportCommand } from './commands/report.js';
 import { explainCommand } from './commands/explain.js';
@@ -64,11 +67,14 @@ export const COMMANDS: readonly Declaration[] = [
   listenCommand,
   ...simulateCommands,
   authoriseCommand,
+  ...moneyCommands,
+  ...feesCommands,
   ...programmesCommands,
   ...snapshotCommands,
   requestsCommand,
   explainCommand,
   resetCommand,
+  parityCommand,
 ];
 
 const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ card-sandbox ${l}`).join('\n')}`;

@@ -7,7 +7,8 @@ import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { runCli, startSandbox } from '../testing/spawn.js';
 
 // `card-sandbox report` (docs/go-live.md: Before you go live): exit 0 while no check fails, 1 once one does,
-// and --junit writes the checks as test cases a CI shows, says where, and exits 2 when it cannot.
+// --junit writes the checks as test cases a CI shows, says where, and exits 2 when it cannot; and --all
+// or --programme a,b report on several programmes together, deleted ones included.
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -16,7 +17,7 @@ test('prints the checks, exits 1 when one fails, and writes JUnit XML', async ()
   try {
     const quiet = await runCli(['report', '--url', sandbox.url]);
     expect(quiet.code).toBe(0);
-    expect(quiet.stdout).toContain('Checks: 0 pass, 0 fail, 8 not exercised');
+    expect(quiet.stdout).toContain('Checks: 0 pass, 0 fail, 0 not judged, 8 not exercised');
 
     const { token } = (await (
       await fetch(`${sandbox.url}/v1/auth/token`, {
@@ -33,17 +34,24 @@ test('prints the checks, exits 1 when one fails, and writes JUnit XML', async ()
     const file = join(dir, 'go-live.xml');
     const failing = await runCli(['report', '--url', sandbox.url, '--junit', file]);
     expect(failing.code).toBe(1);
-    expect(failing.stdout).toMatch(/✗ fail {2}Nothing the client sent was refused for its shape/);
+    expect(failing.stdout).toMatch(/✗ fail {2}request-shapes {2}Nothing the client sent was refused for its shape/);
+    expect(failing.stdout).toMatch(/\n {4}1 request refused for its shape\n/);
     expect(failing.stderr).toMatch(/error \d+ checks? failed/);
     const suite = (
       new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(file, 'utf8')) as {
-        testsuites: { testsuite: { failures: string; testcase: { name: string; failure?: unknown }[] } };
+        testsuites: {
+          testsuite: { failures: string; errors: string; time: string; timestamp: string; testcase: { name: string; failure?: { message: string } }[] };
+        };
       }
     ).testsuites.testsuite;
     expect(Number(suite.failures)).toBeGreaterThanOrEqual(1);
-    expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => t.name)).toContain(
-      'Nothing the client sent was refused for its shape (invalid_request or idempotency_key_reused) in the last 100 requests',
-    );
+    expect(suite).toMatchObject({
+      errors: '0',
+      time: expect.stringMatching(/^\d+\.\d{3}$/),
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/),
+    });
+    expect(suite.testcase.find((t) => t.name === 'request-shapes')!.failure!.message).toBe('1 request refused for its shape');
+
     // It says where it wrote them: on stdout, or on stderr when stdout is the report's JSON.
     expect(failing.stdout).toContain(`✓ wrote ${suite.testcase.length} test cases as JUnit XML to ${file}\n`);
     const json = await runCli(['report', '--url', sandbox.url, '--junit', file, '--json']);
@@ -55,6 +63,33 @@ test('prints the checks, exits 1 when one fails, and writes JUnit XML', async ()
     const refused = await runCli(['report', '--url', sandbox.url, '--junit', unwritable]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`error cannot write --junit ${unwritable}: ENOENT`);
+
+    // Two more programmes, one of them deleted: --all covers the three, --programme the two named.
+    const made = async () =>
+      (await (await fetch(`${sandbox.url}/_sandbox/programmes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json()) as {
+        id: string;
+        apiKey: string;
+        apiSecret: string;
+      };
+    const [kept, gone] = [await made(), await made()];
+    for (const p of [kept, gone]) {
+      const auth = await fetch(`${sandbox.url}/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiKey: p.apiKey, apiSecret: p.apiSecret }),
+      });
+      const { token: t } = (await auth.json()) as { token: string };
+      await fetch(`${sandbox.url}/v1/customers`, { method: 'GET', headers: { Authorization: `Bearer ${t}` } });
+    }
+    expect((await fetch(`${sandbox.url}/_sandbox/programmes/${gone.id}`, { method: 'DELETE' })).status).toBe(204);
+    const all = await runCli(['report', '--url', sandbox.url, '--all', '--json']);
+    expect((JSON.parse(all.stdout) as { programmes: string[] }).programmes).toEqual(['default', kept.id, gone.id]);
+    const listed = await runCli(['report', '--url', sandbox.url, '--programme', `${gone.id},${kept.id}`]);
+    expect(listed.stdout).toContain(`Programmes: ${gone.id}, ${kept.id}`);
+    expect(listed.stdout).toMatch(/✗ fail {2}signatures {2}.*\n {4}2 requests of 2 checked failed the signature or digest check/);
+    const unknown = await runCli(['report', '--url', sandbox.url, '--programme', `${kept.id},nope`]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('"nope" is not one');
   } finally {
     await sandbox.stop();
   }

@@ -5,9 +5,10 @@
  * all a container's HEALTHCHECK, whose `start` may have been given `--port 5000`. A file left by a
  * process that was killed is recognised by its pid and removed by the next reader.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '../kernel/files.js';
 
 export interface RunFile {
   pid: number;
@@ -31,7 +32,8 @@ export function recordRunning(url: string): () => void {
   const file = join(folder(), `${process.pid}.json`);
   try {
     mkdirSync(folder(), { recursive: true, mode: 0o700 });
-    writeFileSync(file, JSON.stringify({ pid: process.pid, url } satisfies RunFile));
+    // Whole or not at all: a reader never finds half a record (kernel/files.ts).
+    writeFileAtomicSync(file, JSON.stringify({ pid: process.pid, url } satisfies RunFile));
   } catch {
     // A read-only temporary directory: the sandbox runs the same, only clients must be told where.
     return () => {};

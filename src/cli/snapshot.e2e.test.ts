@@ -124,7 +124,7 @@ describe('start --import and --export-on-exit', () => {
 
   it('a file that cannot be restored stops the start with exit 2, naming --import', async () => {
     const file = join(dir, 'cut.snapshot.json');
-    writeFileSync(file, '{"format":"card-sandbox snapshot","version":1,"state":{');
+    writeFileSync(file, '{"format":"card-sandbox snapshot","version":2,"state":{');
     const run = await runCli(['start', '--port', '0', '--import', file]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`--import ${file}: the file is not JSON (cut short or corrupt?)`);

@@ -82,7 +82,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     const headers: Record<string, string> = {
       ...(token && { Authorization: `Bearer ${token}` }),
       ...(programme && { 'Sandbox-Programme': programme }),
-      ...(placed.body !== undefined && { 'Content-Type': 'application/json' }),
+      ...(placed.body !== undefined && { 'Content-Type': placed.body instanceof Uint8Array ? 'application/octet-stream' : 'application/json' }),
     };
     let res: Response;
     try {

@@ -5,7 +5,7 @@ import { defaultConfig } from '../config.js';
 import { buildDeps } from '../deps.js';
 import { memoryLog } from '../kernel/log.js';
 import { startServer, type RunningSandbox } from '../server.js';
-import { answerMismatch, declaredAnswers } from '../testing/wire.js';
+import { answerMismatch, declaredAnswers, statusMismatch } from '../testing/wire.js';
 import { testWallet } from '../testing/world.js';
 import { OPERATIONS } from './api.generated.js';
 import { ApiError, createClient, type ApiClient, type OperationName } from './index.js';
@@ -16,11 +16,13 @@ let sandbox: RunningSandbox;
 let declared: ReturnType<typeof declaredAnswers>;
 const sent: string[] = [];
 
-/** fetch, checking every answer against its route's declared shape and keeping every URL. */
+/** fetch, checking every answer against its route's declared statuses and shape, and keeping every URL. */
 const checkedFetch: typeof fetch = async (input, init) => {
   const url = new URL(String(input));
   sent.push(`${init?.method ?? 'GET'} ${url.pathname}`);
   const res = await fetch(input, init);
+  const undeclared = statusMismatch(declared, init?.method ?? 'GET', url.pathname, res.status);
+  if (undeclared) throw new Error(undeclared);
   const mismatch = answerMismatch(declared, init?.method ?? 'GET', url.pathname, res.status, res.headers.get('Content-Type') ?? '', await res.clone().text());
   if (mismatch) throw new Error(mismatch);
   return res;

@@ -39,11 +39,21 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A path parameter as one path segment. `.`, `..` and an empty one are no segment at all: URLs
+ * resolve them away (`/webhooks/./faults` is `/webhooks/faults`), which would turn an action on one
+ * subscription into the programme's. They are refused before anything is sent.
+ */
+function segment(name: string, value: string): string {
+  if (value === '' || value === '.' || value === '..') throw new TypeError(`${name} must be an id, got "${value}"`);
+  return encodeURIComponent(value);
+}
+
 /** Splits a call's arguments into path parameters, body, query and options, as the operation table says. */
 export function place(op: Operation, args: unknown[]) {
   const { params } = op;
   let path = op.path;
-  params.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(String(args[i])))));
+  params.forEach((name, i) => (path = path.replace(`{${name}}`, segment(name, String(args[i])))));
   let next = params.length;
   const body = op.body ? args[next++] : undefined;
   const query = op.query ? (args[next++] as Record<string, unknown> | undefined) : undefined;

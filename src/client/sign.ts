@@ -94,7 +94,7 @@ export interface VerifyWebhookOptions {
   body: string | Uint8Array;
   /** The `key` from GET /v1/webhooks/verification-key (base64 of PEM), PEM text, or a KeyObject. */
   key: KeyObject | string;
-  /** Refuse signatures whose `created` is older than this many seconds (default 300); 0 disables. */
+  /** Refuse signatures whose `created` is older than this many seconds, or further ahead of `now` (default 300); 0 disables both. */
   maxAgeSeconds?: number;
   /** Current UNIX seconds, for tests. */
   now?: number;
@@ -160,6 +160,10 @@ export function verifyWebhook<T = Record<string, unknown>>(options: VerifyWebhoo
   const now = options.now ?? Math.floor(Date.now() / 1000);
   if (maxAge > 0 && (params.created === undefined || now - params.created > maxAge)) {
     throw new WebhookVerificationError(`the signature is older than ${maxAge} s (created ${params.created})`);
+  }
+  // A signature from the future is no fresher than an old one: a clock's skew is allowed, no more.
+  if (maxAge > 0 && params.created! - now > maxAge) {
+    throw new WebhookVerificationError(`the signature was created more than ${maxAge} s ahead of now (created ${params.created}, now ${now})`);
   }
   const host = get('host');
   if (!host) throw new WebhookVerificationError('missing Host header');

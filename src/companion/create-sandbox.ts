@@ -16,6 +16,7 @@ import { quietLog } from '../kernel/log.js';
 import { startServer } from '../server.js';
 import { createControlClient, type ControlClient } from '../client/control.js';
 import { sandboxEvents, type SandboxEvents } from './events.js';
+import { feesOf, simulatorOf, type SandboxFees, type SandboxSimulator } from './money.js';
 import { startReceiver, type ReceiverOptions, type WebhookReceiver } from './receiver.js';
 import { createWallet, seededWalletKey, type Wallet, type WalletOptions } from './wallet.js';
 
@@ -65,6 +66,8 @@ export interface SandboxOptions {
    * file is restored into the new programme.
    */
   from?: SnapshotSource;
+  /** How long the programme's holds wait to be captured before they are released (`7d`, `36h`); --hold-expiry otherwise (docs/money-path.md: Holds that expire). */
+  holdExpiry?: string;
   /** In-process only: options of `card-sandbox start` (`--verify strict` by default, as the hosted service). */
   config?: Partial<Config>;
 }
@@ -98,8 +101,17 @@ export interface Sandbox {
       clear(): Promise<void>;
     };
   };
-  /** The go-live report of the programme (docs/go-live.md: Before you go live): checks with evidence, and coverage. */
-  report(): Promise<Report>;
+  /** The sandbox's own simulator controls (docs/money-path.md): partial captures, reversals, refunds, cards blocked, suspended and reinstated, accounts that fail. */
+  simulator: SandboxSimulator;
+  /** The fees the programme's new transactions carry (docs/money-path.md: Fees). */
+  fees: SandboxFees;
+  /**
+   * The go-live report (docs/go-live.md: Before you go live): checks with evidence, and coverage — of
+   * this programme, or with `programmes` of several together (docs/go-live.md: A report over a whole
+   * test run): `'run'`, this one and every programme made in the sandbox after it, those deleted since
+   * included (the test run of a global setup's sandbox); `'all'`, every programme in the sandbox; or a list of ids.
+   */
+  report(options?: { programmes?: 'run' | 'all' | readonly string[] }): Promise<Report>;
   /** A customer's wallet; seeded sandboxes give the same wallets in the same order. */
   wallet(options?: WalletOptions): Wallet;
   /** Wipes the programme's world (credentials, keys and clock stay); receivers subscribe again. */
@@ -115,6 +127,12 @@ export interface Sandbox {
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
+
+/**
+ * A Date as the control plane reads it. An invalid one goes as it prints (`Invalid Date`), so that
+ * the sandbox refuses it with a 400 naming the field, as it refuses any instant it cannot take.
+ */
+const instantText = (date: Date): string => (Number.isNaN(date.getTime()) ? String(date) : date.toISOString());
 
 /**
  * A programme of its own for a test file: in a sandbox started in this process (in memory, on a
@@ -152,11 +170,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const { from } = options;
   let created: Awaited<ReturnType<ControlClient['createProgramme']>> | undefined;
   try {
-    const clock = options.clock instanceof Date ? options.clock.toISOString() : options.clock;
+    const clock = options.clock instanceof Date ? instantText(options.clock) : options.clock;
     const origin = originOf(from);
-    if (origin?.url === url) created = await sandboxControl.createProgramme({ name: options.name, from: origin.id });
+    const { holdExpiry } = options;
+    if (origin?.url === url) created = await sandboxControl.createProgramme({ name: options.name, from: origin.id, holdExpiry });
     else {
-      created = await sandboxControl.createProgramme({ name: options.name, clock, randomSeed: options.randomSeed });
+      created = await sandboxControl.createProgramme({ name: options.name, clock, randomSeed: options.randomSeed, holdExpiry });
       if (from !== undefined) await sandboxControl.restoreSnapshotFile(await fileOf(from), { programme: created.id });
     }
   } catch (error) {
@@ -164,14 +183,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     else if (created) await sandboxControl.deleteProgramme(created.id);
     throw error;
   }
-  const { id: programme, apiKey, apiSecret } = created;
+  const { id: programme, apiKey, apiSecret, createdAt } = created;
   const control = createControlClient({ baseUrl: url, programme, adminToken: options.adminToken });
   const client = createClient({ baseUrl: url, apiKey, apiSecret });
   const receivers = new Set<WebhookReceiver>();
   let wallets = 0;
   let closing: Promise<void> | undefined;
 
-  const moved = async (body: { by?: string; to?: string }) => new Date((await control.advanceClock(body)).now);
+  const moved = async (body: { by: string } | { to: string }) => new Date((await control.advanceClock(body)).now);
 
   const close = () =>
     (closing ??= (async () => {
@@ -190,7 +209,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     clock: {
       now: async () => new Date((await control.getClock()).now),
       advance: (by) => moved({ by }),
-      advanceTo: (instant) => moved({ to: instant instanceof Date ? instant.toISOString() : instant }),
+      advanceTo: (instant) => moved({ to: instant instanceof Date ? instantText(instant) : instant }),
     },
     events: sandboxEvents(control),
     webhooks: {
@@ -209,7 +228,16 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         },
       },
     },
-    report: () => control.getReport(),
+    simulator: simulatorOf(control),
+    fees: feesOf(control),
+    report: ({ programmes } = {}) =>
+      control.getReport(
+        programmes === undefined
+          ? {}
+          : programmes === 'run'
+            ? { programmes: 'all', since: createdAt }
+            : { programmes: programmes === 'all' ? 'all' : programmes.join(',') },
+      ),
     wallet(walletOptions = {}) {
       const n = wallets++;
       const privateKey = walletOptions.privateKey ?? (options.randomSeed !== undefined ? seededWalletKey(options.randomSeed, n) : undefined);

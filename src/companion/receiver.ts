@@ -3,7 +3,8 @@
  * subscribes itself with PUT /v1/webhooks, checks every delivery's digest and signature against
  * the key GET /v1/webhooks/verification-key publishes (`verifyWebhook`), keeps the verified events
  * once each (deliveries are at least once: `eventId` tells repeats apart), and answers anything
- * that does not verify with 400, keeping it aside as refused.
+ * that does not verify with 400, keeping it aside as refused. It tells the sandbox it kept each
+ * event once (`Sandbox-Processed`, docs/go-live.md: Telling the sandbox what your receiver did).
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -68,7 +69,8 @@ export async function startReceiver(client: ApiClient, options: ReceiverOptions 
           seen.add(event.eventId);
           events.push(event);
         }
-        res.writeHead(200).end();
+        // Kept once, however often it came: the report's duplicates check reads this.
+        res.writeHead(200, { 'Sandbox-Processed': '1' }).end();
       } catch (error) {
         refused.push({ reason: (error as Error).message, headers: req.headers, body: body.toString('utf8') });
         res.writeHead(400, { 'Content-Type': 'text/plain' }).end((error as Error).message);

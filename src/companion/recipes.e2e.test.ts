@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { assertBuilt, ROOT, startSandbox, type RunningCli } from '../testing/spawn.js';
 
@@ -17,6 +19,23 @@ function run(args: string[], cwd: string, env: Record<string, string> = {}): Pro
   });
 }
 
+/**
+ * The go-live report the recipe's global teardown wrote (docs/go-live.md: A report over a whole test
+ * run), read as a CI reporter reads it, then removed: the checks its test files exercised pass.
+ */
+function goLive(cwd: string) {
+  const file = join(ROOT, cwd, 'go-live.xml');
+  const text = readFileSync(file, 'utf8');
+  rmSync(file);
+  const suite = (
+    new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(text) as {
+      testsuites: { testsuite: { failures: string; testcase: { name: string; failure?: unknown; skipped?: unknown }[] } };
+    }
+  ).testsuites.testsuite;
+  const passed = suite.testcase.filter((t) => t.failure === undefined && t.skipped === undefined).map((t) => t.name);
+  return { failures: Number(suite.failures), passed };
+}
+
 const VITEST = [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run'];
 const JEST = ['--experimental-vm-modules', join(ROOT, 'node_modules/jest/bin/jest.js')];
 
@@ -27,12 +46,15 @@ describe('recipes', () => {
     const { code, output } = await run(VITEST, 'examples/vitest');
     expect(output).toMatch(/Test Files {2}2 passed \(2\)\n\s+Tests {2}3 passed \(3\)/);
     expect(code).toBe(0);
+    // The files' programmes were deleted as each file ended; the report of the run still has them.
+    expect(goLive('examples/vitest')).toEqual({ failures: 0, passed: expect.arrayContaining(['signatures', 'idempotency-keys', 'request-shapes']) });
   }, 60_000);
 
   test('jest: globalSetup and globalTeardown, a programme per test file', async () => {
     const { code, output } = await run(JEST, 'examples/jest');
     expect(output).toMatch(/Test Suites: 2 passed, 2 total\nTests: +2 passed, 2 total/);
     expect(code).toBe(0);
+    expect(goLive('examples/jest')).toEqual({ failures: 0, passed: expect.arrayContaining(['signatures', 'idempotency-keys', 'receiver-answers']) });
   }, 60_000);
 
   describe('a container in CI: createSandbox({ url })', () => {
@@ -43,10 +65,11 @@ describe('recipes', () => {
     });
     afterAll(() => container?.stop());
 
-    test('the vitest project runs against the sandbox CARD_SANDBOX_URL names, and leaves no programme behind', async () => {
+    test('the vitest project runs against the sandbox CARD_SANDBOX_URL names, reports on its run, and leaves no programme behind', async () => {
       const { code, output } = await run(VITEST, 'examples/vitest', { CARD_SANDBOX_URL: container.url });
       expect(output).toMatch(/Tests {2}3 passed \(3\)/);
       expect(code).toBe(0);
+      expect(goLive('examples/vitest').passed).toEqual(expect.arrayContaining(['signatures', 'idempotency-keys', 'request-shapes']));
       const programmes = (await fetch(`${container.url}/_sandbox/programmes`).then((r) => r.json())) as { id: string }[];
       expect(programmes.map((p) => p.id)).toEqual(['default']);
     }, 60_000);
@@ -55,6 +78,7 @@ describe('recipes', () => {
       const { code, output } = await run(JEST, 'examples/jest', { CARD_SANDBOX_URL: container.url });
       expect(output).toMatch(/Tests: +2 passed, 2 total/);
       expect(code).toBe(0);
+      expect(goLive('examples/jest').failures).toBe(0);
     }, 60_000);
   });
 });

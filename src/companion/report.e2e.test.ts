@@ -1,14 +1,16 @@
 /**
- * The go-live report (docs/go-live.md: Before you go live) for two integrations: one whose client signs and
- * sends Idempotency-Keys and whose receiver verifies every delivery, and one whose client does
- * neither and whose receiver answers 200 to anything. Forged deliveries go to both. The report
- * passes and fails the right checks, with evidence, and its JUnit form parses and names the failures.
+ * The go-live report (docs/go-live.md: Before you go live) for two integrations: one built of the
+ * companion's own client and receiver (which verifies with verifyWebhook and says it kept each
+ * event once), and one whose client neither signs nor sends Idempotency-Keys and whose receiver
+ * answers 200 to anything. Forged and duplicated deliveries go to both. The report passes and fails
+ * the right checks, with evidence, and its JUnit form parses and names the failures by check id.
  */
 import { createServer } from 'node:http';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, expect, test, vi } from 'vitest';
-import { junitXml } from '../cli/commands/report.js';
-import type { Check, Report } from '../domain/report.js';
+import { junitXml } from '../domain/report/junit.js';
+import { FORGERIES } from '../domain/webhook-faults.js';
+import type { Check, Report } from '../domain/report/index.js';
 import { createSandbox } from './create-sandbox.js';
 
 const careful = await createSandbox({ clock: '2026-01-01T09:00:00Z' });
@@ -24,18 +26,20 @@ const forge = (sandbox: typeof careful, rate: number) =>
   fetch(`${sandbox.url}/_sandbox/webhooks/faults`, {
     method: 'PUT',
     headers: { 'Content-Type': 'application/json', 'Sandbox-Programme': sandbox.programme },
-    body: JSON.stringify({ forge: rate, seed: 3 }),
+    body: JSON.stringify({ forge: rate, duplicate: 0.3, seed: 3 }),
   });
 const byId = (report: Report) => Object.fromEntries(report.checks.map((c) => [c.id, c])) as Record<string, Check>;
 
-test('a client that signs and uses keys, and a receiver that verifies: the checks pass, the untried ones say so', async () => {
+test('the companion’s client and receiver: the checks pass, every kind of forgery refused, the untried ones say so', async () => {
   const { client, clock } = careful;
   expect((await forge(careful, 0.5)).status).toBe(200);
   const hooks = await careful.webhooks.receiver();
-  const wallet = careful.wallet();
-  const customer = await client.createCustomer({ chainId: wallet.chainId, externalId: 'alice' });
-  await client.signCustomerChallenge(customer.id, wallet.signChallenge(customer.challenge));
-  await client.simulateVerifyCustomer(customer.id);
+  for (const name of ['alice', 'bob', 'carol']) {
+    const wallet = careful.wallet();
+    const customer = await client.createCustomer({ chainId: wallet.chainId, externalId: name });
+    await client.signCustomerChallenge(customer.id, wallet.signChallenge(customer.challenge));
+    await client.simulateVerifyCustomer(customer.id);
+  }
   await clock.advance('1h');
   expect(hooks.refused.length).toBeGreaterThan(0);
 
@@ -43,14 +47,17 @@ test('a client that signs and uses keys, and a receiver that verifies: the check
   const checks = byId(report);
   expect(checks.signatures).toMatchObject({ status: 'pass', evidence: { requests: expect.any(Number) } });
   expect(checks['idempotency-keys']!.status).toBe('pass');
-  expect(checks['forged-deliveries']).toMatchObject({ status: 'pass', evidence: { forged: hooks.refused.length } });
+  expect(checks['forged-deliveries']).toMatchObject({ status: 'pass', evidence: { forged: hooks.refused.length, neverTried: [] } });
+  expect(Object.keys(checks['forged-deliveries']!.evidence.kinds as object)).toEqual([...FORGERIES]);
   expect(checks['receiver-answers']!.status).toBe('pass');
+  // The companion's receiver says it kept each event once: duplicates are judged.
+  expect(checks['duplicates-and-order']).toMatchObject({ status: 'pass', evidence: { actedTwice: 0 } });
   expect(checks['request-shapes']!.status).toBe('pass');
-  for (const id of ['retries', 'token-renewal', 'duplicates-and-order']) expect(checks[id]!.status, id).toBe('not exercised');
-  expect(report.coverage.operations.find((o) => o.operationId === 'createCustomer')).toMatchObject({ calls: 1, statuses: { '201': 1 } });
+  for (const id of ['retries', 'token-renewal']) expect(checks[id]!.status, id).toBe('not exercised');
+  expect(report.coverage.operations.find((o) => o.operationId === 'createCustomer')).toMatchObject({ calls: 3, statuses: { '201': 3 } });
   expect(report.coverage.neverCalled).toContain('createAccountCard');
   expect(report.coverage.states.find((s) => s.resource === 'customer')!.reached).toEqual(expect.arrayContaining(['initiating', 'active']));
-  expect(report.summary.fail).toBe(0);
+  expect(report.summary).toEqual({ pass: 6, fail: 0, 'not judged': 0, 'not exercised': 2 });
 });
 
 test('a client that neither signs nor sends keys, and a receiver that answers 200 to anything: those checks fail, with evidence', async () => {
@@ -90,24 +97,37 @@ test('a client that neither signs nor sends keys, and a receiver that answers 20
 
   const report = await careless.report();
   const checks = byId(report);
+  const at = (requestId: string | null) => expect.arrayContaining([expect.objectContaining({ requestId })]);
   expect(checks.signatures).toMatchObject({
     status: 'fail',
-    evidence: { failed: expect.any(Number), requestIds: expect.arrayContaining([created.headers.get('Request-Id')]) },
+    evidence: { failed: expect.any(Number), problems: at(created.headers.get('Request-Id')) },
     hint: expect.stringContaining('@method'),
   });
-  expect(checks['idempotency-keys']).toMatchObject({ status: 'fail', evidence: { requestIds: expect.arrayContaining([created.headers.get('Request-Id')]) } });
-  expect(checks['forged-deliveries']).toMatchObject({ status: 'fail', evidence: { accepted: expect.any(Number), deliveryIds: expect.any(Array) } });
-  expect(checks['request-shapes']).toMatchObject({ status: 'fail', evidence: { requestIds: [refused.headers.get('Request-Id')] } });
+  expect(checks['idempotency-keys']).toMatchObject({ status: 'fail', evidence: { withoutKey: 3, problems: at(created.headers.get('Request-Id')) } });
+  // The first forgery (the seed starts the rotation at created-past) was accepted, and so delivered.
+  expect(checks['forged-deliveries']).toMatchObject({
+    status: 'fail',
+    evidence: { accepted: ['created-past'], problems: [{ deliveryId: expect.any(String) }] },
+  });
+  expect(checks['request-shapes']).toMatchObject({ status: 'fail', evidence: { problems: [{ requestId: refused.headers.get('Request-Id') }] } });
   expect(report.summary.fail).toBe(4);
 
   const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(junitXml(report)) as {
-    testsuites: { testsuite: { tests: string; failures: string; testcase: { name: string; failure?: unknown; skipped?: unknown }[] } };
+    testsuites: {
+      testsuite: {
+        tests: string;
+        failures: string;
+        errors: string;
+        time: string;
+        testcase: { name: string; failure?: { message: string }; skipped?: unknown }[];
+      };
+    };
   };
   const suite = junit.testsuites.testsuite;
-  expect(Number(suite.failures)).toBe(4);
-  expect(Number(suite.tests)).toBe(report.checks.length + report.coverage.neverCalled.length);
-  expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => t.name)).toEqual(
-    report.checks.filter((c) => c.status === 'fail').map((c) => c.title),
+  expect(suite).toMatchObject({ failures: '4', errors: '0', tests: String(report.checks.length + report.coverage.neverCalled.length) });
+  expect(Number.isFinite(Number(suite.time))).toBe(true);
+  expect(suite.testcase.filter((t) => t.failure !== undefined).map((t) => [t.name, t.failure!.message])).toEqual(
+    report.checks.filter((c) => c.status === 'fail').map((c) => [c.id, c.finding]),
   );
   expect(suite.testcase.filter((t) => t.skipped !== undefined).map((t) => t.name)).toEqual(expect.arrayContaining(report.coverage.neverCalled));
 });

@@ -5,12 +5,12 @@ import { ACCOUNT_ACTIONS, ACCOUNT_MACHINE, accountTransition, smartAccountAddres
 const T = 'invalid_state_transition';
 // Every state × every action: the next state, or the refusal code.
 const EXPECTED: Record<AccountStatus, Record<AccountAction, string>> = {
-  initiating: { sign: 'pending', deploy: T, deactivate: T, activate: T, close: T },
-  pending: { sign: 'challenge_already_signed', deploy: 'active', deactivate: T, activate: T, close: T },
-  active: { sign: 'challenge_already_signed', deploy: T, deactivate: 'inactive', activate: T, close: 'closed' },
-  inactive: { sign: 'challenge_already_signed', deploy: T, deactivate: T, activate: 'active', close: 'closed' },
-  closed: { sign: 'challenge_already_signed', deploy: T, deactivate: T, activate: T, close: T },
-  failed: { sign: 'challenge_already_signed', deploy: T, deactivate: T, activate: T, close: T },
+  initiating: { sign: 'pending', deploy: T, deactivate: T, activate: T, close: T, fail: 'failed' },
+  pending: { sign: 'challenge_already_signed', deploy: 'active', deactivate: T, activate: T, close: T, fail: 'failed' },
+  active: { sign: 'challenge_already_signed', deploy: T, deactivate: 'inactive', activate: T, close: 'closed', fail: T },
+  inactive: { sign: 'challenge_already_signed', deploy: T, deactivate: T, activate: 'active', close: 'closed', fail: T },
+  closed: { sign: 'challenge_already_signed', deploy: T, deactivate: T, activate: T, close: T, fail: T },
+  failed: { sign: 'challenge_already_signed', deploy: T, deactivate: T, activate: T, close: T, fail: T },
 };
 
 describe('account state machine', () => {

@@ -17,6 +17,9 @@ const COUNTRIES = new Set(
 
 export const isCountryCode = (code: string): boolean => COUNTRIES.has(code);
 
+/** The same list as a pattern, for the documents: a generated client still types `country` as a string. */
+const COUNTRY_PATTERN = `^(?:${[...COUNTRIES].join('|')})$`;
+
 export const Address = z
   .object(
     {
@@ -24,7 +27,10 @@ export const Address = z
       secondLine: Text.optional(),
       city: Text,
       state: Text.optional(),
-      country: z.string({ error: 'must be a string' }).refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as GB'),
+      country: z
+        .string({ error: 'must be a string' })
+        .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as GB')
+        .meta({ pattern: COUNTRY_PATTERN, description: 'ISO 3166-1 alpha-2 country code' }),
       postCode: Text,
     },
     { error: 'must be an address object' },

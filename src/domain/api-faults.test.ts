@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../kernel/ids.js';
-import {
-  ApiFaultsBody,
-  ApiFaultsShown,
-  latencyMs,
-  matches,
-  operationFinder,
-  parseApiFaultsJson,
-  parseFaultHeader,
-  pickRule,
-  unmetRules,
-  type ApiRequest,
-  type DeclaredOperation,
-} from './api-faults.js';
+import { ApiFaultsBody, ApiFaultsShown, parseApiFaultsJson, parseFaultHeader } from './api-faults.js';
+import { latencyMs, matches, operationFinder, pickRule, unmetRules, type ApiRequest, type DeclaredOperation } from './api-fault-matching.js';
 import { ruleView } from '../wire/api-faults.js';
 import { faultText } from '../wire/fault-text.js';
 

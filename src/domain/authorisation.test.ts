@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   AUTHORISATION_ACTIONS,
   AUTHORISATION_STATUSES,
+  authorisationRefusal,
   authorisationTransition,
+  capturedAmounts,
+  captureProblems,
   DEFAULT_MERCHANT,
+  holdExpiresAt,
+  holdExpiryProblem,
   manualRefusal,
   merchantFrom,
   type AuthorisationAction,
@@ -66,5 +71,78 @@ describe('merchantFrom', () => {
     const merchant = merchantFrom({ city: 'Paris', mcc: 5812, country: 'FR' });
     expect(merchant).toEqual({ id: 'TEST', name: 'Test Merchant', mcc: 5812, country: 'FR', city: 'Paris' });
     expect(Object.keys(merchant)).toEqual(['id', 'name', 'mcc', 'country', 'city']);
+  });
+});
+
+const CURRENCIES = { EUR: 2, USD: 2, JPY: 0 };
+
+describe('authorisationRefusal', () => {
+  const parents = (customer: string, account: string) => [
+    { kind: 'customer' as const, id: 'cu', status: customer },
+    { kind: 'account' as const, id: 'ac', status: account },
+  ];
+
+  it('lets an active card of an active account and customer pay', () => {
+    expect(authorisationRefusal({ id: 'ca', status: 'active' }, parents('active', 'active'))).toBeUndefined();
+  });
+
+  it('names the customer, then the account, then the card that is not active', () => {
+    expect(authorisationRefusal({ id: 'ca', status: 'inactive' }, parents('inactive', 'inactive'))).toEqual({
+      code: 'customer_not_active',
+      detail: 'customer cu is inactive; a card payment needs an active customer',
+    });
+    expect(authorisationRefusal({ id: 'ca', status: 'active' }, parents('active', 'closed'))?.code).toBe('account_not_active');
+    expect(authorisationRefusal({ id: 'ca', status: 'blocked' }, parents('active', 'active'))).toEqual({
+      code: 'card_not_active',
+      detail: 'card ca is blocked; only an active card can be authorised',
+    });
+  });
+});
+
+describe('captureProblems', () => {
+  const auth = { amount: '11.5', currency: 'EUR' };
+
+  it('takes an amount of the authorisation currency up to what was authorised', () => {
+    expect(captureProblems('5', auth, CURRENCIES)).toEqual([]);
+    expect(captureProblems('11.50', auth, CURRENCIES)).toEqual([]);
+  });
+
+  it('refuses more than authorised, zero, a negative and too many digits', () => {
+    expect(captureProblems('11.51', auth, CURRENCIES)[0]?.message).toMatch(/at most the authorised 11.5 EUR/);
+    expect(captureProblems('0', auth, CURRENCIES)[0]?.message).toBe('must be greater than 0');
+    expect(captureProblems('-1', auth, CURRENCIES)[0]?.path).toBe('amount');
+    expect(captureProblems('1.001', auth, CURRENCIES)[0]?.message).toMatch(/at most 2 fraction digits/);
+  });
+});
+
+describe('capturedAmounts', () => {
+  const auth = { amount: '11.5', merchantAmount: '12.5', merchantCurrency: 'USD', exchangeRate: '0.92', capturedAmount: null };
+
+  it('is the whole authorisation without a partial capture, or with the whole amount', () => {
+    expect(capturedAmounts(auth, CURRENCIES)).toEqual({ amount: '11.5', merchantAmount: '12.5' });
+    expect(capturedAmounts({ ...auth, capturedAmount: '11.5' }, CURRENCIES)).toEqual({ amount: '11.5', merchantAmount: '12.5' });
+  });
+
+  it("is the part captured, with the merchant's share rounded half-even to its minor unit", () => {
+    // 5 / 0.92 = 5.4347…
+    expect(capturedAmounts({ ...auth, capturedAmount: '5' }, CURRENCIES)).toEqual({ amount: '5', merchantAmount: '5.43' });
+    expect(capturedAmounts({ ...auth, merchantCurrency: 'JPY', exchangeRate: '0.0061', capturedAmount: '1' }, CURRENCIES)).toEqual({
+      amount: '1',
+      merchantAmount: '164',
+    });
+  });
+});
+
+describe('hold expiry', () => {
+  it('takes a duration from 1 s to 3650 days', () => {
+    expect(holdExpiryProblem(1_000)).toBeUndefined();
+    expect(holdExpiryProblem(undefined)).toMatch(/must be a duration/);
+    expect(holdExpiryProblem(999)).toBe('must be at least 1s');
+    expect(holdExpiryProblem(3_651 * 86_400_000)).toBe('must be at most 3650d');
+  });
+
+  it('falls due the expiry after the hold was made, never in the past', () => {
+    expect(holdExpiresAt(1_000, 500, 1_200)).toBe(1_500);
+    expect(holdExpiresAt(1_000, 500, 9_000)).toBe(9_000);
   });
 });

@@ -1,9 +1,12 @@
 /**
  * The authorisation's life cycle (docs/api.md: Authorisations and transactions): created `pending`, then captured
- * (`capturing → captured`) or released (`releasing → released`). Also who may move it by hand,
- * the default test merchant and the delays the sandbox automates.
+ * (`capturing → captured`) or released (`releasing → released`). Also who may be authorised, who
+ * may move it by hand and for how much (docs/money-path.md: Partial captures), the default test
+ * merchant, and the delays the sandbox automates: captures, completions and holds that expire.
  */
-import { z } from 'zod';
+import { inactiveParent, type Parent } from './cascade.js';
+import type { ErrorCode, FieldError } from './errors.js';
+import { amountProblems, compare, unconvert, type MoneyTables } from './money.js';
 import { transition, type Machine } from './state-machine.js';
 
 export const AUTHORISATION_STATUSES = ['pending', 'capturing', 'captured', 'releasing', 'released'] as const;
@@ -29,17 +32,76 @@ export const authorisationTransition = (status: AuthorisationStatus, action: Aut
 export const AUTO_CAPTURE_DELAY_MS = 1_000;
 /** A simulator capture or release enters `capturing`/`releasing` at once and completes this long after. */
 export const MANUAL_COMPLETION_DELAY_MS = 1_000;
-/** Pending holds on a terminated card stay capturable this long; then they are released. */
-export const TERMINATED_HOLD_WINDOW_MS = 30 * 24 * 60 * 60 * 1_000;
+const DAY_MS = 24 * 60 * 60 * 1_000;
+/** Pending holds on a terminated, blocked or suspended card stay capturable this long from when it stopped; then they are released. */
+export const TERMINATED_HOLD_WINDOW_MS = 30 * DAY_MS;
+/** A hold left pending on a card that takes payments is released this long after it was made (docs/money-path.md: Holds that expire). */
+export const DEFAULT_HOLD_EXPIRY_MS = 7 * DAY_MS;
+const MIN_HOLD_EXPIRY_MS = 1_000;
+const MAX_HOLD_EXPIRY_MS = 3_650 * DAY_MS;
 
-export const Merchant = z.object({ id: z.string(), name: z.string(), mcc: z.number().int(), country: z.string(), city: z.string() }).meta({ id: 'Merchant' });
-export type Merchant = z.infer<typeof Merchant>;
+/** Why `ms` cannot be a hold expiry, or undefined when it can. */
+export function holdExpiryProblem(ms: number | undefined): string | undefined {
+  if (ms === undefined) return 'must be a duration such as "7d", "36h" or "P30D"';
+  if (ms < MIN_HOLD_EXPIRY_MS) return 'must be at least 1s';
+  if (ms > MAX_HOLD_EXPIRY_MS) return 'must be at most 3650d';
+  return undefined;
+}
+
+/** When a hold made at `createdAt` expires on a card that takes payments: never before `now` (a card reinstated late releases it at once). */
+export const holdExpiresAt = (createdAt: number, holdExpiryMs: number, now: number): number => Math.max(now, createdAt + holdExpiryMs);
+
+/**
+ * Why a card payment is refused, or undefined when it may be made: every parent active (the
+ * customer first, then the account), then the card.
+ */
+export function authorisationRefusal(card: { id: string; status: string }, parents: readonly Parent[]): { code: ErrorCode; detail: string } | undefined {
+  const parent = inactiveParent(parents, (p) => `a card payment needs an active ${p.kind}`);
+  if (parent) return parent;
+  if (card.status !== 'active') return { code: 'card_not_active', detail: `card ${card.id} is ${card.status}; only an active card can be authorised` };
+  return undefined;
+}
+
+/**
+ * What is wrong with `amount` as the part of an authorisation to capture: an amount of its
+ * currency, more than 0 and at most what was authorised. Empty when nothing is.
+ */
+export function captureProblems(amount: string, auth: { amount: string; currency: string }, currencies: MoneyTables['currencies']): FieldError[] {
+  const problems = amountProblems(amount, auth.currency, currencies);
+  if (problems.length) return problems;
+  if (compare(amount, auth.amount) > 0)
+    return [{ path: 'amount', message: `must be at most the authorised ${auth.amount} ${auth.currency}; the rest of a capture is released, never more taken` }];
+  return [];
+}
+
+/**
+ * The amounts of the transaction a capture leaves: the whole authorisation, or the part captured
+ * with the merchant's share of it (the captured amount divided by the rate, rounded half-even to
+ * the merchant currency's minor unit).
+ */
+export function capturedAmounts(
+  auth: { amount: string; merchantAmount: string; merchantCurrency: string; exchangeRate: string; capturedAmount: string | null },
+  currencies: MoneyTables['currencies'],
+): { amount: string; merchantAmount: string } {
+  const captured = auth.capturedAmount;
+  if (captured === null || compare(captured, auth.amount) === 0) return { amount: auth.amount, merchantAmount: auth.merchantAmount };
+  return { amount: captured, merchantAmount: unconvert(captured, auth.exchangeRate, currencies[auth.merchantCurrency] ?? 2) };
+}
+
+/** Where a payment was made; its wire shape is in wire/payment.ts. */
+export interface Merchant {
+  id: string;
+  name: string;
+  mcc: number;
+  country: string;
+  city: string;
+}
 
 export const DEFAULT_MERCHANT: Readonly<Merchant> = { id: 'TEST', name: 'Test Merchant', mcc: 9999, country: 'GB', city: 'London' };
 
-/** The default merchant with the fields the request gave replaced, in the wire's field order. */
-export function merchantFrom(override: Partial<Merchant> = {}): Merchant {
-  const d = DEFAULT_MERCHANT;
+/** `base` (the default merchant) with the fields the request gave replaced, in the wire's field order. */
+export function merchantFrom(override: Partial<Merchant> = {}, base: Readonly<Merchant> = DEFAULT_MERCHANT): Merchant {
+  const d = base;
   return {
     id: override.id ?? d.id,
     name: override.name ?? d.name,

@@ -1,17 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_ACTIONS, CARD_MACHINE, cardTransition, withinCardLimit, type CardAction, type CardStatus } from './card.js';
+import { CARD_ACTIONS, CARD_MACHINE, cardTransition, paymentsChange, withinCardLimit, type CardAction, type CardStatus } from './card.js';
 
 const T = 'invalid_state_transition';
 const N = 'card_not_issuing';
 // Every state × every action: the next state, or the refusal code.
 const EXPECTED: Record<CardStatus, Record<CardAction, string>> = {
-  issuing: { issue: 'active', fail: 'issue_failed', deactivate: T, activate: T, terminate: T, retire: 'terminated' },
-  issue_failed: { issue: N, fail: N, deactivate: T, activate: T, terminate: T, retire: T },
-  active: { issue: N, fail: N, deactivate: 'inactive', activate: T, terminate: 'terminated', retire: 'terminated' },
-  inactive: { issue: N, fail: N, deactivate: T, activate: 'active', terminate: 'terminated', retire: 'terminated' },
-  blocked: { issue: N, fail: N, deactivate: T, activate: T, terminate: T, retire: 'terminated' },
-  suspended: { issue: N, fail: N, deactivate: T, activate: T, terminate: 'terminated', retire: 'terminated' },
-  terminated: { issue: N, fail: N, deactivate: T, activate: T, terminate: T, retire: T },
+  issuing: { issue: 'active', fail: 'issue_failed', deactivate: T, activate: T, terminate: T, retire: 'terminated', block: T, suspend: T, reinstate: T },
+  issue_failed: { issue: N, fail: N, deactivate: T, activate: T, terminate: T, retire: T, block: T, suspend: T, reinstate: T },
+  active: {
+    issue: N,
+    fail: N,
+    deactivate: 'inactive',
+    activate: T,
+    terminate: 'terminated',
+    retire: 'terminated',
+    block: 'blocked',
+    suspend: 'suspended',
+    reinstate: T,
+  },
+  inactive: { issue: N, fail: N, deactivate: T, activate: 'active', terminate: 'terminated', retire: 'terminated', block: T, suspend: T, reinstate: T },
+  blocked: { issue: N, fail: N, deactivate: T, activate: T, terminate: T, retire: 'terminated', block: T, suspend: T, reinstate: 'active' },
+  suspended: {
+    issue: N,
+    fail: N,
+    deactivate: T,
+    activate: T,
+    terminate: 'terminated',
+    retire: 'terminated',
+    block: 'blocked',
+    suspend: T,
+    reinstate: 'active',
+  },
+  terminated: { issue: N, fail: N, deactivate: T, activate: T, terminate: T, retire: T, block: T, suspend: T, reinstate: T },
 };
 
 describe('card state machine', () => {
@@ -39,5 +59,25 @@ describe('withinCardLimit', () => {
       { type: 'virtual', status: 'terminated' },
     ];
     expect(withinCardLimit(ended, 'virtual')).toBe(true);
+  });
+});
+
+describe('paymentsChange', () => {
+  it('says when a move stops a card taking payments, and when it resumes them', () => {
+    expect(paymentsChange('active', 'blocked')).toBe('stopped');
+    expect(paymentsChange('active', 'suspended')).toBe('stopped');
+    expect(paymentsChange('inactive', 'terminated')).toBe('stopped');
+    expect(paymentsChange('suspended', 'blocked')).toBeUndefined();
+    expect(paymentsChange('suspended', 'terminated')).toBeUndefined();
+    expect(paymentsChange('blocked', 'active')).toBe('resumed');
+    expect(paymentsChange('active', 'inactive')).toBeUndefined();
+  });
+
+  it('names the state a refused move needs', () => {
+    expect(cardTransition('terminated', 'block')).toMatchObject({
+      ok: false,
+      code: 'invalid_state_transition',
+      detail: 'cannot block a card that is terminated: only a card that is active or suspended can become blocked',
+    });
   });
 });

@@ -1,14 +1,15 @@
 /**
  * The card's life cycle (docs/api.md: Customers, accounts and cards): created `issuing`, the simulator issues or fails it,
  * the integrator toggles active ⇄ inactive and terminates it; closing its account or passing its
- * expiry month retires it. Also the per-account card limit.
+ * expiry month retires it; the issuer blocks, suspends and reinstates it (docs/money-path.md: Cards
+ * the issuer stops). Also the per-account card limit, and which states stop a card's payments.
  */
 import { transition, type Machine } from './state-machine.js';
 
 export const CARD_STATUSES = ['issuing', 'issue_failed', 'active', 'inactive', 'blocked', 'suspended', 'terminated'] as const;
 export type CardStatus = (typeof CARD_STATUSES)[number];
 
-export const CARD_ACTIONS = ['issue', 'fail', 'deactivate', 'activate', 'terminate', 'retire'] as const;
+export const CARD_ACTIONS = ['issue', 'fail', 'deactivate', 'activate', 'terminate', 'retire', 'block', 'suspend', 'reinstate'] as const;
 export type CardAction = (typeof CARD_ACTIONS)[number];
 
 export const CARD_TYPES = ['virtual', 'physical'] as const;
@@ -29,10 +30,29 @@ export const CARD_MACHINE: Machine<CardStatus, CardAction> = {
       from: { issuing: 'terminated', active: 'terminated', inactive: 'terminated', blocked: 'terminated', suspended: 'terminated' },
       refuse: 'invalid_state_transition',
     },
+    /** The issuer stops the card for good (fraud, a lost card): a suspended card may be blocked too. */
+    block: { from: { active: 'blocked', suspended: 'blocked' }, refuse: 'invalid_state_transition' },
+    /** The issuer stops the card for a while. */
+    suspend: { from: { active: 'suspended' }, refuse: 'invalid_state_transition' },
+    /** The issuer lets it take payments again. */
+    reinstate: { from: { blocked: 'active', suspended: 'active' }, refuse: 'invalid_state_transition' },
   },
 };
 
 export const cardTransition = (status: CardStatus, action: CardAction) => transition(CARD_MACHINE, status, action);
+
+/**
+ * A card in these states takes no payment, and its pending holds stay capturable for
+ * TERMINATED_HOLD_WINDOW_MS from when it stopped, then are released (docs/money-path.md: Cards the issuer stops).
+ */
+export const STOPPED: readonly CardStatus[] = ['blocked', 'suspended', 'terminated'];
+
+/** Whether a move from `from` to `to` stops the card's payments, resumes them, or neither. */
+export function paymentsChange(from: CardStatus, to: CardStatus): 'stopped' | 'resumed' | undefined {
+  const was = STOPPED.includes(from);
+  const is = STOPPED.includes(to);
+  return was === is ? undefined : is ? 'stopped' : 'resumed';
+}
 
 /** Cards in these states no longer count against the one-virtual-one-physical limit. */
 const ENDED: readonly CardStatus[] = ['issue_failed', 'terminated'];

@@ -1,6 +1,6 @@
 /** Duration parsing for `clock advance` and `--token-ttl`: ISO 8601 and shorthand, junk refused. */
 import { describe, expect, it } from 'vitest';
-import { addCalendar, durationMistake, parseCalendarDuration, parseDuration } from './duration.js';
+import { addCalendar, CALENDAR_DURATION_PATTERN, durationMistake, parseCalendarDuration, parseDuration } from './duration.js';
 
 const S = 1000;
 const H = 3_600_000;
@@ -86,6 +86,18 @@ describe('calendar durations', () => {
     expect(durationMistake('25H')).toBe('shorthand units are lowercase: 25h');
     expect(durationMistake('1D12H')).toBe('shorthand units are lowercase: 1d12h');
     for (const fine of ['PT1M', 'P1M', '1m', 'soon']) expect(durationMistake(fine), fine).toBeUndefined();
+  });
+
+  it("states in the documents' pattern what it reads, compound shorthand included", () => {
+    const pattern = new RegExp(CALENDAR_DURATION_PATTERN);
+    for (const read of ['1d12h', '1y6mo', '1mo15d', '2m30s', '1s500ms', ' 90s ', '1.5h', 'PT25H', 'p1m', 'P1Y2M3DT4H']) {
+      expect(pattern.test(read), read).toBe(true);
+      expect(parseCalendarDuration(read), read).toBeDefined();
+    }
+    for (const refused of ['1M', '25H', '1Y', '30m1h', '1h1h', '1.5mo', '1d1y', '1h 30m', '5', 'mo', '']) {
+      expect(pattern.test(refused), refused).toBe(false);
+      expect(parseCalendarDuration(refused), refused).toBeUndefined();
+    }
   });
 
   it('adds them on the calendar in UTC, a missing day becoming the last of the month', () => {

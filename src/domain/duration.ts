@@ -3,7 +3,7 @@
  * `P1DT2H30M`, `PT0.5S`) or shorthand (`90s`, `25h`, `30d`, `15m`, `500ms`), its parts compound
  * from the largest unit down (`1d12h`, `1h30m`, `2m30s`). Units are lowercase: `m` is a minute,
  * `mo` a month (calendar durations only), and `1M` is refused as ambiguous. Returns milliseconds,
- * or undefined for anything else (negative, empty, junk).
+ * or undefined for anything else (negative, empty, junk, or more milliseconds than a number holds exactly).
  */
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const ISO = /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
@@ -31,6 +31,8 @@ function shorthandParts(text: string): [number, Unit][] | undefined {
 /** Why a duration that looks like shorthand is refused, when a hint helps: `1M`, `25H`. */
 export function durationMistake(input: string): string | undefined {
   const text = input.trim();
+  // A hint repeats what was sent: none for a text too long to echo whole (the refusal says the rest).
+  if (text.length > 32) return undefined;
   if (/^\d+(?:\.\d+)?M$/.test(text)) return `"${text}" is ambiguous: write ${text.slice(0, -1)}m for minutes or ${text.slice(0, -1)}mo for months`;
   if (!/^P/i.test(text) && shorthandParts(text.toLowerCase()) && text !== text.toLowerCase()) return `shorthand units are lowercase: ${text.toLowerCase()}`;
   return undefined;
@@ -39,14 +41,17 @@ export function durationMistake(input: string): string | undefined {
 export function parseDuration(input: string): number | undefined {
   const text = input.trim();
   const parts = shorthandParts(text);
-  if (parts) return parts.every(([, unit]) => unit in UNIT_MS) ? Math.round(parts.reduce((ms, [n, unit]) => ms + n * UNIT_MS[unit]!, 0)) : undefined;
+  if (parts) return parts.every(([, unit]) => unit in UNIT_MS) ? exact(Math.round(parts.reduce((ms, [n, unit]) => ms + n * UNIT_MS[unit]!, 0))) : undefined;
   const iso = ISO.exec(text.toUpperCase());
   if (!iso || text.toUpperCase() === 'P' || text.toUpperCase().endsWith('T')) return undefined;
   const [, w, d, h, m, s] = iso;
   if ([w, d, h, m, s].every((v) => v === undefined)) return undefined;
   const n = (v: string | undefined) => (v === undefined ? 0 : Number(v));
-  return Math.round(n(w) * UNIT_MS.w! + n(d) * UNIT_MS.d! + n(h) * UNIT_MS.h! + n(m) * UNIT_MS.m! + n(s) * 1000);
+  return exact(Math.round(n(w) * UNIT_MS.w! + n(d) * UNIT_MS.d! + n(h) * UNIT_MS.h! + n(m) * UNIT_MS.m! + n(s) * 1000));
 }
+
+/** A sum of milliseconds too large to hold exactly (or infinite) is no duration at all. */
+const exact = (ms: number): number | undefined => (Number.isSafeInteger(ms) ? ms : undefined);
 
 /** `30000` → `30s`, `90000` → `90s`, `7200000` → `2h`: the largest unit up to days that divides it, else ms. */
 export function formatDuration(ms: number): string {
@@ -76,11 +81,12 @@ export function parseCalendarDuration(input: string): CalendarDuration | undefin
     const calendar = { years: 0, months: 0, ms: 0 };
     for (const [n, unit] of parts) {
       if (unit === 'y' || unit === 'mo') {
-        if (!Number.isInteger(n)) return undefined;
+        if (!Number.isSafeInteger(n)) return undefined;
         calendar[unit === 'y' ? 'years' : 'months'] = n;
       } else calendar.ms += n * UNIT_MS[unit]!;
     }
-    return { ...calendar, ms: Math.round(calendar.ms) };
+    const ms = exact(Math.round(calendar.ms));
+    return ms === undefined ? undefined : { ...calendar, ms };
   }
   const ms = parseDuration(text);
   if (ms !== undefined) return { years: 0, months: 0, ms };
@@ -88,7 +94,9 @@ export function parseCalendarDuration(input: string): CalendarDuration | undefin
   if (!iso || (iso[1] === undefined && iso[2] === undefined)) return undefined;
   const rest = iso[3] ? parseDuration(`P${iso[3]}`) : 0;
   if (rest === undefined) return undefined;
-  return { years: Number(iso[1] ?? 0), months: Number(iso[2] ?? 0), ms: rest };
+  const [years, months] = [Number(iso[1] ?? 0), Number(iso[2] ?? 0)];
+  if (!Number.isSafeInteger(years) || !Number.isSafeInteger(months)) return undefined;
+  return { years, months, ms: rest };
 }
 
 /**
@@ -105,3 +113,19 @@ export function addCalendar(instant: number, { years, months, ms }: CalendarDura
   const day = Math.min(at.getUTCDate(), new Date(Date.UTC(year, month + 1, 0)).getUTCDate());
   return Date.UTC(year, month, day, at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds(), at.getUTCMilliseconds()) + ms;
 }
+
+const NUMBER = '[0-9]+(?:\\.[0-9]+)?';
+const TIME = `(?:${NUMBER}[Hh](?:${NUMBER}[Mm])?(?:${NUMBER}[Ss])?|${NUMBER}[Mm](?:${NUMBER}[Ss])?|${NUMBER}[Ss])`;
+const DAYS = `(?:${NUMBER}[Ww](?:${NUMBER}[Dd])?|${NUMBER}[Dd])`;
+/** Shorthand: at least one part, from the largest unit down, each unit once, lowercase; years and months whole. */
+const SHORTHAND = `(?=[0-9])(?:[0-9]+y)?(?:[0-9]+mo)?(?:${NUMBER}w)?(?:${NUMBER}d)?(?:${NUMBER}h)?(?:${NUMBER}m)?(?:${NUMBER}s)?(?:${NUMBER}ms)?`;
+
+/**
+ * What `parseCalendarDuration` reads, as a pattern for the documents (surrounding spaces aside, as
+ * it trims): shorthand (compound, lowercase), or ISO 8601 in either case, with at least one component and nothing after
+ * a `T` missing. That the duration is more than zero once in milliseconds is the reader's rule alone.
+ */
+export const CALENDAR_DURATION_PATTERN =
+  `^\\s*(?:${SHORTHAND}` +
+  `|[Pp](?:${DAYS}(?:[Tt]${TIME})?|[Tt]${TIME})` +
+  `|[Pp](?:[0-9]+[Yy](?:[0-9]+[Mm])?|[0-9]+[Mm])(?:${NUMBER}[Ww])?(?:${NUMBER}[Dd])?(?:[Tt]${TIME})?)\\s*$`;

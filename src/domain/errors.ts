@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'programme_not_found',
   'snapshot_not_found',
   'route_not_found',
+  'method_not_allowed',
   'host_not_allowed',
   'cross_site_request',
   'customer_already_exists',

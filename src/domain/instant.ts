@@ -1,24 +1,60 @@
 /**
- * Instants of sandbox time: how one is read from an option or a body, and how one is written on the
- * wire (RFC 3339, UTC, with milliseconds).
+ * Instants of sandbox time: the range the sandbox supports, how one is read from an option or a
+ * body, and how one is written on the wire (RFC 3339, UTC, with milliseconds).
+ *
+ * The range (docs/control-plane.md: The range of time) is 1970-01-01T00:00:00.000Z to
+ * 9999-12-31T23:59:59.999Z: every instant in it is a four-digit year on the wire, and every
+ * calendar sum that stays in it is a real date. Whatever reaches a clock — an advance, a
+ * programme's `clock`, `--clock`, a snapshot file's clock and instants — is checked against it
+ * first; nothing outside it is clamped, it is refused, naming the range.
  */
 const INSTANT = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** The first instant the sandbox's clock can show: the Unix epoch. */
+export const MIN_INSTANT = 0;
+/** The last: the end of year 9999. */
+export const MAX_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** The range in words, for refusals: `from 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z`. */
+export const INSTANT_RANGE = `from ${new Date(MIN_INSTANT).toISOString()} to ${new Date(MAX_INSTANT).toISOString()}`;
+
+/** What is wrong with `t` as an instant of sandbox time (epoch ms); undefined when nothing is. */
+export function instantProblem(t: number): string | undefined {
+  if (!Number.isFinite(t)) return `must be an instant ${INSTANT_RANGE}, got a value that is not a number`;
+  if (!Number.isInteger(t)) return 'must be a whole number of milliseconds';
+  if (t < MIN_INSTANT || t > MAX_INSTANT) return `must be an instant ${INSTANT_RANGE} (the range of the sandbox's clock)`;
+  return undefined;
+}
+
+/** Whether `t` is an instant of sandbox time. */
+export const inRange = (t: number): boolean => instantProblem(t) === undefined;
+
+/** A clock option read: the instant, or why there is none. */
+export type ClockOption = { at: number } | { problem: string };
+
 /**
- * Parses a `--clock` value: `now`, or an ISO 8601 date or date-time. A date-time without an offset
+ * Reads a `--clock` value: `now`, or an ISO 8601 date or date-time. A date-time without an offset
  * is read as UTC (not the machine's local time), so a given value means the same instant
- * everywhere. Returns undefined for junk and for dates not on the calendar (2026-02-30).
+ * everywhere. Junk, dates not on the calendar (2026-02-30) and instants outside the range are refused.
  */
-export function parseClockOption(value: string, wallNow: number): number | undefined {
-  if (value === 'now') return wallNow;
+export function readClockOption(value: string, wallNow: number): ClockOption {
+  const junk = { problem: 'must be an ISO 8601 date or date-time (e.g. 2026-01-01T09:00:00Z) or "now"' };
+  if (value === 'now') return { at: wallNow };
   const m = INSTANT.exec(value);
-  if (!m) return undefined;
+  if (!m) return junk;
   const t = Date.parse(m[2] !== undefined && m[3] === undefined ? `${value}Z` : value);
-  if (Number.isNaN(t)) return undefined;
+  if (Number.isNaN(t)) return junk;
   const [y, mo, d] = m[1]!.split('-').map(Number) as [number, number, number];
   // Date.parse rolls an impossible day over into the next month; refuse it instead.
   const day = new Date(Date.UTC(y, mo - 1, d));
-  return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d ? t : undefined;
+  if (day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return { problem: `must be a day on the calendar (${m[1]} is not)` };
+  const problem = instantProblem(t);
+  return problem === undefined ? { at: t } : { problem };
+}
+
+/** `readClockOption`'s instant, or undefined for anything it refuses. */
+export function parseClockOption(value: string, wallNow: number): number | undefined {
+  const read = readClockOption(value, wallNow);
+  return 'at' in read ? read.at : undefined;
 }
 
 /** RFC 3339 UTC with milliseconds. */

@@ -30,6 +30,14 @@ export const MAX_INTEGER_DIGITS = 18;
 /** Significant digits of a pair rate derived through the base currency. */
 const RATE_SIGNIFICANT_DIGITS = 10;
 
+/**
+ * What an amount of a currency with `digits` minor-unit digits may be, as a pattern: plain notation,
+ * greater than zero, at most MAX_INTEGER_DIGITS before the point (leading zeros aside) and at most
+ * `digits` fraction digits (trailing zeros aside). `amountProblem` says why a value is not one.
+ */
+export const amountPattern = (digits: number): string =>
+  `^(?!0*(\\.0+)?$)0*[0-9]{1,${MAX_INTEGER_DIGITS}}${digits === 0 ? '(\\.0+)?' : `(\\.[0-9]{1,${digits}}0*)?`}$`;
+
 /** Plain notation only: digits, optionally a point and more digits. No sign, exponent or spaces. */
 const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
@@ -60,15 +68,21 @@ function amountProblem(amount: string, currency: string | undefined, digits: num
 }
 
 /**
- * Everything wrong with an amount in a currency, one entry per bad field. Values that are not
- * strings are skipped: the request schema reports their type.
+ * Everything wrong with an amount in a currency, one entry per bad field: with `rates`, a currency
+ * the table has no rate for is one. Values that are not strings are skipped: the request schema
+ * reports their type.
  */
-export function amountProblems(amount: unknown, currency: unknown, currencies: MoneyTables['currencies']): FieldError[] {
+export function amountProblems(amount: unknown, currency: unknown, currencies: MoneyTables['currencies'], rates?: RateTable): FieldError[] {
   const problems: FieldError[] = [];
   let digits: number | undefined;
   if (typeof currency === 'string') {
     digits = Object.hasOwn(currencies, currency) ? currencies[currency] : undefined;
     if (digits === undefined) problems.push({ path: 'currency', message: unknownCurrency(currency, currencies) });
+    else if (rates && !Object.hasOwn(rates.rates, currency))
+      problems.push({
+        path: 'currency',
+        message: `the sandbox rate table has no rate for ${currency}; currencies with rates: ${Object.keys(rates.rates).join(', ')}`,
+      });
   }
   if (typeof amount === 'string') {
     const problem = amountProblem(amount, typeof currency === 'string' ? currency : undefined, digits);
@@ -104,4 +118,39 @@ export function convert(tables: MoneyTables, amount: string, from: string, to: s
   if (digits === undefined) throw new Error(`no minor unit for ${to}`);
   const converted = new Exact(amount).times(rate).toDecimalPlaces(digits, Decimal.ROUND_HALF_EVEN);
   return { amount: normalise(converted), exchangeRate: normalise(rate) };
+}
+
+/**
+ * A payment's `amount` of the merchant's currency `from` in the account's currency `to`, or why it
+ * cannot be made: no rate for the pair, or less than one minor unit of `to` (each a field error).
+ */
+export function convertPayment(tables: MoneyTables, amount: string, from: string, to: string): Conversion | FieldError {
+  const conversion = convert(tables, amount, from, to);
+  if (!conversion) {
+    const message = `the sandbox rate table has no rate from ${from} to the account currency ${to}; currencies with rates: ${Object.keys(tables.rates.rates).join(', ')}`;
+    return { path: 'currency', message };
+  }
+  if (conversion.amount === '0')
+    return { path: 'amount', message: `${normalise(amount)} ${from} is less than the smallest unit of the account currency ${to}` };
+  return conversion;
+}
+
+/** `amount` divided by `rate`, rounded half-even to `digits` fraction digits: a part of a payment back in the merchant's currency. */
+export function unconvert(amount: string, rate: string, digits: number): string {
+  return normalise(new Exact(amount).div(rate).toDecimalPlaces(digits, Decimal.ROUND_HALF_EVEN));
+}
+
+/** `percent` per cent of `amount`, rounded half-even to `digits` fraction digits. */
+export function percentOf(amount: string, percent: string, digits: number): string {
+  return normalise(new Exact(amount).times(percent).div(100).toDecimalPlaces(digits, Decimal.ROUND_HALF_EVEN));
+}
+
+/** The sum of decimal strings, exactly. */
+export function sum(values: readonly string[]): string {
+  return normalise(values.reduce((total, value) => total.plus(value), new Exact(0)));
+}
+
+/** -1, 0 or 1 as `a` is less than, equal to or more than `b`. */
+export function compare(a: string, b: string): -1 | 0 | 1 {
+  return new Exact(a).comparedTo(b) as -1 | 0 | 1;
 }

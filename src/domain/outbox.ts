@@ -1,30 +1,25 @@
 /**
  * The events the sandbox writes and sends as webhooks (docs/webhooks.md: Webhooks): one
- * `<resource>.updated` per change of a resource, listed once here with every status the resource
- * can be in. Everything that names the types or the resources — the schema's enums, the
- * subscription defaults, the go-live report's coverage — derives from this list.
+ * `<resource>.updated` per change of a resource, listed once here. Everything that names the types
+ * or the resources — the schema's enums, the subscription defaults, the go-live report's coverage
+ * (whose table of each resource's statuses must name every resource, or it does not compile) —
+ * derives from this list. It imports nothing, so the inspector bundles it for a few bytes.
  */
-import { ACCOUNT_STATUSES } from './account.js';
-import { AUTHORISATION_STATUSES } from './authorisation.js';
-import { CARD_STATUSES } from './card.js';
-import { CUSTOMER_STATUSES } from './customer.js';
-import { TRANSACTION_STATUSES } from './transaction.js';
-
 export const RESOURCES = {
-  customer: { type: 'customer.updated', statuses: CUSTOMER_STATUSES },
-  account: { type: 'account.updated', statuses: ACCOUNT_STATUSES },
-  card: { type: 'card.updated', statuses: CARD_STATUSES },
-  authorisation: { type: 'authorisation.updated', statuses: AUTHORISATION_STATUSES },
-  transaction: { type: 'transaction.updated', statuses: TRANSACTION_STATUSES },
+  customer: 'customer.updated',
+  account: 'account.updated',
+  card: 'card.updated',
+  authorisation: 'authorisation.updated',
+  transaction: 'transaction.updated',
 } as const;
 
 export type ResourceType = keyof typeof RESOURCES;
-export type WebhookType = (typeof RESOURCES)[ResourceType]['type'];
+export type WebhookType = (typeof RESOURCES)[ResourceType];
 
 export const RESOURCE_TYPES = Object.keys(RESOURCES) as [ResourceType, ...ResourceType[]];
-export const WEBHOOK_TYPES = RESOURCE_TYPES.map((resource) => RESOURCES[resource].type) as [WebhookType, ...WebhookType[]];
+export const WEBHOOK_TYPES = RESOURCE_TYPES.map((resource) => RESOURCES[resource]) as [WebhookType, ...WebhookType[]];
 
-const RESOURCE_OF = new Map<string, ResourceType>(RESOURCE_TYPES.map((resource) => [RESOURCES[resource].type, resource]));
+const RESOURCE_OF = new Map<string, ResourceType>(RESOURCE_TYPES.map((resource) => [RESOURCES[resource], resource]));
 /** The resource an event type is about, or undefined for a type the sandbox does not send. */
 export const resourceOf = (type: string): ResourceType | undefined => RESOURCE_OF.get(type);
 

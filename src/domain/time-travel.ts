@@ -5,21 +5,41 @@
  * and past targets are refused, as is a jump beyond 100 years (past it dates stop being dates).
  */
 import { z } from 'zod';
-import { iso } from './instant.js';
-import { addCalendar, durationMistake, parseCalendarDuration } from './duration.js';
+import { iso, MAX_INSTANT } from './instant.js';
+import { echo } from './echo.js';
+import { addCalendar, CALENDAR_DURATION_PATTERN, durationMistake, parseCalendarDuration } from './duration.js';
 import { fail } from './errors.js';
+import { exactlyOneOf } from './field-rules.js';
 
 /** 100 years of the calendar, leap days included. */
 export const MAX_ADVANCE_MS = 36_525 * 86_400_000;
 
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
+/**
+ * An RFC 3339 instant with each field in its range (24:00 too, which is the next day's midnight):
+ * what `Date.parse` reads, so that the pattern the document states is the whole rule.
+ */
+const INSTANT = new RegExp(
+  '^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt]' +
+    '(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?|24:00(?::00(?:\\.0+)?)?)' +
+    '(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$',
+);
 
-/** POST /_sandbox/clock/advance; `advanceTarget` checks the values. */
-export const AdvanceRequest = z.object({
-  by: z.string().optional().meta({ description: 'A duration to move forward: `90s`, `2h`, `30d`, `1mo`' }),
-  to: z.string().optional().meta({ description: 'An ISO 8601 instant to move to' }),
-});
+/** POST /_sandbox/clock/advance; `advanceTarget` checks the values, and that exactly one is given. */
+export const AdvanceRequest = z
+  .object({
+    by: z.string().optional().meta({
+      pattern: CALENDAR_DURATION_PATTERN,
+      description: 'A duration to move forward: `90s`, `2h`, `1d12h`, `30d`, `1mo`, `P1Y`; more than zero, at most 100 years',
+    }),
+    to: z.string().optional().meta({ pattern: INSTANT.source, description: 'An RFC 3339 instant to move to, later than the clock, at most 100 years ahead' }),
+  })
+  .meta(exactlyOneOf(['by', 'to']));
 export type AdvanceRequest = z.infer<typeof AdvanceRequest>;
+
+/** Every timestamp the sandbox writes has a four-digit year: its clock stops short of year 10000 (instant.ts: the range of time). */
+export const LAST_INSTANT = MAX_INSTANT;
+
+const READABLE_DURATION = new RegExp(CALENDAR_DURATION_PATTERN);
 
 const refuse = (path: 'by' | 'to', message: string): never => fail('invalid_request', `invalid body: ${path} ${message}`, [{ path, message }]);
 
@@ -33,21 +53,25 @@ export function advanceTarget(request: AdvanceRequest, now: number): number {
   }
   if (by !== undefined) {
     const duration = parseCalendarDuration(by);
-    if (duration === undefined) {
-      const mistake = durationMistake(by);
+    // What the pattern reads but no number holds exactly is a duration all the same, only far too long.
+    if (duration === undefined && READABLE_DURATION.test(by)) return refuse('by', `must be at most 100 years, got ${echo(by)}`);
+    if (duration === undefined)
       return refuse(
         'by',
-        mistake ?? `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "1d12h", "30d", "1mo", "1y"), got "${by}"`,
+        durationMistake(by) ??
+          `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "1d12h", "30d", "1mo", "1y"), got ${echo(by)}`,
       );
-    }
     const at = addCalendar(now, duration);
-    if (at <= now) return refuse('by', `must be longer than zero, got "${by}"`);
-    if (at - now > MAX_ADVANCE_MS) return refuse('by', `must be at most 100 years, got "${by}"`);
+    if (at <= now) return refuse('by', `must be longer than zero, got ${echo(by)}`);
+    // A count of years or months past what a date holds gives no instant at all (NaN).
+    if (!(at - now <= MAX_ADVANCE_MS)) return refuse('by', `must be at most 100 years, got ${echo(by)}`);
+    if (at > LAST_INSTANT) return refuse('by', `must not move the clock past ${iso(LAST_INSTANT)}, the last instant RFC 3339 can write`);
     return at;
   }
   const at = INSTANT.test(to!) ? Date.parse(to!) : Number.NaN;
-  if (Number.isNaN(at)) return refuse('to', `must be an RFC 3339 instant such as "2027-01-01T00:00:00Z", got "${to}"`);
+  if (Number.isNaN(at)) return refuse('to', `must be an RFC 3339 instant such as "2027-01-01T00:00:00Z", got ${echo(to!)}`);
   if (at <= now) return refuse('to', `must be later than the sandbox clock (${iso(now)}); the clock never moves backwards`);
   if (at - now > MAX_ADVANCE_MS) return refuse('to', 'must be at most 100 years ahead');
+  if (at > LAST_INSTANT) return refuse('to', `must be at most ${iso(LAST_INSTANT)}, the last instant RFC 3339 can write`);
   return at;
 }

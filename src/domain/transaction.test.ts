@@ -1,17 +1,50 @@
 import { describe, expect, it } from 'vitest';
-import { chainTransactionId, TRANSACTION_ACTIONS, TRANSACTION_STATUSES, transactionTransition } from './transaction.js';
+import {
+  chainTransactionId,
+  reversalRefusal,
+  TRANSACTION_ACTIONS,
+  TRANSACTION_STATUSES,
+  transactionTransition,
+  type TransactionAction,
+  type TransactionStatus,
+} from './transaction.js';
+
+const T = 'refused';
+// Every state × every action: the next state, or refused (always invalid_state_transition).
+const EXPECTED: Record<TransactionStatus, Record<TransactionAction, string>> = {
+  processing: { settle: 'processed', reverse: 'reversing', complete: T },
+  processed: { settle: T, reverse: 'reversing', complete: T },
+  reversing: { settle: T, reverse: T, complete: 'reversed' },
+  reversed: { settle: T, reverse: T, complete: T },
+};
 
 describe('the transaction state table', () => {
   for (const status of TRANSACTION_STATUSES) {
     for (const action of TRANSACTION_ACTIONS) {
-      const allowed = status === 'processing' && action === 'settle';
-      it(`${status} × ${action} → ${allowed ? 'processed' : 'refused'}`, () => {
+      it(`${status} × ${action} → ${EXPECTED[status][action]}`, () => {
         const outcome = transactionTransition(status, action);
-        if (allowed) expect(outcome).toEqual({ ok: true, next: 'processed' });
-        else expect(outcome).toMatchObject({ ok: false, code: 'invalid_state_transition' });
+        if (outcome.ok) expect(outcome.next).toBe(EXPECTED[status][action]);
+        else expect([T, outcome.code]).toEqual([EXPECTED[status][action], 'invalid_state_transition']);
       });
     }
   }
+
+  it('names the states a reversal needs', () => {
+    expect(transactionTransition('reversed', 'reverse')).toMatchObject({
+      detail: 'cannot reverse a transaction that is reversed: only a transaction that is processing or processed can become reversing',
+    });
+  });
+});
+
+describe('reversalRefusal', () => {
+  it('takes back a debit no refund followed', () => {
+    expect(reversalRefusal({ id: 't', direction: 'debit' }, 0)).toBeUndefined();
+  });
+
+  it('refuses a credit, and a debit a refund followed', () => {
+    expect(reversalRefusal({ id: 't', direction: 'credit' }, 0)).toBe('transaction t is a credit; only a debit can be reversed');
+    expect(reversalRefusal({ id: 't', direction: 'debit' }, 2)).toMatch(/has been refunded \(2 refunds\)/);
+  });
 });
 
 describe('chainTransactionId', () => {

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from './duration.js';
 import { SandboxError } from './errors.js';
+import { hasFaults, parseDelay, parseFaultsSpec, type Faults } from './webhook-faults.js';
 import {
   attemptDraw,
   decideAttempt,
   exhausted,
-  hasFaults,
   heldAfterResume,
   holdAfter,
   letGo,
-  parseDelay,
-  parseFaultsSpec,
   RECHECK_MS,
   releasesHolds,
   REORDER_HOLD_MS,
@@ -21,8 +19,7 @@ import {
   type AttemptFacts,
   type ControlledDelivery,
   type Draw,
-  type Faults,
-} from './webhook-faults.js';
+} from './webhook-attempts.js';
 import { faultsView } from '../wire/delivery-lab.js';
 
 describe('the --webhook-faults syntax', () => {
@@ -164,7 +161,7 @@ describe('decideAttempt', () => {
   });
 
   it('forges what it sends, at the rate asked, once and never duplicated', () => {
-    expect(decideAttempt({ forge: 1, duplicate: 1 }, facts(), always)).toEqual({ action: 'send', fault: 'forged', duplicate: false });
+    expect(decideAttempt({ forge: 1, duplicate: 1 }, facts(), always)).toEqual({ action: 'send', fault: 'forged', forgery: 'body-changed', duplicate: false });
     expect(decideAttempt({ forge: 0.3 }, facts(), never)).toBe(SEND);
   });
 });

@@ -4,12 +4,19 @@
  * strings parsed by the same zod schemas, every failure a 400 problem naming the field (the same
  * funnel as /v1). The body is parsed from the bytes the body middleware kept (which refuses a body
  * not sent as JSON); a route that takes a file reads those bytes itself (`rawBody`).
+ *
+ * The declaration also decides what the route meets before its handler, in this order: the admin
+ * token (`admin`), the body, read within the control plane's limit or the file's own (`rawBody`),
+ * and the programme the request names (`programme`). Each route carries these itself
+ * (control-plane.ts), so the order routes are added in changes none of it.
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
-import type { Api, AppEnv } from './env.js';
+import type { ControlPlane } from './control-plane.js';
+import type { AppEnv } from './env.js';
 import { readJson, validationError } from './errors.js';
+import { PROGRAMME_PARAMETERS } from './control-openapi.js';
 import { jsonBody, problem } from './schemas.js';
 
 /** The request body parsed as JSON (`{}` when there is none). */
@@ -25,15 +32,15 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
   return result.data;
 }
 
-/** A JSON document the handler reads as bytes: sent as JSON, or as the bytes of a file. */
-const fileBody = (schema: Schema) => ({
+/**
+ * A file the handler reads as bytes, declared as what it is: `application/octet-stream`, described
+ * by `description`. The route reads it sent as `application/json` too, as curl users send it;
+ * declaring one type keeps generated clients to one way of sending it.
+ */
+const fileBody = (description: string) => ({
   required: true,
-  content: { 'application/json': { schema }, 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
-});
-
-/** `Sandbox-Programme` on every route that acts on one programme. */
-const ProgrammeHeader = z.object({
-  'Sandbox-Programme': z.string().optional().meta({ description: 'The programme the request acts on (or `?programme=`); the default one otherwise' }),
+  description,
+  content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
 });
 
 type Schema = z.ZodType;
@@ -49,15 +56,20 @@ export interface ControlRouteConfig<P extends Schema | undefined, Q extends Sche
   params?: P;
   query?: Q;
   body?: B;
+  /** The body may be left out (then the handler gets the schema's reading of `{}`). */
+  bodyOptional?: boolean;
   /** Reads the body when its refusals say more than the schema's (a seed document). */
   readBody?: (value: unknown) => Out<B>;
-  /** A body the handler reads itself, as the bytes sent (a snapshot file), described by this schema. */
-  rawBody?: Schema;
-  /** Runs before the handler: for a route added ahead of the control plane's own middleware, which needs its own. */
-  middleware?: MiddlewareHandler<AppEnv>[];
+  /**
+   * A body the handler reads itself, as the bytes sent (a snapshot file): what it is, and at most
+   * how many bytes (larger than the control plane's limit may be).
+   */
+  rawBody?: { description: string; maxBytes: number };
   responses: RouteConfig['responses'];
-  /** False for the routes that do not act on one programme. */
+  /** False for the routes that do not act on one programme: `Sandbox-Programme` and `?programme=` are not read. */
   programme?: boolean;
+  /** False for a route anyone who reaches the sandbox may call, without the admin token. */
+  admin?: boolean;
 }
 
 export interface ControlInput<P, Q, B> {
@@ -66,13 +78,13 @@ export interface ControlInput<P, Q, B> {
   body: Out<B>;
 }
 
-/** Declares a control route in the document and adds its handler, which gets the checked input. */
+/** Declares a control route in the document and adds it with what it meets and its handler, which gets the checked input. */
 export function controlRoute<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
-  api: Api,
+  api: ControlPlane,
   route: ControlRouteConfig<P, Q, B>,
   handler: (c: Context<AppEnv>, input: ControlInput<P, Q, B>) => Response | Promise<Response>,
 ): void {
-  const { method, path, params, query, body, readBody, rawBody, middleware = [], responses, programme = true, ...described } = route;
+  const { method, path, params, query, body, bodyOptional = false, readBody, rawBody, responses, programme = true, admin = true, ...described } = route;
   api.openAPIRegistry.registerPath(
     createRoute({
       ...described,
@@ -81,14 +93,16 @@ export function controlRoute<P extends Schema | undefined = undefined, Q extends
       request: {
         ...(params && { params: params as never }),
         ...(query && { query: query as never }),
-        ...(programme && { headers: ProgrammeHeader }),
-        ...(body && { body: jsonBody(body) }),
-        ...(rawBody && { body: fileBody(rawBody) }),
+        ...(body && { body: { ...jsonBody(body), required: !bodyOptional } }),
+        ...(rawBody && { body: fileBody(rawBody.description) }),
       },
-      responses: { ...responses, 400: problem('Invalid request'), 401: problem('The admin token is missing or wrong') },
+      // `Sandbox-Programme` and `?programme=` on every route that acts on one programme.
+      ...(programme && { parameters: PROGRAMME_PARAMETERS as RouteConfig['parameters'] }),
+      responses: { ...responses, 400: problem('Invalid request'), ...(admin && { 401: problem('The admin token is missing or wrong') }) },
     }),
   );
-  api.on(method.toUpperCase(), [path.replace(/\{(\w+)\}/g, ':$1')], ...middleware, (c) =>
+  const checks = api.checks({ admin, fileBytes: rawBody?.maxBytes, programme });
+  api.on(method.toUpperCase(), [path.replace(/\{(\w+)\}/g, ':$1')], ...checks, (c) =>
     handler(c, {
       params: (params && parse(params, c.req.param(), 'path parameters')) as Out<P>,
       query: (query && parse(query, c.req.query(), 'query parameters')) as Out<Q>,

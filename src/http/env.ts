@@ -27,6 +27,8 @@ export interface AppEnv {
     problem: JournalProblem | undefined;
     /** What request verification found when a check failed, for the journal. */
     verification: Verification | undefined;
+    /** Request verification ran on the request, for the journal. */
+    verified: boolean | undefined;
     /** The fault the API fault lab put on the request, for the journal. */
     fault: JournalFault | undefined;
     /** The answer's body, kept as it is made, for an idempotent replay (middleware/idempotency.ts). */

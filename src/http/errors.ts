@@ -3,6 +3,7 @@
  * `type, title, status, detail, code, requestId` (and `errors[]` for validation). Unknown
  * errors become a 500 whose detail never carries a stack trace.
  */
+import type { Hook } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -50,6 +51,7 @@ export const PROBLEMS = {
   programme_not_found: { status: 404, title: 'Programme not found' },
   snapshot_not_found: { status: 404, title: 'Snapshot not found' },
   route_not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
   host_not_allowed: { status: 403, title: 'Forbidden' },
   cross_site_request: { status: 403, title: 'Forbidden' },
   customer_already_exists: { status: 409, title: 'Customer already exists' },
@@ -90,6 +92,28 @@ export function validationError(error: ZodError, where: string): SandboxError {
     error.issues.map((issue) => ({ path: issue.path.length ? issue.path.map(String).join('.') : where, message: issue.message })),
     where,
   );
+}
+
+const TARGETS: Record<string, string> = { json: 'body', param: 'path parameters', query: 'query parameters', header: 'headers' };
+
+/** What a route's validator does with input its schema refuses: a 400 naming each field, and where it was. */
+export const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
+  if (!result.success) throw validationError(result.error, TARGETS[result.target] ?? result.target);
+};
+
+/**
+ * Runs an operation on the fields of a request's body: a refusal naming some of them (an
+ * `invalid_request` with field errors, worded by the operation, which knows nothing of bodies) is
+ * the body's, `invalid body: <detail>`, as a schema's refusal is. For operations that answer at once.
+ */
+export function onBody<T>(operation: () => T): T {
+  try {
+    return operation();
+  } catch (error) {
+    if (error instanceof SandboxError && error.code === 'invalid_request' && error.errors?.length)
+      throw new SandboxError(error.code, `invalid body: ${error.detail}`, error.errors);
+    throw error;
+  }
 }
 
 /** A 400 naming every field at fault, whether a schema or a rule beyond it found them. */

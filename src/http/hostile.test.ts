@@ -252,7 +252,7 @@ describe.each(['strict', 'warn'] as const)('hostile input, --verify %s', (verify
     const doc = (await sb.json('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const served = new Set(ROUTES.map(([method, pattern]) => `${method} ${pattern}`));
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+      Object.keys(ops).map((m) => `${m.toUpperCase()} /v1${path.replace(/\{(\w+)\}/g, ':$1')}`),
     );
     expect(documented.length).toBeGreaterThanOrEqual(46);
     for (const op of documented) expect(served, op).toContain(op);

@@ -45,13 +45,19 @@ function headersOf(doc: Document, op: Operation): Map<string, Parameter> {
   return new Map(resolved.filter((p) => p.in === 'header').map((p) => [p.name!, p]));
 }
 
+/** Each operation, at its path below the document's server (/v1). */
 const operationsOf = (doc: Document) =>
-  Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path: `/v1${path}`, method: method.toUpperCase(), op })),
+  );
 
 /** The path with each `{id}` filled with a UUID no resource has. */
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, () => randomUUID());
 
 const HEADERS = ['Signature', 'Signature-Input', 'Idempotency-Key', 'Content-Digest'];
+
+/** `card.updated` → `Card`: the name the service's document gives the entity. */
+const PASCAL_ENTITY = (type: string) => type.split('.')[0]!.replace(/^\w/, (c) => c.toUpperCase());
 
 describe('/openapi.json: the request headers', () => {
   let sb: TestSandbox;
@@ -73,7 +79,7 @@ describe('/openapi.json: the request headers', () => {
       expect([...headers.keys()].filter((name) => HEADERS.includes(name)).sort(), `${method} ${path}`).toEqual(expected.sort());
       for (const name of expected) expect(headers.get(name)!.required, `${method} ${path} ${name}`).toBe(true);
     }
-    expect(doc.components.parameters.IdempotencyKey!.schema).toMatchObject({ format: 'uuid' });
+    expect(doc.components.parameters.IdempotencyKeyHeader!.schema).toMatchObject({ format: 'uuid' });
   });
 
   it('declares exactly what --verify strict refuses a request without', async () => {
@@ -118,10 +124,12 @@ describe('/openapi.json: security, statuses and formats', () => {
     }
   });
 
-  it('declares 413 on every operation that reads a body and 409 on every write past verification; 404 only for a path id', () => {
+  it("declares 403 everywhere, 413 on every operation that reads a body, 409 on every write past verification, the fault lab's statuses past authentication; 404 only for a path id", () => {
     for (const { path, method, op } of operationsOf(doc)) {
       const statuses = Object.keys(op.responses);
+      expect(statuses, `${method} ${path}`).toContain('403');
       expect(statuses.includes('413'), `${method} ${path} 413`).toBe(method !== 'GET');
+      for (const status of ['429', '502', '503', '504']) expect(statuses.includes(status), `${method} ${path} ${status}`).toBe(path !== '/v1/auth/token');
       if (method !== 'GET' && !path.startsWith('/v1/auth/')) expect(statuses, `${method} ${path}`).toContain('409');
       expect(statuses.includes('404'), `${method} ${path} 404`).toBe(path.includes('{'));
       expect(statuses, `${method} ${path}`).not.toContain('422');
@@ -131,8 +139,8 @@ describe('/openapi.json: security, statuses and formats', () => {
   it('gives the base64 and URL fields their formats', () => {
     const body = (path: string, method: string) =>
       (doc.paths[path]![method]!.requestBody!.content['application/json']!.schema as { properties: Record<string, { format?: string }> }).properties;
-    expect(body('/v1/auth/signing', 'put').signingKey!.format).toBe('byte');
-    expect(body('/v1/webhooks', 'put').callbackUrl!.format).toBe('uri');
+    expect(body('/auth/signing', 'put').signingKey!.format).toBe('byte');
+    expect(body('/webhooks', 'put').callbackUrl!.format).toBe('uri');
     expect((doc.components.schemas.VerificationKey!.properties as Record<string, { format?: string }>).key!.format).toBe('byte');
   });
 });
@@ -145,10 +153,14 @@ describe('/openapi.json: the webhooks', () => {
     await (await receiverOf).close();
   });
 
-  it('has one entry per event type: its body as delivered, and the headers each delivery carries', async () => {
+  it("has one entry per event type, and the service's document's own for any of them: each body as delivered, and the headers each delivery carries", async () => {
     const sb = createTestSandbox();
     const doc = await documentOf(sb);
-    expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_TYPES]);
+    expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_TYPES, '{callbackUrl}']);
+    const any = doc.webhooks['{callbackUrl}']!.post!.requestBody!.content['application/json']!.schema.$ref!;
+    expect(doc.components.schemas[any.split('/').at(-1)!]!.anyOf).toEqual(
+      WEBHOOK_TYPES.map((type) => ({ $ref: `#/components/schemas/${PASCAL_ENTITY(type)}Update` })),
+    );
 
     // One event of each type, as the sandbox writes and sends them.
     const p = payments(sb);
@@ -164,7 +176,8 @@ describe('/openapi.json: the webhooks', () => {
       expect(op.security).toEqual([]);
       const ref = op.requestBody!.content['application/json']!.schema.$ref!;
       const schema = doc.components.schemas[ref.split('/').at(-1)!]!;
-      expect(schema.allOf).toContainEqual({ $ref: `#/components/schemas/${type.split('.')[0]!.replace(/^\w/, (c) => c.toUpperCase())}` });
+      expect(ref).toBe(`#/components/schemas/${PASCAL_ENTITY(type)}Update`);
+      expect(schema.allOf).toContainEqual({ $ref: `#/components/schemas/${PASCAL_ENTITY(type)}` });
 
       const row = rows.find((r) => r.type === type);
       expect(row, type).toBeDefined();

@@ -32,7 +32,18 @@ export interface ClockOptions {
   wall?: () => number;
 }
 
+/**
+ * A clock is never given a value that is not a number of milliseconds: every entry refuses those
+ * first (domain/instant.ts), and this is the last guard, so that no clock ever reads NaN.
+ */
+function finite(t: number, what: string): number {
+  if (!Number.isFinite(t)) throw new RangeError(`the clock was given ${String(t)} as ${what}`);
+  return t;
+}
+
 export function createClock(options: ClockOptions = {}): Clock {
+  if (options.frozenAt !== undefined) finite(options.frozenAt, 'its instant');
+  if (options.offset !== undefined) finite(options.offset, 'its offset');
   const wall = options.wall ?? Date.now;
   let frozen = options.frozenAt !== undefined;
   let fixed = options.frozenAt ?? 0;
@@ -50,6 +61,7 @@ export function createClock(options: ClockOptions = {}): Clock {
     wall,
     now,
     advanceTo(t: number) {
+      finite(t, 'the instant to move to');
       const current = now();
       if (t <= current) return;
       if (frozen) fixed = t;
@@ -58,6 +70,7 @@ export function createClock(options: ClockOptions = {}): Clock {
     },
     offset: () => (frozen ? fixed - wall() : offset),
     set(at) {
+      finite(at.now, 'its instant');
       frozen = at.frozen;
       fixed = at.now;
       offset = at.now - wall();

@@ -85,10 +85,12 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
   const sources: DueSource[] = [];
   const busy = new Set<string>();
   let stopTicking: (() => void) | undefined;
-  /** Settles when the work running exclusively (an advance, a snapshot) is done; undefined when none is. */
+  /** Settles when the work running exclusively (an advance, a restore) is done; undefined when none is. */
   let holding: Promise<void> | undefined;
   /** The advance under way: where it goes, and how many due items have run so far. */
   let progress: { to: number; ran: number } | undefined;
+  /** Counts the calls to `interrupt`: an advance that sees it change stops where it got to. */
+  let interruptions = 0;
 
   const runSource = async (source: DueSource, now: number) => {
     busy.add(source.name);
@@ -143,10 +145,12 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
     return min;
   };
 
-  /** Time travel's steps: each due item in due order at its own time, counted in `progress`, then `to`. */
+  /** Time travel's steps: each due item in due order at its own time, counted in `progress`, then `to`; interrupted, where it got to. */
   const travel = async (to: number, progress: { ran: number }): Promise<{ now: number; ran: number }> => {
+    const begun = interruptions;
     let sinceTurn = 0;
     for (;;) {
+      if (interruptions !== begun) return { now: clock.now(), ran: progress.ran };
       const due = nextDue();
       if (due === undefined || due > to) break;
       clock.advanceTo(due);
@@ -157,6 +161,7 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
         if (d !== undefined && d <= now) ranHere += await source.runDue(now, windowEnd(source, now, to));
       }
       progress.ran += ranHere;
+      if (interruptions !== begun) return { now: clock.now(), ran: progress.ran };
       // A source that reports due work but runs none would spin forever: stop instead.
       if (ranHere === 0 && nextDue() === due) {
         log.warn('scheduler: due work did not run during advance', { due });
@@ -212,9 +217,16 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
     /**
      * Runs `work` while nothing else of the programme's due work runs: once an advance under way and
      * what ticks started have finished, with ticks held until it is done. Time travel runs so, and
-     * so do a snapshot's save and restore.
+     * so does a snapshot's restore.
      */
     exclusively,
+    /**
+     * Stops an advance under way where it has got to (its world is about to be replaced: a snapshot
+     * restored), rather than let it go on waiting on receivers; an advance begun later is not touched.
+     */
+    interrupt(): void {
+      interruptions++;
+    },
     /** Time travel to `to` (epoch ms): runs every due item in due order at its own time. */
     advance: (to: number): Promise<{ now: number; ran: number }> =>
       exclusively(async () => {

@@ -11,11 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { ApiError } from '../client/operations.js';
 import type { Client } from '../cli/client.js';
 import type { Declaration } from '../cli/command.js';
-import { defaultConfig } from '../config.js';
-import { buildDeps } from '../deps.js';
-import { quietLog } from '../kernel/log.js';
 import { version } from '../kernel/version.js';
-import { startServer } from '../server.js';
 import { registerResources } from './resources.js';
 import { toolsOf } from './tools.js';
 
@@ -74,10 +70,4 @@ export async function serveMcp(sandbox: McpSandbox, commands: readonly Declarati
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
   await server.connect(transport);
   await closed;
-}
-
-/** `mcp --start`: a sandbox in this process, in memory on a free port, its log kept to warnings on stderr. */
-export async function startInProcess(): Promise<{ url: string; close: () => Promise<void> }> {
-  const running = await startServer(buildDeps(defaultConfig({ port: 0 }), { log: quietLog() }));
-  return { url: running.url, close: () => running.close() };
 }

@@ -7,14 +7,15 @@
  * a programme cascades to everything it owns.
  *
  * Three parts: what each programme is built from (settings.ts), the programmes in memory
- * (registry.ts), and the control plane's operations on them (services/programmes.ts).
+ * (registry.ts), and the control plane's operations on them (operations.ts).
  */
 import type { Config } from '../config.js';
 import type { Ids, Random } from '../kernel/ids.js';
 import type { Log } from '../kernel/log.js';
-import { createProgrammeService } from '../services/programmes.js';
+import { createEndedRecords } from '../services/report.js';
 import type { Shared } from '../services/index.js';
 import type { Store } from '../store/store.js';
+import { createProgrammeOperations } from './operations.js';
 import { createRegistry } from './registry.js';
 import { programmeSettings, type DefaultOverrides } from './settings.js';
 
@@ -37,7 +38,9 @@ export interface ProgrammesDeps {
 export function createProgrammes({ store, config, log, shared, ids, random, wall = Date.now }: ProgrammesDeps, defaults: DefaultOverrides = {}) {
   const settings = programmeSettings({ store, config, defaults, wall });
   const registry = createRegistry({ store, config, log, shared, settings });
-  return { ...registry, ...createProgrammeService({ store, config, registry, ids, random, wall }) };
+  // What the go-live report keeps of deleted programmes, for a report over a whole test run.
+  const ended = createEndedRecords();
+  return { ...registry, ...createProgrammeOperations({ store, config, registry, ids, random, wall, ended }), ended };
 }
 
 export type Programmes = ReturnType<typeof createProgrammes>;

@@ -5,34 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../config.js';
-import { T0, createTestSandbox, type TestSandbox } from '../testing/harness.js';
+import { T0, createTestSandbox } from '../testing/harness.js';
 import { DEAD_CALLBACK } from '../testing/hostile-world.js';
+import { programme, verifiedCustomer } from '../testing/programmes.js';
 import { proofFor, testWallet } from '../testing/world.js';
 
 const HOUR = 3_600_000;
 const UNKNOWN = '3b241101-e2bb-4255-8caf-4136c566a962';
-
-/** A programme made over the control plane, and requests to its API with a token for it. */
-async function programme(sb: TestSandbox, body: Record<string, unknown> = {}) {
-  const created = await sb.json('POST', '/_sandbox/programmes', { token: false, body });
-  expect(created.status).toBe(201);
-  const { id, apiKey, apiSecret } = created.body as { id: string; apiKey: string; apiSecret: string };
-  const token = (await sb.json('POST', '/v1/auth/token', { token: false, body: { apiKey, apiSecret } })).body.token as string;
-  const api = (method: string, path: string, options: { body?: unknown } = {}) => sb.json(method, path, { ...options, token });
-  const control = (method: string, path: string, options: { body?: unknown } = {}) =>
-    sb.json(method, `/_sandbox${path}${path.includes('?') ? '&' : '?'}programme=${id}`, { ...options, token: false });
-  return { id, apiKey, apiSecret, token, api, control, created: created.body };
-}
-
-/** A customer verified through the programme's own API and simulator. */
-async function verifiedCustomer(p: Awaited<ReturnType<typeof programme>>, seed: string) {
-  const wallet = testWallet(seed);
-  const created = await p.api('POST', '/v1/customers', { body: { chainId: wallet.chainId, externalId: seed } });
-  expect(created.status).toBe(201);
-  expect((await p.api('POST', `/v1/customers/${created.body.id}/challenge/sign`, { body: await proofFor(wallet, created.body.challenge) })).status).toBe(204);
-  expect((await p.api('PATCH', `/v1/simulator/customers/${created.body.id}/verify`)).status).toBe(202);
-  return created.body.id as string;
-}
 
 describe('/_sandbox/programmes', () => {
   it('makes a programme with its own credentials and clock, lists it after the default one, and deletes it', async () => {
@@ -45,6 +24,7 @@ describe('/_sandbox/programmes', () => {
       apiSecret: expect.any(String),
       apiKeys: [a.apiKey],
       clock: { now: '2026-06-01T00:00:00.000Z', frozen: true },
+      holdExpiry: '7d',
       createdAt: expect.any(String),
     });
     const listed = await sb.json('GET', '/_sandbox/programmes', { token: false });

@@ -1,6 +1,8 @@
 /**
- * The programmes in memory: each one's core, services, scheduler and request journal, built from
- * its row when it is first used and kept; the schedulers run while the sandbox does.
+ * The programmes in memory: each one's core, scheduler, services and request journal, built from
+ * its row when it is first used and kept; the schedulers run while the sandbox does. A programme's
+ * scheduler is built here, on the sandbox's one ticker, and handed to its services, which add
+ * their due work to it.
  */
 import { eq } from 'drizzle-orm';
 import type { Config } from '../config.js';
@@ -10,6 +12,7 @@ import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { idsOf, type Ids, type Random } from '../kernel/ids.js';
 import { Journal } from './journal.js';
 import type { Log } from '../kernel/log.js';
+import { createScheduler, type Scheduler } from '../kernel/scheduler.js';
 import { createServices, type Services, type Shared } from '../services/index.js';
 import { credentials, deliveries, jobs, programmes } from '../store/schema.js';
 import type { Store } from '../store/store.js';
@@ -18,6 +21,8 @@ import type { ProgrammeRow, Settings } from './settings.js';
 export interface Programme {
   id: string;
   core: Core;
+  /** Runs its due work (jobs, webhook deliveries), in real time or as its clock is moved; saving and restoring it run exclusively of that work. */
+  scheduler: Scheduler;
   services: Services;
   journal: Journal;
   /**
@@ -57,14 +62,15 @@ export function createRegistry({ store, config, log, shared, settings }: Registr
   const build = (row: ProgrammeRow): Programme => {
     const { clock, seed, random, ids, signer } = settings.of(row);
     const core: Core = { programme: row.id, store, clock, ids, random, config, log };
-    const services = createServices(core, shared, { signer, keepClock: keepClock(row.id) });
+    const scheduler = createScheduler(clock, log, shared.ticker);
+    const services = createServices(core, shared, { scheduler, signer, keepClock: keepClock(row.id) });
     const requestStreams = { api: random.fork('api requests'), control: random.fork('control requests') };
     const requestIds = { api: idsOf(requestStreams.api), control: idsOf(requestStreams.control) };
-    const programme = { id: row.id, core, services, journal: new Journal(config.journalSize), requestIds, requestStreams, seed };
+    const programme = { id: row.id, core, scheduler, services, journal: new Journal(config.journalSize), requestIds, requestStreams, seed };
     loaded.set(row.id, programme);
     if (running) {
-      services.scheduler.start();
-      services.scheduler.kick();
+      scheduler.start();
+      scheduler.kick();
     }
     return programme;
   };
@@ -97,7 +103,7 @@ export function createRegistry({ store, config, log, shared, settings }: Registr
     /** Stops a programme's work and drops it from memory (its rows are the caller's). */
     unload(id: string): void {
       const programme = loaded.get(id);
-      programme?.services.scheduler.stop();
+      programme?.scheduler.stop();
       programme?.services.webhooks.stop();
       loaded.delete(id);
     },
@@ -117,15 +123,15 @@ export function createRegistry({ store, config, log, shared, settings }: Registr
         .union(db.selectDistinct({ id: deliveries.programmeId }).from(deliveries).where(eq(deliveries.status, 'pending')))
         .all();
       for (const { id } of waiting) registry.find(id);
-      for (const programme of loaded.values()) {
-        programme.services.scheduler.start();
-        programme.services.scheduler.kick();
+      for (const { scheduler } of loaded.values()) {
+        scheduler.start();
+        scheduler.kick();
       }
     },
 
     stop(): void {
       running = false;
-      for (const programme of loaded.values()) programme.services.scheduler.stop();
+      for (const { scheduler } of loaded.values()) scheduler.stop();
     },
   };
   return registry;

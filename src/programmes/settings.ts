@@ -8,7 +8,7 @@ import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { count, eq, max } from 'drizzle-orm';
 import { createClock, type Clock } from '../kernel/clock.js';
-import { parseClockOption } from '../domain/instant.js';
+import { readClockOption } from '../domain/instant.js';
 import { ConfigError, type Config } from '../config.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { cryptoRandom, idsOf, seededRandom, type Ids, type Random } from '../kernel/ids.js';
@@ -125,9 +125,9 @@ export type Settings = ReturnType<typeof programmeSettings>;
 /** --clock, when given. */
 function startClock(config: Config, wall: () => number): Clock | undefined {
   if (config.clock === undefined) return undefined;
-  const at = parseClockOption(config.clock, wall());
-  if (at === undefined) throw new ConfigError(`--clock must be an ISO 8601 instant or "now", got "${config.clock}"`);
-  return createClock({ frozenAt: at, wall });
+  const read = readClockOption(config.clock, wall());
+  if ('problem' in read) throw new ConfigError(`--clock ${read.problem}, got "${config.clock}"`);
+  return createClock({ frozenAt: read.at, wall });
 }
 
 /** The key --webhook-key names: a P-384 private key, or a start-up error saying what is wrong. */

@@ -6,6 +6,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { cryptoRandom } from '../kernel/ids.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { issuedCard } from '../testing/world.js';
@@ -92,7 +93,8 @@ describe('--admin-token', () => {
     ] as const;
 
   it('refuses every control plane route without it, with a wrong one or with an API token, and changes nothing', async () => {
-    const sb = createTestSandbox({ adminToken: ADMIN });
+    // The default credentials named, as --admin-token asks (docs/reliability.md: Open to a network).
+    const sb = createTestSandbox({ adminToken: ADMIN, apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET });
     const card = await issuedCard(sb);
     const events = () => sb.deps.store.sqlite.prepare('SELECT count(*) AS n FROM events').get();
     const before = events();

@@ -1,6 +1,7 @@
 /**
  * A webhook receiver that accepts connections and never answers, against the built CLI: the
- * dispatcher holds at most MAX_IN_FLIGHT sockets on it and the API keeps answering; on SIGTERM the
+ * dispatcher holds no more sockets on it than its subscription's share of the attempts in flight
+ * (a quarter of MAX_IN_FLIGHT: webhooks/send-pool.ts) and the API keeps answering; on SIGTERM the
  * process exits when the 5 s grace period ends, having recorded every attempt it cut short, and the
  * next start retries them. `npm run build` first.
  */
@@ -15,7 +16,9 @@ import { MAX_IN_FLIGHT } from '../webhooks/dispatcher.js';
 import { startTestReceiver } from '../testing/receiver.js';
 import { assertBuilt, startSandbox } from '../testing/spawn.js';
 
-const EVENTS = MAX_IN_FLIGHT + 6;
+/** One subscription of a programme alone: half of the programme's half of the pool. */
+const SHARE = MAX_IN_FLIGHT / 4;
+const EVENTS = SHARE + 6;
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-shutdown-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -42,15 +45,15 @@ it('keeps answering while a receiver hangs, and on SIGTERM records the attempts 
       const res = await call('POST', '/v1/customers', { chainId: `eip155:11155111:0x${randomBytes(20).toString('hex')}`, externalId: randomUUID() });
       expect(res.status).toBe(201);
     }
-    await receiver.waitFor(MAX_IN_FLIGHT);
+    await receiver.waitFor(SHARE);
 
-    // The receiver holds every attempt the dispatcher may start, and no more; the API still answers.
+    // The receiver holds every attempt the dispatcher may start for it, and no more; the API still answers.
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => (i % 2 ? call('GET', '/v1/customers') : fetch(`${sandbox.url}/_sandbox/events?limit=5`))),
     );
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
-    expect(receiver.requests).toHaveLength(MAX_IN_FLIGHT);
-    expect(receiver.connections).toBeLessThanOrEqual(MAX_IN_FLIGHT);
+    expect(receiver.requests).toHaveLength(SHARE);
+    expect(receiver.connections).toBeLessThanOrEqual(SHARE);
 
     // It exits although the receiver never answers: the grace period ends the wait (the attempts
     // below are recorded as cut by it). The test's own limit, not a timing, tells a hang.
@@ -61,7 +64,7 @@ it('keeps answering while a receiver hangs, and on SIGTERM records the attempts 
     const sqlite = new Database(db, { readonly: true });
     try {
       const attempts = sqlite.prepare('SELECT error, status_code FROM attempts').all() as { error: string | null; status_code: number | null }[];
-      expect(attempts).toHaveLength(MAX_IN_FLIGHT);
+      expect(attempts).toHaveLength(SHARE);
       expect(new Set(attempts.map((a) => a.error))).toEqual(new Set(['the sandbox shut down before the receiver answered']));
       const deliveries = sqlite.prepare('SELECT status, attempts, next_attempt_at FROM deliveries').all() as {
         status: string;
@@ -70,7 +73,7 @@ it('keeps answering while a receiver hangs, and on SIGTERM records the attempts 
       }[];
       expect(deliveries).toHaveLength(EVENTS);
       expect(deliveries.every((d) => d.status === 'pending' && d.next_attempt_at !== null)).toBe(true);
-      expect(deliveries.filter((d) => d.attempts === 1)).toHaveLength(MAX_IN_FLIGHT);
+      expect(deliveries.filter((d) => d.attempts === 1)).toHaveLength(SHARE);
     } finally {
       sqlite.close();
     }
@@ -79,10 +82,10 @@ it('keeps answering while a receiver hangs, and on SIGTERM records the attempts 
     receiver.answer(200);
     const again = await startSandbox(['--db', db, '--verify', 'off']);
     try {
-      const resent = (await receiver.waitFor(MAX_IN_FLIGHT + EVENTS)).slice(MAX_IN_FLIGHT);
+      const resent = (await receiver.waitFor(SHARE + EVENTS)).slice(SHARE);
       const attemptNumbers = resent.map((r) => r.headers['sandbox-delivery-attempt']);
-      expect(attemptNumbers.filter((n) => n === '2')).toHaveLength(MAX_IN_FLIGHT);
-      expect(attemptNumbers.filter((n) => n === '1')).toHaveLength(EVENTS - MAX_IN_FLIGHT);
+      expect(attemptNumbers.filter((n) => n === '2')).toHaveLength(SHARE);
+      expect(attemptNumbers.filter((n) => n === '1')).toHaveLength(EVENTS - SHARE);
     } finally {
       await again.stop();
     }

@@ -1,7 +1,8 @@
 /**
  * Accounts (docs/api.md: Customers, accounts and cards): creation for an active customer with a challenge, the customer's
  * signature approving deployment, the deployment job that gives the account its smart-account
- * address 2 s later, activate/deactivate (cascading to cards), close, and the customer cascade.
+ * address 2 s later (or the sandbox's control that fails it), activate/deactivate (cascading to
+ * cards), close, and the customer cascade.
  * Every change writes one `account.updated` event in its transaction.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
@@ -147,6 +148,7 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
       const refusal = store.transaction(() => {
         const row = account.load(id);
         const check = accountTransition(row.status, 'sign');
+        if (row.status === 'failed') fail('invalid_state_transition', `account ${id} is failed; its deployment will never be approved`);
         if (!check.ok) fail(check.code, `the challenge of account ${id} was already signed; the account is ${row.status}`);
         const now = clock.now();
         const wallet = customerOf(row).chainId;
@@ -176,6 +178,19 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
 
     /** Finishes a pending deployment now instead of waiting for its job. */
     deploy: (id: string): Account => account.mutate(id, deploy),
+
+    /**
+     * The sandbox fails an account whose deployment never finished (docs/money-path.md: Accounts
+     * that fail): `failed`, for good. Such an account never had cards; were there any, they would
+     * end as a closed account's do.
+     */
+    fail: (id: string): Account =>
+      account.mutate(id, (row, now) => {
+        const next = move(row, 'fail', now);
+        jobs.cancel(DEPLOY_JOB, id);
+        cards.retireForAccount(id, now);
+        return next;
+      }),
 
     deactivate: (id: string): Account =>
       account.mutate(id, (row, now) => {

@@ -5,7 +5,8 @@
  * stream the draws come from (the rules' own seed, else the programme's).
  */
 import type { Core } from './core.js';
-import { pickRule, type ApiFault, type ApiFaultRules, type ApiRequest, type ShownApiFaults } from '../domain/api-faults.js';
+import { type ApiFault, type ApiFaultRules, type ShownApiFaults } from '../domain/api-faults.js';
+import { pickRule, type ApiRequest } from '../domain/api-fault-matching.js';
 import { ruleView, type ApiFaultsView } from '../wire/api-faults.js';
 import { seededRandom, type Random, type RandomState } from '../kernel/ids.js';
 
@@ -57,6 +58,8 @@ export function createApiFaults(core: Core) {
     draw: (): number => random.float(),
     /** Where the draws stand, for a snapshot (which keeps the rules as `view` shows them). */
     draws: (): ApiFaultDraws => ({ programme: programmeRandom.state(), rules: random === programmeRandom ? undefined : random.state() }),
+    /** The rules as they stand and what each has faulted, copied: what `restore` puts back. */
+    kept: (): ShownApiFaults => ({ rules: structuredClone(rules), hits: [...hits] }),
     /** The rules, what they have left and faulted, and the draws, as a snapshot kept them. */
     restore({ rules: kept, hits: counts }: ShownApiFaults, draws: ApiFaultDraws): void {
       rules = kept;

@@ -120,6 +120,13 @@ export function createAuth(core: Core) {
     },
 
     issueToken(apiKey: string, apiSecret: string): Token {
+      // With --admin-token the sandbox is meant to be reached from a network: the credentials every
+      // banner and page prints are no secret there (docs/reliability.md: Open to a network).
+      if (config.adminToken !== undefined && config.apiSecret === undefined && programme === DEFAULT_PROGRAMME && apiSecret === DEFAULT_API_SECRET)
+        fail(
+          'invalid_credentials',
+          'this sandbox was started with --admin-token, so the well-known default credentials are refused: start it with --api-key and --api-secret of your own',
+        );
       const row = db
         .select()
         .from(credentials)

@@ -182,10 +182,4 @@ describe('holds on a terminated card', () => {
     await p.advance(2 * DAY);
     expect((await p.authorisation(id)).status).toBe('released');
   });
-
-  it('on a card that stays alive are never released by the sandbox', async () => {
-    const { id } = (await p.authorise(card.cardId, { amount: '9', currency: 'EUR', capture: false })).body;
-    await p.advance(400 * DAY);
-    expect((await p.authorisation(id)).status).toBe('pending');
-  });
 });

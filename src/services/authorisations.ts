@@ -1,23 +1,28 @@
 /**
- * Authorisations, the simulator's card payments: create one on an active card (converted into
- * the account's first currency through the shipped rate table), capture or release it by hand or
- * automatically, and release the holds a terminated card leaves once its 30-day window closes.
- * Every change appends one `authorisation.updated` event in the same database transaction; a
- * capture also records the transaction.
+ * Authorisations, the simulator's card payments: create one on an active card of an active account
+ * and customer (converted into the account's first currency through the shipped rate table),
+ * capture it whole or in part (docs/money-path.md: Partial captures) or release it, by hand or
+ * automatically; and release the holds left pending — after the programme's hold expiry on a card
+ * that takes payments, 30 days after a card stopped taking them (docs/money-path.md: Holds that
+ * expire). Every change appends one `authorisation.updated` event in the same database
+ * transaction; a capture also records the transaction.
  */
 import { and, eq } from 'drizzle-orm';
 import type { Core } from './core.js';
 import {
   AUTHORISATION_MACHINE,
+  authorisationRefusal,
   AUTO_CAPTURE_DELAY_MS,
+  captureProblems,
+  holdExpiresAt,
   manualRefusal,
   MANUAL_COMPLETION_DELAY_MS,
   merchantFrom,
   TERMINATED_HOLD_WINDOW_MS,
 } from '../domain/authorisation.js';
 import { fail } from '../domain/errors.js';
-import { amountProblems, convert, normalise, type MoneyTables } from '../domain/money.js';
-import { accounts, authorisations, cards } from '../store/schema.js';
+import { amountProblems, convertPayment, normalise, type MoneyTables } from '../domain/money.js';
+import { accounts, authorisations, cards, customers, programmes } from '../store/schema.js';
 import { toAuthorisation, type Authorisation, type AuthorisationRequest } from '../wire/payment.js';
 import type { Events } from './outbox.js';
 import type { Jobs } from './jobs.js';
@@ -34,8 +39,10 @@ export function createAuthorisations(
   core: Core,
   { jobs, events, transactions, money }: { jobs: Jobs; events: Events; transactions: Transactions; money: MoneyTables },
 ) {
-  const { store, clock, ids, programme } = core;
+  const { store, clock, ids, config, programme } = core;
   const { db } = store;
+  // Set when the programme is made, so read once.
+  const holdExpiryMs = db.select({ ms: programmes.holdExpiryMs }).from(programmes).where(eq(programmes.id, programme)).get()?.ms ?? config.holdExpiryMs;
 
   // A capture records the transaction in the same database transaction.
   const { create, find, load, move } = lifecycle(core, events, {
@@ -61,45 +68,58 @@ export function createAuthorisations(
     if (row?.status === 'capturing' || row?.status === 'releasing') move(row, 'complete', now);
   });
 
-  const byHand = (id: string, action: 'capture' | 'release'): void =>
+  const byHand = (id: string, action: 'capture' | 'release', amount?: string): void =>
     store.transaction(() => {
       const row = load(id);
       const refusal = manualRefusal({ id, status: row.status, capture: row.capture }, action);
       if (refusal) fail('authorisation_not_pending', refusal);
+      let changes: Partial<AuthorisationRow> = {};
+      if (amount !== undefined) {
+        const problems = captureProblems(amount, row, money.currencies);
+        if (problems.length) fail('invalid_request', `invalid body: amount: ${problems[0]!.message}`, problems);
+        changes = { capturedAmount: normalise(amount) };
+      }
       const now = clock.now();
-      move(row, action, now);
+      move(row, action, now, changes);
       jobs.cancel(RELEASE_HOLD, id);
       jobs.schedule(COMPLETE, id, now + MANUAL_COMPLETION_DELAY_MS);
     });
 
+  const pendingOf = (cardId: string) =>
+    db
+      .select({ id: authorisations.id, createdAt: authorisations.createdAt })
+      .from(authorisations)
+      .where(and(eq(authorisations.programmeId, programme), eq(authorisations.cardId, cardId), eq(authorisations.status, 'pending')))
+      .all();
+
+  /** The card, its account and its customer, or the card's 404. */
+  const payer = (cardId: string) =>
+    db
+      .select({ card: cards, account: accounts, customer: { id: customers.id, status: customers.status } })
+      .from(cards)
+      .innerJoin(accounts, and(eq(accounts.programmeId, cards.programmeId), eq(accounts.id, cards.accountId)))
+      .innerJoin(customers, and(eq(customers.programmeId, accounts.programmeId), eq(customers.id, accounts.customerId)))
+      .where(and(eq(cards.programmeId, programme), eq(cards.id, cardId)))
+      .get() ?? fail('card_not_found', `no card with id ${cardId}`);
+
   return {
+    /** How long a hold stays pending on a card that takes payments. */
+    holdExpiryMs,
+
     authorise(cardId: string, request: AuthorisationRequest): Authorisation {
       const problems = amountProblems(request.amount, request.currency, money.currencies);
       if (problems.length) fail('invalid_request', `invalid body: ${problems.map((p) => p.path).join(', ')}`, problems);
       return store.transaction(() => {
-        const card =
-          db
-            .select()
-            .from(cards)
-            .where(and(eq(cards.programmeId, programme), eq(cards.id, cardId)))
-            .get() ?? fail('card_not_found', `no card with id ${cardId}`);
-        if (card.status !== 'active') fail('card_not_active', `card ${cardId} is ${card.status}; only an active card can be authorised`);
-        const account = db
-          .select()
-          .from(accounts)
-          .where(and(eq(accounts.programmeId, programme), eq(accounts.id, card.accountId)))
-          .get();
-        const currency = account?.currencies[0];
+        const { card, account, customer } = payer(cardId);
+        const refusal = authorisationRefusal(card, [
+          { kind: 'customer', id: customer.id, status: customer.status },
+          { kind: 'account', id: account.id, status: account.status },
+        ]);
+        if (refusal) fail(refusal.code, refusal.detail);
+        const currency = account.currencies[0];
         if (!currency) throw new Error(`card ${cardId} has no account currency`);
-        const conversion = convert(money, request.amount, request.currency, currency);
-        if (!conversion) {
-          const message = `the sandbox rate table has no rate from ${request.currency} to the account currency ${currency}; currencies with rates: ${Object.keys(money.rates.rates).join(', ')}`;
-          fail('invalid_request', message, [{ path: 'currency', message }]);
-        }
-        if (conversion.amount === '0') {
-          const message = `${normalise(request.amount)} ${request.currency} is less than the smallest unit of the account currency ${currency}`;
-          fail('invalid_request', message, [{ path: 'amount', message }]);
-        }
+        const conversion = convertPayment(money, request.amount, request.currency, currency);
+        if ('path' in conversion) fail('invalid_request', conversion.message, [conversion]);
         const now = clock.now();
         const row: AuthorisationRow = {
           programmeId: programme,
@@ -116,29 +136,44 @@ export function createAuthorisations(
           capture: request.capture,
           createdAt: now,
           updatedAt: now,
+          capturedAmount: null,
         };
         const created = create(row);
         if (row.capture) jobs.schedule(AUTO_CAPTURE, row.id, now + AUTO_CAPTURE_DELAY_MS);
+        else jobs.schedule(RELEASE_HOLD, row.id, holdExpiresAt(now, holdExpiryMs, now));
         return created;
       });
     },
 
-    capture: (id: string): void => byHand(id, 'capture'),
+    /**
+     * A seed world's hold captured (whole or `amount` of it) or released in one instant, as the
+     * automatic moves are: no wallet, no waiting. Returns the authorisation as it ends.
+     */
+    settleAtOnce(id: string, action: 'capture' | 'release', amount?: string): Authorisation {
+      byHand(id, action, amount);
+      return store.transaction(() => {
+        jobs.cancel(COMPLETE, id);
+        return toAuthorisation(move(load(id), 'complete', clock.now()));
+      });
+    },
+
+    /** Captures a hold: whole, or `amount` of its currency with the rest released. */
+    capture: (id: string, amount?: string): void => byHand(id, 'capture', amount),
     release: (id: string): void => byHand(id, 'release'),
 
     get: (id: string): Authorisation => toAuthorisation(load(id)),
 
     /**
-     * A card was terminated: its pending holds stay capturable for 30 days, then are released.
-     * The cards service calls this inside the termination's transaction.
+     * A card stopped taking payments (blocked, suspended, terminated): its pending holds stay
+     * capturable for 30 days, then are released. Took them again (reinstated): they expire as any
+     * hold does, at once if that time has passed. The cards service calls this inside the change's
+     * transaction.
      */
-    holdAfterTermination(cardId: string, now: number): void {
-      const pending = db
-        .select({ id: authorisations.id })
-        .from(authorisations)
-        .where(and(eq(authorisations.programmeId, programme), eq(authorisations.cardId, cardId), eq(authorisations.status, 'pending')))
-        .all();
-      for (const { id } of pending) jobs.schedule(RELEASE_HOLD, id, now + TERMINATED_HOLD_WINDOW_MS);
+    paymentsChanged(change: 'stopped' | 'resumed', cardId: string, now: number): void {
+      for (const hold of pendingOf(cardId)) {
+        jobs.cancel(RELEASE_HOLD, hold.id);
+        jobs.schedule(RELEASE_HOLD, hold.id, change === 'stopped' ? now + TERMINATED_HOLD_WINDOW_MS : holdExpiresAt(hold.createdAt, holdExpiryMs, now));
+      }
     },
   };
 }

@@ -1,13 +1,15 @@
 /**
  * Cards (docs/api.md: Customers, accounts and cards): creation under an active account, issue/fail by the simulator, the
- * integrator's activate/deactivate/terminate, expiry, and the cascades driven by accounts and
- * customers. Every change writes one `card.updated` event in its transaction; every termination
- * tells the `onTerminate` listeners inside that transaction.
+ * integrator's activate/deactivate/terminate, expiry, the issuer's block, suspend and reinstate
+ * (docs/money-path.md: Cards the issuer stops), and the cascades driven by accounts and customers.
+ * Every change writes one `card.updated` event in its transaction; a card that stops taking
+ * payments (blocked, suspended, terminated) or takes them again tells the `onPayments` listeners
+ * inside that transaction.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { orderAddress } from '../domain/address.js';
-import { CARD_MACHINE, cardTransition, withinCardLimit } from '../domain/card.js';
+import { CARD_MACHINE, cardTransition, paymentsChange, withinCardLimit } from '../domain/card.js';
 import { arrival, inactiveParent, restoredWithParent, takenDownWithParent, type Parent } from '../domain/cascade.js';
 import { fail } from '../domain/errors.js';
 import { expirationDate, expiresAt, generatePan, maskPan } from '../domain/pan.js';
@@ -20,7 +22,8 @@ import { lifecycle } from './lifecycle.js';
 
 type CardRow = typeof cards.$inferSelect;
 
-export type TerminateListener = (cardId: string, now: number) => void;
+/** Told when a card stops taking payments, or takes them again. */
+export type PaymentsListener = (change: 'stopped' | 'resumed', cardId: string, now: number) => void;
 
 const EXPIRE_JOB = 'card.expire';
 
@@ -28,7 +31,7 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
   const { store, clock, ids, random, config, programme } = core;
   const { db } = store;
   const mine = eq(cards.programmeId, programme);
-  const terminateListeners = new Set<TerminateListener>();
+  const paymentsListeners = new Set<PaymentsListener>();
   const byCreation = [asc(cards.createdAt), asc(sql`rowid`)];
   // GET /v1/cards serialises every card each time: the list is prepared once and kept until the
   // database changes (store/read-cache.ts).
@@ -47,10 +50,10 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
     notFound: 'card_not_found',
     view: toCard,
     alsoWrite: (changes, now) => (changes.status === 'terminated' ? { terminatedAt: now } : {}),
-    afterSave(next, now) {
-      if (next.status !== 'terminated') return;
-      jobs.cancel(EXPIRE_JOB, next.id);
-      for (const listener of terminateListeners) listener(next.id, now);
+    afterSave(next, now, previous) {
+      if (next.status === 'terminated') jobs.cancel(EXPIRE_JOB, next.id);
+      const change = paymentsChange(previous.status, next.status);
+      if (change) for (const listener of paymentsListeners) listener(change, next.id, now);
     },
   });
   const { move } = card;
@@ -89,10 +92,13 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
   });
 
   return {
-    /** Calls `listener` inside the transaction of every termination: DELETE, account close, expiry. */
-    onTerminate(listener: TerminateListener): () => void {
-      terminateListeners.add(listener);
-      return () => terminateListeners.delete(listener);
+    /**
+     * Calls `listener` inside the transaction of every change that stops a card taking payments —
+     * a block, a suspension, a termination (DELETE, account close, expiry) — or lets it take them again.
+     */
+    onPayments(listener: PaymentsListener): () => void {
+      paymentsListeners.add(listener);
+      return () => paymentsListeners.delete(listener);
     },
 
     create(accountId: string, input: NewCard): Card {
@@ -179,6 +185,24 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
 
     /** Simulator: issuance failed. */
     fail: (id: string): Card => card.mutate(id, (row, now) => move(row, 'fail', now)),
+
+    /** The issuer stops the card for good: it takes no payment and cannot be activated (a suspended one may be blocked too). */
+    block: (id: string): Card => card.mutate(id, (row, now) => move(row, 'block', now)),
+
+    /** The issuer stops the card for a while. */
+    suspend: (id: string): Card => card.mutate(id, (row, now) => move(row, 'suspend', now)),
+
+    /**
+     * The issuer lets a blocked or suspended card take payments again: active, or, while its
+     * account or customer is inactive, inactive and brought back with them (domain/cascade.ts).
+     */
+    reinstate: (id: string): Card =>
+      card.mutate(id, (row, now) => {
+        const outcome = cardTransition(row.status, 'reinstate');
+        if (!outcome.ok) fail(outcome.code, outcome.detail);
+        const parentsActive = parentsOf(row.accountId).every((p) => p.status === 'active');
+        return card.save(row, arrival(outcome.next, parentsActive), now);
+      }),
 
     /** Account cascade: its active cards become inactive, marked so that `restoreForAccount` brings back exactly these. */
     deactivateForAccount(accountId: string, now: number): void {

@@ -10,7 +10,8 @@
 import { and, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { fail } from '../domain/errors.js';
-import { exhausted, hasFaults, heldAfterResume, releasesHolds, retried, spendFail, type Faults, type FaultSource } from '../domain/webhook-faults.js';
+import { hasFaults, type Faults } from '../domain/webhook-faults.js';
+import { exhausted, heldAfterResume, releasesHolds, retried, spendFail, type FaultSource } from '../domain/webhook-attempts.js';
 import { deliveries, programmes, webhooks } from '../store/schema.js';
 import { released } from '../webhooks/delivery-rows.js';
 import { deliverySummary } from './outbox-view.js';

@@ -1,14 +1,15 @@
 /**
  * A programme's use cases, wired together once per programme (programmes/registry.ts). Each service takes
  * the programme's core and the services it builds on; what programmes share — the ticker, the pool
- * of webhook connections, the engine and the money tables — is built once and passed in. Nothing
- * here listens on a port.
+ * of webhook connections, the engine and the money tables — is built once and passed in, and what
+ * is the programme's own — its scheduler, which runs the due work the services add to it, its
+ * webhook signer and its clock keeper — is handed in by the programme. Nothing here listens on a port.
  */
 import type { Core } from './core.js';
 import type { MoneyTables } from '../domain/money.js';
-import type { Ticker } from '../kernel/scheduler.js';
-import { createScheduler } from '../kernel/scheduler.js';
-import type { SendPool, WebhookSigner } from '../webhooks/send.js';
+import type { Scheduler, Ticker } from '../kernel/scheduler.js';
+import type { WebhookSigner } from '../webhooks/send.js';
+import type { SendPool } from '../webhooks/send-pool.js';
 import { createAccounts } from './accounts.js';
 import { createApiFaults } from './api-faults.js';
 import { createAuth } from './auth.js';
@@ -18,9 +19,11 @@ import { createCustomers } from './customers.js';
 import { createDeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
 import { createEvents } from './outbox.js';
+import { createFees } from './fees.js';
 import { createIdempotency } from './idempotency.js';
 import { createReport } from './report.js';
 import { createJobs } from './jobs.js';
+import { createRefunds } from './refunds.js';
 import { createRetention } from './retention.js';
 import { createSandboxControl, type ClockKeeper } from './sandbox.js';
 import { createSandboxEvents } from './outbox-view.js';
@@ -28,23 +31,26 @@ import { createTransactions } from './transactions.js';
 import { createWebhooks } from './webhooks.js';
 import { createWorld } from './world.js';
 
-/** What every programme's services share. */
+/** What every programme shares. */
 export interface Shared {
+  /** The one timer of the whole sandbox, which every programme's scheduler is built on. */
   ticker: Ticker;
   pool: SendPool;
   engine: Engine;
   money: MoneyTables;
 }
 
-export interface ProgrammeKeys {
+/** What is the programme's own, built with it (programmes/registry.ts). */
+export interface ProgrammeParts {
+  /** Runs the programme's due work: the jobs and the webhook dispatcher are added to it here. */
+  scheduler: Scheduler;
   /** Signs the programme's webhooks: made or read when first needed. */
   signer: () => WebhookSigner;
   /** Keeps the programme's clock across restarts. */
   keepClock: ClockKeeper;
 }
 
-export function createServices(core: Core, { ticker, pool, engine, money }: Shared, { signer, keepClock }: ProgrammeKeys) {
-  const scheduler = createScheduler(core.clock, core.log, ticker);
+export function createServices(core: Core, { pool, engine, money }: Shared, { scheduler, signer, keepClock }: ProgrammeParts) {
   const jobs = createJobs(core, () => scheduler.kick());
   scheduler.add(jobs.source);
   const lab = createDeliveryLab(core, { kick: () => scheduler.kick() });
@@ -56,10 +62,24 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   const cards = createCards(core, { events, jobs });
   const accounts = createAccounts(core, { events, jobs, engine, cards });
   const customers = createCustomers(core, { events, engine, accounts });
-  const transactions = createTransactions(core, { jobs, events, engine });
+  const fees = createFees(core, money);
+  const transactions = createTransactions(core, { jobs, events, engine, fees, money });
   const authorisations = createAuthorisations(core, { jobs, events, transactions, money });
-  cards.onTerminate(authorisations.holdAfterTermination);
-  const sandbox = createSandboxControl(core, { scheduler, engine, webhooks, lab, customers, accounts, cards, keepClock });
+  const refunds = createRefunds(core, { transactions, money });
+  cards.onPayments(authorisations.paymentsChanged);
+  const sandbox = createSandboxControl(core, {
+    scheduler,
+    engine,
+    webhooks,
+    lab,
+    customers,
+    accounts,
+    cards,
+    authorisations,
+    transactions,
+    refunds,
+    keepClock,
+  });
   const sandboxEvents = createSandboxEvents(core);
   const retention = createRetention(core, { events });
   const world = createWorld(core);
@@ -68,6 +88,7 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
   return {
     apiFaults,
     report,
+    /** The programme's scheduler, as handed in: time travel in tests that hold only the services. */
     scheduler,
     jobs,
     events,
@@ -81,6 +102,8 @@ export function createServices(core: Core, { ticker, pool, engine, money }: Shar
     cards,
     authorisations,
     transactions,
+    fees,
+    refunds,
     sandbox,
     sandboxEvents,
     retention,

@@ -25,8 +25,8 @@ export interface LifecycleSpec<T extends Table, A extends string, W> {
   view: (row: T['$inferSelect']) => W;
   /** What else a change writes (a termination's time). */
   alsoWrite?: (changes: Partial<T['$inferSelect']>, now: number) => Partial<T['$inferSelect']>;
-  /** Runs after each change is written, in the same transaction. */
-  afterSave?: (next: T['$inferSelect'], now: number) => void;
+  /** Runs after each change is written, in the same transaction; `previous` is the row before it. */
+  afterSave?: (next: T['$inferSelect'], now: number, previous: T['$inferSelect']) => void;
 }
 
 export function lifecycle<T extends Table, A extends string, W>(core: Core, events: Events, spec: LifecycleSpec<T, A, W>) {
@@ -66,7 +66,7 @@ export function lifecycle<T extends Table, A extends string, W>(core: Core, even
       const next = { ...row, ...write } as Row;
       update(next);
       events.emit(spec.event, row.id, spec.view(next) as object);
-      spec.afterSave?.(next, now);
+      spec.afterSave?.(next, now, row);
       return next;
     },
 

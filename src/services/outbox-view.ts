@@ -33,9 +33,11 @@ const attemptView = (a: AttemptRow): AttemptView => ({
   ...(a.error != null ? { error: a.error } : {}),
   durationMs: a.durationMs,
   ...(a.fault != null ? { fault: a.fault } : {}),
+  ...(a.forgery != null ? { forgery: a.forgery } : {}),
   ...(a.responseType != null || a.responseBody != null
     ? { response: { ...(a.responseType != null ? { contentType: a.responseType } : {}), ...(a.responseBody != null ? { body: a.responseBody } : {}) } }
     : {}),
+  ...(a.processed != null ? { processed: a.processed } : {}),
 });
 
 export function createSandboxEvents({ store, programme }: Core) {

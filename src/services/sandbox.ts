@@ -12,7 +12,11 @@ import { advanceTarget, type AdvanceRequest } from '../domain/time-travel.js';
 import { WORLD_TABLES, type WorldTable, type WorldTableName } from '../store/world.js';
 import type { SeedAccount, SeedCard, SeedCustomer, SeedDocument, SeedResult } from '../wire/seed.js';
 import type { Accounts } from './accounts.js';
+import type { Authorisations } from './authorisations.js';
 import type { Cards } from './cards.js';
+import type { Refunds } from './refunds.js';
+import { seedPayments } from './seed-payments.js';
+import type { Transactions } from './transactions.js';
 import type { Customers } from './customers.js';
 import type { DeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
@@ -33,6 +37,9 @@ export interface SandboxServices {
   customers: Customers;
   accounts: Accounts;
   cards: Cards;
+  authorisations: Authorisations;
+  transactions: Transactions;
+  refunds: Refunds;
 }
 
 /** A refusal while loading, re-addressed to the place in the document that caused it. */
@@ -57,7 +64,9 @@ function at<T>(path: Path, fn: () => T): T {
 export function createSandboxControl(core: Core, services: SandboxServices) {
   const { store, clock, random, programme } = core;
   const { scheduler, engine, webhooks, lab, customers, accounts, cards, keepClock } = services;
+  const payments = seedPayments(services, at);
 
+  /** Issued, a card makes its payments while active, then goes where the document says. */
   const seedCard = (accountId: string, card: SeedCard, path: Path) => {
     const { id } = at(path, () =>
       cards.create(accountId, { type: card.type, billingAddress: card.billingAddress ?? DEFAULT_BILLING_ADDRESS, shippingAddress: card.shippingAddress }),
@@ -65,25 +74,31 @@ export function createSandboxControl(core: Core, services: SandboxServices) {
     at(path, () => {
       if (card.status === 'issue_failed') cards.fail(id);
       else if (card.status !== 'issuing') cards.issue(id);
+    });
+    const paid = payments(id, card, path);
+    at(path, () => {
       if (card.status === 'inactive') cards.deactivate(id);
       if (card.status === 'terminated') cards.terminate(id);
+      if (card.status === 'blocked') cards.block(id);
+      if (card.status === 'suspended') cards.suspend(id);
     });
-    return id;
+    return { id, paid };
   };
 
   const seedAccount = (customerId: string, account: SeedAccount, path: Path) => {
     const { id } = at(path, () => accounts.create(customerId, { type: 'card_account', currencies: account.currencies }));
     // Seeding has no wallet to sign the deployment challenge: approve and deploy directly.
     at(path, () => {
-      if (account.status !== 'initiating') accounts.approve(id);
-      if (account.status !== 'initiating' && account.status !== 'pending') accounts.deploy(id);
+      if (account.status !== 'initiating' && account.status !== 'failed') accounts.approve(id);
+      if (account.status !== 'initiating' && account.status !== 'pending' && account.status !== 'failed') accounts.deploy(id);
+      if (account.status === 'failed') accounts.fail(id);
     });
-    const cardIds = account.cards.map((card, i) => seedCard(id, card, [...path, 'cards', i]));
+    const seededCards = account.cards.map((card, i) => seedCard(id, card, [...path, 'cards', i]));
     at(path, () => {
       if (account.status === 'inactive') accounts.deactivate(id);
       if (account.status === 'closed') accounts.close(id);
     });
-    return { id, cardIds };
+    return { id, seededCards };
   };
 
   const seedCustomer = (customer: SeedCustomer, path: Path) => {
@@ -126,7 +141,7 @@ export function createSandboxControl(core: Core, services: SandboxServices) {
               accounts: children.map((account) => ({
                 id: account.id,
                 status: accounts.get(account.id).status,
-                cards: account.cardIds.map((cardId) => ({ id: cardId, status: cards.get(cardId).status })),
+                cards: account.seededCards.map(({ id: cardId, paid }) => ({ id: cardId, status: cards.get(cardId).status, ...paid })),
               })),
             };
           }),

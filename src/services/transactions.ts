@@ -1,17 +1,29 @@
 /**
- * Transactions: the debit a captured authorisation leaves on its account. Recorded inside the
- * capture's database transaction, settled by a job one second later; read one at a time or per
- * account or card, oldest first. Every change appends one `transaction.updated` event.
+ * Transactions: the debit a captured authorisation leaves on its account and the credit a refund
+ * makes (docs/money-path.md: Refunds), each recorded `processing` with the programme's fees and
+ * settled by a job one second later; a debit reversed (`reversing`, then `reversed` one second
+ * later: docs/money-path.md: Reversals); read one at a time or per account or card, oldest first.
+ * Every change appends one `transaction.updated` event.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { capturedAmounts } from '../domain/authorisation.js';
 import { iso } from '../domain/instant.js';
 import type { Core } from './core.js';
 import { parseAccountId } from '../domain/caip.js';
 import { fail } from '../domain/errors.js';
-import { chainTransactionId, SETTLEMENT_DELAY_MS, TRANSACTION_MACHINE, transactionTransition } from '../domain/transaction.js';
+import type { MoneyTables } from '../domain/money.js';
+import {
+  chainTransactionId,
+  REVERSAL_DELAY_MS,
+  reversalRefusal,
+  SETTLEMENT_DELAY_MS,
+  TRANSACTION_MACHINE,
+  transactionTransition,
+} from '../domain/transaction.js';
 import { accounts, authorisations, cards, customers, transactions } from '../store/schema.js';
 import { paymentOf, toTransaction, type Transaction } from '../wire/payment.js';
 import type { Engine } from './engine.js';
+import type { Fees } from './fees.js';
 import type { Events } from './outbox.js';
 import type { Jobs } from './jobs.js';
 import { lifecycle } from './lifecycle.js';
@@ -19,10 +31,20 @@ import { lifecycle } from './lifecycle.js';
 type TransactionRow = typeof transactions.$inferSelect;
 type AuthorisationRow = typeof authorisations.$inferSelect;
 
-const SETTLE = 'transaction.settle';
+/** What a new transaction is made of; the sandbox adds its token, fees, chain transaction and times. */
+export type NewTransaction = Pick<
+  TransactionRow,
+  'accountId' | 'cardId' | 'authorisationId' | 'direction' | 'amount' | 'currency' | 'merchantAmount' | 'merchantCurrency' | 'exchangeRate' | 'merchant'
+>;
 
-export function createTransactions(core: Core, { jobs, events, engine }: { jobs: Jobs; events: Events; engine: Engine }) {
-  const { store, ids, random, programme } = core;
+const SETTLE = 'transaction.settle';
+const COMPLETE_REVERSAL = 'transaction.complete-reversal';
+
+export function createTransactions(
+  core: Core,
+  { jobs, events, engine, fees, money }: { jobs: Jobs; events: Events; engine: Engine; fees: Fees; money: MoneyTables },
+) {
+  const { store, clock, ids, random, programme } = core;
   const { db } = store;
   const mine = eq(transactions.programmeId, programme);
   const { create, find, load, move } = lifecycle(core, events, {
@@ -51,26 +73,37 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
     const row = find(id);
     if (row && transactionTransition(row.status, 'settle').ok) move(row, 'settle', now);
   });
+  jobs.define(COMPLETE_REVERSAL, (id, now) => {
+    const row = find(id);
+    if (row && transactionTransition(row.status, 'complete').ok) move(row, 'complete', now);
+  });
 
-  return {
-    /** Records the debit of a just-captured authorisation; call inside the capture's transaction. */
-    recordCapture(auth: AuthorisationRow, now: number): Transaction {
-      const chain = chainOfAccount(auth.accountId);
-      const token = engine.tokenFor(chain, auth.currency);
-      if (!token) throw new Error(`no asset for ${auth.currency} on ${chain}`);
+  /** The amounts of the credits that follow the debit of `authorisationId`. */
+  const refundedOf = (authorisationId: string | null): string[] =>
+    authorisationId === null
+      ? []
+      : db
+          .select({ amount: transactions.amount })
+          .from(transactions)
+          .where(and(mine, eq(transactions.authorisationId, authorisationId), eq(transactions.direction, 'credit')))
+          .all()
+          .map((r) => r.amount);
+
+  const service = {
+    /** Writes a new transaction `processing`, with its token, the programme's fees and a chain transaction, and schedules its settlement; call inside a transaction. */
+    record(made: NewTransaction, now: number): Transaction {
+      const chain = chainOfAccount(made.accountId);
+      const token = engine.tokenFor(chain, made.currency);
+      if (!token) throw new Error(`no asset for ${made.currency} on ${chain}`);
       const row: TransactionRow = {
         programmeId: programme,
         id: ids.uuid(),
-        accountId: auth.accountId,
-        cardId: auth.cardId,
-        authorisationId: auth.id,
+        ...made,
         status: 'processing',
-        direction: 'debit',
-        ...paymentOf(auth),
         // Stablecoins of the account currency: one token per unit.
-        tokenAmount: auth.amount,
+        tokenAmount: made.amount,
         token,
-        fees: [],
+        fees: fees.forTransaction(made.amount, made.currency),
         chainTransactions: [{ chainId: chainTransactionId(chain, random.bytes(32)), createdAt: iso(now) }],
         createdAt: now,
         updatedAt: now,
@@ -79,6 +112,65 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
       jobs.schedule(SETTLE, row.id, now + SETTLEMENT_DELAY_MS);
       return recorded;
     },
+
+    /** Records the debit of a just-captured authorisation, for the part captured; call inside the capture's transaction. */
+    recordCapture(auth: AuthorisationRow, now: number): Transaction {
+      return service.record(
+        {
+          accountId: auth.accountId,
+          cardId: auth.cardId,
+          authorisationId: auth.id,
+          direction: 'debit',
+          ...paymentOf(auth),
+          ...capturedAmounts(auth, money.currencies),
+        },
+        now,
+      );
+    },
+
+    /** The row, or undefined. */
+    find,
+
+    refundedOf,
+
+    /** A debit taken back: `reversing` at once, `reversed` one second later. */
+    reverse: (id: string): Transaction =>
+      store.transaction(() => {
+        const row = load(id);
+        const refusal = reversalRefusal(row, refundedOf(row.authorisationId).length);
+        if (refusal) fail('invalid_state_transition', refusal);
+        const now = clock.now();
+        const next = move(row, 'reverse', now);
+        jobs.cancel(SETTLE, id);
+        jobs.schedule(COMPLETE_REVERSAL, id, now + REVERSAL_DELAY_MS);
+        return toTransaction(next);
+      }),
+
+    /** A seed world's transaction settled now rather than by its job. */
+    settleAtOnce: (id: string): Transaction =>
+      store.transaction(() => {
+        jobs.cancel(SETTLE, id);
+        return toTransaction(move(load(id), 'settle', clock.now()));
+      }),
+
+    /** A seed world's debit reversed in one instant. */
+    reverseAtOnce: (id: string): Transaction => {
+      service.reverse(id);
+      return store.transaction(() => {
+        jobs.cancel(COMPLETE_REVERSAL, id);
+        return toTransaction(move(load(id), 'complete', clock.now()));
+      });
+    },
+
+    /** The debit a captured authorisation left. */
+    debitOf: (authorisationId: string): Transaction =>
+      toTransaction(
+        db
+          .select()
+          .from(transactions)
+          .where(and(mine, eq(transactions.authorisationId, authorisationId), eq(transactions.direction, 'debit')))
+          .get()!,
+      ),
 
     get: (id: string): Transaction => toTransaction(load(id)),
 
@@ -118,6 +210,7 @@ export function createTransactions(core: Core, { jobs, events, engine }: { jobs:
         .map(toTransaction);
     },
   };
+  return service;
 }
 
 export type Transactions = ReturnType<typeof createTransactions>;

@@ -8,11 +8,13 @@ import { createPublicKey } from 'node:crypto';
 import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { fail } from '../domain/errors.js';
+import { callbackHostProblem } from '../domain/addresses.js';
 import { callbackUrlProblem } from '../domain/formats.js';
 import { deliveries, events as eventRows, webhooks } from '../store/schema.js';
 import { spkiPem } from '../signatures/keys.js';
 import { createDispatcher, type AttemptListener } from '../webhooks/dispatcher.js';
-import type { SendPool, WebhookSigner } from '../webhooks/send.js';
+import type { WebhookSigner } from '../webhooks/send.js';
+import type { SendPool } from '../webhooks/send-pool.js';
 import type { ResendWindow } from '../wire/outbox.js';
 import { toWebhook, type SaveWebhook, type Webhook } from '../wire/webhook.js';
 import type { DeliveryLab } from './delivery-lab.js';
@@ -91,7 +93,7 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
      * decided at event time, so changing `types` does not touch deliveries already queued.
      */
     put(input: SaveWebhook): Webhook {
-      const problem = callbackUrlProblem(input.callbackUrl);
+      const problem = callbackUrlProblem(input.callbackUrl) ?? callbackHostProblem(new URL(input.callbackUrl).hostname, core.config.allowLinkLocalCallbacks);
       if (problem) fail('invalid_request', `invalid body: callbackUrl ${problem}`, [{ path: 'callbackUrl', message: problem }]);
       const types = [...new Set(input.types)];
       const now = clock.now();
@@ -205,7 +207,10 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
     /** Cuts the attempts in flight short and records none of them: the world is being replaced (a snapshot restored). */
     abandon: () => dispatcher.abandon(),
 
-    /** Starts no more attempts (the programme is being deleted); those in flight finish and record nothing. */
+    /** Cuts the attempts in flight short now, and stops time travel under way from sending more (a restore is coming). */
+    cutShort: () => dispatcher.cutShort(),
+
+    /** Starts no more attempts (the programme is being deleted); those in flight are cut short at once and record nothing. */
     stop: () => dispatcher.stop(),
   };
 }

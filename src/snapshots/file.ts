@@ -1,44 +1,47 @@
 /**
- * The snapshot file (docs/snapshots.md): one JSON document — its header (the format and its
- * version, the snapshot's id, name and creation time, the sandbox that wrote it, the SHA-256 of its
- * state), then the programme's state: its clock, where its random streams stand, its faults and
- * pause, its journal, and the rows of its world table by table, as SQLite holds them. The database
- * keeps a snapshot as this file. A file from elsewhere is checked whole — digest, shape, every
- * cell — before anything changes; one from another version of the format is refused, naming it.
+ * The snapshot file (docs/snapshots.md: The file): one JSON document — its header (the format and
+ * its version, the snapshot's id, name and creation time, the sandbox that wrote it, the SHA-256 of
+ * its state), then the programme's state: its clock, where its random streams stand, its faults
+ * and pause, its journal, and its world, table by table, as records of the format's own fields
+ * (format.ts). The database keeps a snapshot as this file. Every file read — from elsewhere or kept
+ * in the database — is brought to the current version (migrations.ts) and checked to the value
+ * before anything changes; one from elsewhere also by its digest and as a whole world (checks.ts).
  */
 import { createHash } from 'node:crypto';
-import { getTableColumns } from 'drizzle-orm';
-import { getTableConfig, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
 import type { ClockState } from '../kernel/clock.js';
 import { ApiFaultsShown } from '../domain/api-faults.js';
 import type { ApiFaultsView } from '../wire/api-faults.js';
 import { fail, SandboxError, type FieldError } from '../domain/errors.js';
+import type { FeeSettings } from '../domain/fees.js';
 import { Uuid } from '../domain/formats.js';
+import { instantProblem } from '../domain/instant.js';
+import { jsonProblem } from '../domain/json-problem.js';
+import { StoredFaults } from '../domain/stored-faults.js';
 import { Seed, type Faults } from '../domain/webhook-faults.js';
 import type { RandomState } from '../kernel/ids.js';
+import { FeeSettingsInput } from '../wire/fees.js';
 import { JournalEntry } from '../wire/journal.js';
 import type { ApiFaultDraws } from '../services/api-faults.js';
-import { WORLD_TABLES, type WorldTable, type WorldTableName } from '../store/world.js';
+import type { WorldTableName } from '../store/world.js';
 import { version } from '../kernel/version.js';
+import { worldProblems, type World } from './checks.js';
+import { cellsOf, recordOf, type RecordProblem } from './format.js';
+import { FORMAT_TABLES } from './tables.js';
+import { migrate, MigrationProblem, readableVersions } from './migrations.js';
 
 export const SNAPSHOT_FORMAT = 'card-sandbox snapshot';
-export const SNAPSHOT_VERSION = 1;
+/** The version of the format this sandbox writes; it reads this one and every earlier one (migrations.ts). */
+export const SNAPSHOT_VERSION = 2;
+const READABLE = readableVersions(SNAPSHOT_VERSION);
+
+/** The largest snapshot file the sandbox reads: POST /_sandbox/snapshots/restore, `--import`, `snapshot restore --file`. */
+export const MAX_SNAPSHOT_FILE_BYTES = 64 * 1_048_576;
 
 export type TableName = WorldTableName;
 
-/** A table's rows as SQLite holds them, without the programme's id, its columns named once. */
-export interface TableRows {
-  columns: string[];
-  rows: unknown[][];
-}
-
-/** Every table of a programme's world, its SQL name and its columns but the programme's id, parents first (the order rows go back in). */
-export const TABLES = (Object.entries(WORLD_TABLES) as [TableName, WorldTable][]).reverse().map(([name, table]) => ({
-  name,
-  sqlName: getTableConfig(table).name,
-  columns: (Object.values(getTableColumns(table)) as SQLiteColumn[]).filter((c) => c.name !== 'programme_id'),
-}));
+/** Each table's rows as cells, in the order format.ts `columnsOf` names its columns. */
+export type TableRows = Record<TableName, unknown[][]>;
 
 /** What a programme is at one instant, as a snapshot holds it. */
 export interface ProgrammeState {
@@ -49,11 +52,13 @@ export interface ProgrammeState {
   random: { main?: RandomState | undefined; apiRequests?: RandomState | undefined; controlRequests?: RandomState | undefined };
   webhookFaults?: Faults | undefined;
   webhooksPaused: boolean;
+  /** The fees its new transactions carry (docs/money-path.md: Fees); absent for none. */
+  fees?: FeeSettings | undefined;
   /** The API fault lab's rules as GET /_sandbox/api/faults shows them, and where its draws stand. */
   apiFaults: { shown: ApiFaultsView; draws: ApiFaultDraws };
   /** Newest first. */
   journal: JournalEntry[];
-  tables: Record<TableName, TableRows>;
+  rows: TableRows;
 }
 
 export interface SnapshotHeader {
@@ -64,9 +69,11 @@ export interface SnapshotHeader {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The file of a snapshot: its header, then its state. */
-export function snapshotFile(header: SnapshotHeader, state: ProgrammeState): string {
-  const stateText = JSON.stringify(state);
+/** The file of a snapshot: its header, then its state, the world written as records. */
+export function snapshotFile(header: SnapshotHeader, captured: ProgrammeState): string {
+  const { rows, clock, ...rest } = captured;
+  const world = Object.fromEntries(FORMAT_TABLES.map((table) => [table.name, rows[table.name].map((row) => recordOf(table, row))]));
+  const stateText = JSON.stringify({ ...rest, clock: { now: new Date(clock.now).toISOString(), frozen: clock.frozen }, world });
   const head = JSON.stringify({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, ...header, sandbox: version(), sha256: sha256(stateText) });
   return `${head.slice(0, -1)},"state":${stateText}}`;
 }
@@ -77,17 +84,35 @@ const word = z
   .max(2 ** 32 - 1);
 const Stream = z.strictObject({ key: z.string(), words: z.tuple([word, word, word, word]) });
 
-const Table = z.strictObject({ columns: z.array(z.string()), rows: z.custom<unknown[][]>((rows) => Array.isArray(rows), 'must be a list of rows') });
+/** An instant of the file: RFC 3339, within the sandbox's range of time; epoch ms once read. */
+const FileInstant = z.string().transform((text, ctx) => {
+  const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(text) ? Date.parse(text) : Number.NaN;
+  const problem = Number.isNaN(t) ? 'must be an RFC 3339 instant in UTC, such as 2026-01-01T09:00:00.000Z' : instantProblem(t);
+  if (problem !== undefined) {
+    ctx.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  }
+  return t;
+});
 
+const Entry = JournalEntry.superRefine((entry, ctx) => {
+  const problem = instantProblem(Date.parse(entry.time));
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['time'], message: problem });
+});
+
+const Records = z.array(z.unknown(), 'must be a list of records');
+
+/** The state but its world, which is read record by record (format.ts). */
 const State = z.strictObject({
   seed: Seed.optional(),
-  clock: z.strictObject({ now: z.int().min(0), frozen: z.boolean() }),
+  clock: z.strictObject({ now: FileInstant, frozen: z.boolean() }),
   random: z.strictObject({ main: Stream.optional(), apiRequests: Stream.optional(), controlRequests: Stream.optional() }),
-  webhookFaults: z.custom<Faults>((faults) => typeof faults === 'object' && faults !== null && !Array.isArray(faults), 'must be an object').optional(),
+  webhookFaults: StoredFaults.optional(),
   webhooksPaused: z.boolean(),
+  fees: FeeSettingsInput.optional(),
   apiFaults: z.strictObject({ shown: ApiFaultsShown, draws: z.strictObject({ programme: Stream.optional(), rules: Stream.optional() }) }),
-  journal: z.array(JournalEntry),
-  tables: z.strictObject(Object.fromEntries(TABLES.map(({ name }) => [name, Table])) as Record<TableName, typeof Table>),
+  journal: z.array(Entry),
+  world: z.strictObject(Object.fromEntries(FORMAT_TABLES.map(({ name }) => [name, Records])) as Record<TableName, typeof Records>),
 });
 
 const Header = z.strictObject({
@@ -108,99 +133,98 @@ const File = Header.extend({ state: State });
 export const SnapshotFile = Header.extend({
   state: z
     .record(z.string(), z.unknown())
-    .meta({ description: "The programme's clock, random streams, faults, pause, journal and the rows of its world table by table" }),
+    .meta({ description: "The programme's clock, random streams, faults, pause, journal and its world, table by table, as records" }),
 }).meta({ id: 'SnapshotFile' });
 
-/** A snapshot read back: its header, and the state with the API fault lab's rules in their normal form. */
-export type SnapshotRead = z.output<typeof File>;
+type Parsed = z.output<typeof File>;
+/** A snapshot read back: its header, and the state ready to be put in place — the world as cells, the API fault lab's rules in their normal form. */
+export type SnapshotRead = Omit<Parsed, 'state'> & { state: Omit<Parsed['state'], 'world'> & { rows: TableRows } };
 export type RestoredState = SnapshotRead['state'];
 
-const isJson = (text: string) => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** What is wrong with a cell of `column`, as SQLite holds it; undefined when nothing is. */
-function cellProblem(column: SQLiteColumn, value: unknown): string | undefined {
-  if (value === null) return column.notNull ? 'must not be null' : undefined;
-  switch (column.dataType) {
-    case 'number':
-      return Number.isSafeInteger(value) ? undefined : 'must be an integer';
-    case 'boolean':
-      return value === 0 || value === 1 ? undefined : 'must be 0 or 1';
-    case 'json':
-      return typeof value === 'string' && isJson(value) ? undefined : 'must be JSON text';
-    default:
-      if (typeof value !== 'string') return 'must be text';
-      return column.enumValues && !column.enumValues.includes(value) ? `must be one of ${column.enumValues.join(', ')}` : undefined;
-  }
+/**
+ * Whether the file's state is what its digest says: the digest of the state's JSON text. A file as
+ * the sandbox writes it holds that text as it is, after `,"state":` (no string of the header can
+ * hold those characters unescaped), so it is hashed where it lies; a file written out again by
+ * other hands (indented, its keys moved) is hashed as its state written anew.
+ */
+function digestMatches(text: string, file: Record<string, unknown>): boolean {
+  const at = text.indexOf(',"state":');
+  if (at >= 0 && text.endsWith('}') && sha256(text.slice(at + 9, -1)) === file.sha256) return true;
+  return sha256(JSON.stringify(file.state)) === file.sha256;
 }
 
-/** The first problems of the tables' rows: their columns this version's, every cell what its column holds. */
-function rowProblems(tables: Record<TableName, TableRows>): FieldError[] {
-  const problems: FieldError[] = [];
-  for (const { name, columns } of TABLES) {
-    const at = `state.tables.${name}`;
-    const { columns: named, rows } = tables[name];
-    const expected = columns.map((c) => c.name);
-    if (named.join() !== expected.join()) {
-      problems.push({ path: `${at}.columns`, message: `must be ${expected.join(', ')}` });
-      continue;
+/** Gives the event loop a turn: a large file is read in slices, so that other programmes' requests are answered meanwhile. */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+const SLICE = 2000;
+
+/** The world's records as cells, every value checked; the first ten problems otherwise. */
+async function worldRows(world: World): Promise<{ rows: TableRows } | { problems: RecordProblem[] }> {
+  const problems: RecordProblem[] = [];
+  const rows = {} as TableRows;
+  let read = 0;
+  for (const table of FORMAT_TABLES) {
+    const records = world[table.name]!;
+    const cells: unknown[][] = new Array(records.length);
+    for (let i = 0; i < records.length; i++) {
+      const row = cellsOf(table, records[i], `state.world.${table.name}.${i}`, problems);
+      if (row) cells[i] = row;
+      if (problems.length >= 10) return { problems };
+      if (++read % SLICE === 0) await pause();
     }
-    for (let i = 0; i < rows.length && problems.length < 10; i++) {
-      const row = rows[i];
-      if (!Array.isArray(row) || row.length !== columns.length) {
-        problems.push({ path: `${at}.rows.${i}`, message: `must be a list of ${columns.length} values` });
-        continue;
-      }
-      columns.forEach((column, j) => {
-        const problem = cellProblem(column, row[j]);
-        if (problem) problems.push({ path: `${at}.rows.${i}.${column.name}`, message: problem });
-      });
-    }
+    rows[table.name] = cells;
   }
-  return problems;
+  return problems.length ? { problems } : { rows };
 }
 
 /**
- * Reads a snapshot file. `verify` checks a file from elsewhere whole — its digest and every cell —
- * which one the database kept needs not. A file that is not one, is cut short, corrupt or
- * malformed is an `invalid_snapshot`; one of another version of the format, `snapshot_version_unsupported`.
+ * Reads a snapshot file. `verify` checks a file from elsewhere by its digest and as a whole world
+ * (references, bodies, callback URLs), which one the database kept needs not; every value is
+ * checked either way. A file that is not one, is cut short, corrupt or malformed is an
+ * `invalid_snapshot`; one of a version this sandbox cannot read, `snapshot_version_unsupported`.
  */
-export function readSnapshot(text: string, verify: boolean): SnapshotRead {
+export async function readSnapshot(text: string, verify: boolean): Promise<SnapshotRead> {
   if (text === '') fail('invalid_snapshot', 'the body is empty: send a snapshot file, as GET /_sandbox/snapshots/{id}/file gives it');
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    fail('invalid_snapshot', `the file is not JSON (cut short or corrupt?): ${(error as Error).message}`);
+    fail('invalid_snapshot', `the file is not JSON (cut short or corrupt?): ${jsonProblem(error, text)}`);
   }
-  const file = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  await pause();
+  const file = (typeof json === 'object' && json !== null && !Array.isArray(json) ? json : {}) as Record<string, unknown>;
   if (file.format !== SNAPSHOT_FORMAT) fail('invalid_snapshot', `this is not a snapshot file: it has no "format": "${SNAPSHOT_FORMAT}"`);
-  if (file.version !== SNAPSHOT_VERSION) {
-    if (typeof file.version !== 'number') fail('invalid_snapshot', 'the file has no version');
-    const writer = typeof file.sandbox === 'string' ? ` (written by card-sandbox ${file.sandbox})` : '';
+  if (typeof file.version !== 'number') fail('invalid_snapshot', 'the file has no version');
+  if (!READABLE.includes(file.version)) {
+    const writer = typeof file.sandbox === 'string' ? ` (written by card-sandbox ${file.sandbox.slice(0, 40)})` : '';
     fail(
       'snapshot_version_unsupported',
-      `the file is a version ${file.version} snapshot${writer}; card-sandbox ${version()} reads version ${SNAPSHOT_VERSION}: restore it with the version that wrote it`,
+      `the file is a version ${file.version} snapshot${writer}; card-sandbox ${version()} reads versions ${READABLE.join(', ')} and writes version ${SNAPSHOT_VERSION}: restore it with the version that wrote it`,
     );
   }
   if (typeof file.state !== 'object' || file.state === null)
     fail('invalid_snapshot', 'the file has a snapshot header but no "state": it holds no programme (was it cut short, or written by hand?)');
-  if (verify && (typeof file.sha256 !== 'string' || sha256(JSON.stringify(file.state)) !== file.sha256)) {
+  if (verify && (typeof file.sha256 !== 'string' || !digestMatches(text, file))) {
     fail('invalid_snapshot', 'the file is corrupt: its state does not match its sha256 (was it changed, or cut short and mended?)');
   }
-  const parsed = File.safeParse(json);
-  if (!parsed.success) throw refused(parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'file', message: issue.message })));
-  if (verify) {
-    const problems = rowProblems(parsed.data.state.tables);
-    if (problems.length) throw refused(problems);
+  let current: Record<string, unknown>;
+  try {
+    const state = typeof file.state === 'object' && file.state !== null ? (file.state as Record<string, unknown>) : {};
+    current = { ...file, version: SNAPSHOT_VERSION, state: migrate(state, file.version, SNAPSHOT_VERSION) };
+  } catch (error) {
+    if (error instanceof MigrationProblem) throw refused([{ path: error.path, message: error.message }]);
+    throw error;
   }
-  return parsed.data;
+  const parsed = File.safeParse(current);
+  if (!parsed.success) throw refused(parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'file', message: issue.message })));
+  const world = parsed.data.state.world as World;
+  const read = await worldRows(world);
+  if ('problems' in read) throw refused(read.problems);
+  if (verify) {
+    const problems = await worldProblems(world, pause);
+    if (problems.length) throw refused(problems.map((p) => ({ ...p, path: `state.${p.path}` })));
+  }
+  const { world: _world, ...state } = parsed.data.state;
+  return { ...parsed.data, state: { ...state, rows: read.rows } };
 }
 
 /** Every problem found, in one refusal naming each place. */

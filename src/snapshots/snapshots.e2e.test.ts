@@ -164,8 +164,8 @@ describe('snapshots', () => {
     const { cardId, authorisationId } = await buildWorld();
     await control('PUT', '/api/faults', { rules: [{ match: { operationId: 'getCustomers' }, status: 503, rate: 0.5 }] });
     const saved = (await control('POST', '/snapshots')).body;
-    // Durations are the one thing measured rather than decided.
-    const timeless = (text: string) => text.replace(/"durationMs":[\d.]+/g, '"durationMs":0');
+    // Durations and the journal's real times are the things measured rather than decided.
+    const timeless = (text: string) => text.replace(/"durationMs":[\d.]+/g, '"durationMs":0').replace(/"real":\{[^}]*\}/g, '"real":{}');
     const play = async () => {
       const answers: string[] = [];
       const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -254,7 +254,7 @@ describe('snapshots', () => {
     expect(Buffer.byteLength(file)).toBe(saved.bytes);
     expect(JSON.parse(file)).toMatchObject({
       format: 'card-sandbox snapshot',
-      version: 1,
+      version: 2,
       id: saved.id,
       name: 'golden world',
       createdAt: saved.createdAt,
@@ -287,6 +287,24 @@ describe('snapshots', () => {
     expect((await control('GET', '/world/counts')).body).toEqual(before);
   });
 
+  it('takes the file as its bytes, application/octet-stream, as its document declares it', async () => {
+    await control('POST', '/seed', { customers: [{ externalId: 'c-1', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] });
+    const before = (await control('GET', '/world/counts')).body;
+    const saved = (await control('POST', '/snapshots')).body;
+    const file = await (await sb.request('GET', `/_sandbox/snapshots/${saved.id}/file`, { token: false })).text();
+    await control('POST', '/reset');
+    const restored = await sb.json('POST', '/_sandbox/snapshots/restore', {
+      body: file,
+      headers: { 'Content-Type': 'application/octet-stream' },
+      token: false,
+    });
+    expect(restored.status).toBe(200);
+    expect(restored.body).toEqual(saved);
+    expect((await control('GET', '/world/counts')).body).toEqual(before);
+    const doc = (await sb.json('GET', '/_sandbox/openapi.json', { token: false })).body;
+    expect(Object.keys(doc.paths['/_sandbox/snapshots/restore'].post.requestBody.content)).toEqual(['application/octet-stream']);
+  });
+
   describe('a bad file', () => {
     /** The file with its state changed and its digest made to match, as someone who meant it would. */
     const mended = (file: string, change: (state: any) => void) => {
@@ -295,7 +313,6 @@ describe('snapshots', () => {
       json.sha256 = createHash('sha256').update(JSON.stringify(json.state)).digest('hex');
       return JSON.stringify(json);
     };
-    const statusColumn = (file: string) => JSON.parse(file).state.tables.cards.columns.indexOf('status');
 
     it.each<[string, (file: string) => string, number, string, RegExp, string[]?]>([
       ['an empty body', () => '', 400, 'invalid_snapshot', /the body is empty/],
@@ -303,7 +320,7 @@ describe('snapshots', () => {
       ['a file cut short', (file) => file.slice(0, Math.floor(file.length / 2)), 400, 'invalid_snapshot', /not JSON \(cut short or corrupt\?\)/],
       [
         'a digit changed',
-        (file) => file.replace(/"now":(\d+)/, (_, now: string) => `"now":${Number(now) + 1}`),
+        (file) => file.replace(/"now":"(\d{4})/, (_, year: string) => `"now":"${Number(year) + 1}`),
         400,
         'invalid_snapshot',
         /corrupt: its state does not match its sha256/,
@@ -311,34 +328,34 @@ describe('snapshots', () => {
       ['another kind of JSON', () => JSON.stringify({ customers: [] }), 400, 'invalid_snapshot', /not a snapshot file/],
       [
         'another version of the format',
-        (file) => file.replace('"version":1', '"version":2'),
+        (file) => file.replace('"version":2', '"version":3'),
         422,
         'snapshot_version_unsupported',
-        /a version 2 snapshot \(written by card-sandbox [^)]+\); card-sandbox \S+ reads version 1/,
+        /a version 3 snapshot \(written by card-sandbox [^)]+\); card-sandbox \S+ reads versions 1, 2 and writes version 2/,
       ],
       ['a state without its clock', (file) => mended(file, (state) => delete state.clock), 400, 'invalid_snapshot', /invalid at state\.clock/, ['state.clock']],
       [
         'a card in no status there is',
-        (file) => mended(file, (state) => (state.tables.cards.rows[0][statusColumn(file)] = 'lost')),
+        (file) => mended(file, (state) => (state.world.cards[0].status = 'lost')),
         400,
         'invalid_snapshot',
         /must be one of issuing/,
-        ['state.tables.cards.rows.0.status'],
+        ['state.world.cards.0.status'],
       ],
       [
-        'a column of another version',
-        (file) => mended(file, (state) => state.tables.cards.columns.push('colour')),
+        'a field the format does not have',
+        (file) => mended(file, (state) => (state.world.cards[0].colour = 'red')),
         400,
         'invalid_snapshot',
-        /state\.tables\.cards\.columns/,
-        ['state.tables.cards.columns'],
+        /state\.world\.cards\.0\.colour: is not a field of cards/,
+        ['state.world.cards.0.colour'],
       ],
       [
         'accounts of no customer',
-        (file) => mended(file, (state) => (state.tables.customers.rows = [])),
+        (file) => mended(file, (state) => (state.world.customers = [])),
         400,
         'invalid_snapshot',
-        /rows do not fit together .*nothing was restored/,
+        /state\.world\.accounts\.0\.customerId: names no customer of the snapshot/,
       ],
     ])('%s: refused, and nothing changes', async (_, spoil, status, code, detail, paths) => {
       await buildWorld();
@@ -367,7 +384,7 @@ describe('snapshots', () => {
     it('sent as something other than JSON: refused, saying how to send it', async () => {
       const refused = await sb.json('POST', '/_sandbox/snapshots/restore', { body: '{}', headers: { 'Content-Type': 'text/plain' }, token: false });
       expect(refused.status).toBe(400);
-      expect(refused.body.detail).toContain('Content-Type: application/json');
+      expect(refused.body.detail).toContain('Content-Type: application/octet-stream (or application/json)');
     });
   });
 

@@ -1,20 +1,25 @@
 /**
  * Snapshots (docs/snapshots.md): a programme's whole state at one instant — its world (resources,
  * events, deliveries and attempts, jobs, webhook subscriptions, idempotency keys), its journal, its
- * faults and pause, its clock and where its random streams stand — kept in the database as its
+ * faults and pause, its fees, its clock and where its random streams stand — kept in the database as its
  * file, put back in place, carried as a file to another programme or sandbox, or forked into a new
  * programme. Credentials, signing keys, the token secret and the webhook key are the programme's
- * own and stay as they are. Saving and restoring run exclusively of the programme's due work
- * (scheduler.ts); other programmes carry on.
+ * own and stay as they are. A save takes the programme as it stands, in one transaction; a restore
+ * cuts short what is under way (attempts in flight, an advance waiting on them) and runs exclusively
+ * of the programme's due work (its scheduler, kernel/scheduler.ts), in memory as in the database all or nothing; other
+ * programmes carry on.
  */
-import { and, asc, count, eq, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, or, sql, sum } from 'drizzle-orm';
+import { echo } from '../domain/echo.js';
 import { iso } from '../domain/instant.js';
 import type { Config } from '../config.js';
 import { fail } from '../domain/errors.js';
 import type { Ids } from '../kernel/ids.js';
+import { bytesText } from '../kernel/files.js';
 import type { CreatedProgramme, Programme, Programmes } from '../programmes/index.js';
-import { readSnapshot, snapshotFile, TABLES, type ProgrammeState, type RestoredState, type SnapshotHeader, type TableName } from './file.js';
-import { once, sqlLiteral } from '../store/prepared.js';
+import { readSnapshot, snapshotFile, type ProgrammeState, type RestoredState, type SnapshotHeader, type TableName } from './file.js';
+import { worldRows } from './rows.js';
+import { FORMAT_TABLES } from './tables.js';
 import { programmes as programmeRows, snapshots } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import type { SnapshotCounts, SnapshotSummary } from '../wire/snapshots.js';
@@ -28,13 +33,13 @@ export interface SnapshotsDeps {
   wall?: () => number;
 }
 
-const countsOf = (state: Pick<ProgrammeState, 'tables' | 'journal'>): SnapshotCounts =>
-  ({ ...Object.fromEntries(TABLES.map(({ name }) => [name, state.tables[name].rows.length])), requests: state.journal.length }) as Record<
+const countsOf = (state: Pick<ProgrammeState, 'rows' | 'journal'>): SnapshotCounts =>
+  ({ ...Object.fromEntries(FORMAT_TABLES.map(({ name }) => [name, state.rows[name].length])), requests: state.journal.length }) as Record<
     TableName | 'requests',
     number
   >;
 
-const summaryOf = ({ id, name, createdAt }: SnapshotHeader, state: Pick<ProgrammeState, 'tables' | 'journal' | 'clock'>, bytes: number): SnapshotSummary => ({
+const summaryOf = ({ id, name, createdAt }: SnapshotHeader, state: Pick<ProgrammeState, 'rows' | 'journal' | 'clock'>, bytes: number): SnapshotSummary => ({
   id,
   name,
   createdAt,
@@ -43,50 +48,18 @@ const summaryOf = ({ id, name, createdAt }: SnapshotHeader, state: Pick<Programm
   bytes,
 });
 
+/** What a programme keeps in memory, which a restore replaces with its world: a snapshot's state but its rows and faults. */
+type Memory = Pick<ProgrammeState, 'clock' | 'random' | 'journal'> & { apiFaults: RestoredState['apiFaults'] };
+
 export function createSnapshots({ store, config, programmes, ids, wall = Date.now }: SnapshotsDeps) {
   const { db, sqlite } = store;
-  const quote = (name: string) => `"${name}"`;
-  // One statement of each kind per table, built when first used. A request in flight when the
-  // snapshot is taken never finished: its idempotency key is not kept.
-  const statements = TABLES.map(({ name, sqlName, columns }) => {
-    const from = quote(sqlName);
-    const names = columns.map((c) => quote(c.name)).join(', ');
-    return {
-      name,
-      select: once(() =>
-        sqlite
-          .prepare(
-            `SELECT ${names} FROM ${from} WHERE programme_id = ?${name === 'idempotencyKeys' ? ` AND state = ${sqlLiteral('done')}` : ''} ORDER BY rowid`,
-          )
-          .raw(),
-      ),
-      current: once(() => sqlite.prepare(`SELECT rowid, ${names} FROM ${from} WHERE programme_id = ? ORDER BY rowid`).raw()),
-      removeFrom: once(() => sqlite.prepare(`DELETE FROM ${from} WHERE programme_id = ? AND rowid >= ?`)),
-      insert: once(() => sqlite.prepare(`INSERT INTO ${from} (programme_id, ${names}) VALUES (?, ${columns.map(() => '?').join(', ')})`)),
-    };
-  });
-
-  /**
-   * Replaces the programme's rows of one table with `rows`, in their order. Those already there as
-   * the snapshot holds them, from the first on, stay: a world changed at its end (new resources,
-   * events and attempts, as a test makes them) costs only what changed. From the first that
-   * differs on, rows are deleted and written again in order, so that they keep the order they were
-   * made in (which lists follow where their times tie).
-   */
-  const replaceRows = (statement: (typeof statements)[number], programme: string, rows: unknown[][]) => {
-    const there = statement.current().all(programme) as unknown[][];
-    let same = 0;
-    const matches = (row: unknown[], kept: unknown[]) => row.every((cell, i) => cell === kept[i + 1]);
-    while (same < there.length && same < rows.length && matches(rows[same]!, there[same]!)) same++;
-    if (same < there.length) statement.removeFrom().run(programme, there[same]![0]);
-    for (let i = same; i < rows.length; i++) statement.insert().run(programme, rows[i]);
-  };
+  const rows = worldRows(store);
 
   /** What the programme is now, read in one transaction with what it keeps in memory. */
   const capture = ({ id, core, services, journal, requestStreams, seed }: Programme): ProgrammeState =>
     store.transaction(() => {
       const row = db
-        .select({ faults: programmeRows.webhookFaults, paused: programmeRows.webhooksPaused })
+        .select({ faults: programmeRows.webhookFaults, paused: programmeRows.webhooksPaused, fees: programmeRows.fees })
         .from(programmeRows)
         .where(eq(programmeRows.id, id))
         .get()!;
@@ -96,54 +69,78 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
         random: { main: core.random.state(), apiRequests: requestStreams.api.state(), controlRequests: requestStreams.control.state() },
         webhookFaults: row.faults ?? undefined,
         webhooksPaused: row.paused,
+        ...(row.fees && { fees: row.fees }),
         apiFaults: { shown: services.apiFaults.view(), draws: services.apiFaults.draws() },
         journal: journal.list(),
-        tables: Object.fromEntries(
-          TABLES.map(({ name, columns }, i) => [name, { columns: columns.map((c) => c.name), rows: statements[i]!.select().all(id) as unknown[][] }]),
-        ) as ProgrammeState['tables'],
+        rows: rows.read(id),
       };
     });
 
+  /** What the programme keeps in memory now, to be put back if a restore fails. */
+  const memoryOf = ({ core, services, journal, requestStreams }: Programme): Memory => ({
+    clock: { now: core.clock.now(), frozen: core.clock.frozen },
+    random: { main: core.random.state(), apiRequests: requestStreams.api.state(), controlRequests: requestStreams.control.state() },
+    apiFaults: { shown: services.apiFaults.kept(), draws: services.apiFaults.draws() },
+    journal: journal.list(),
+  });
+
+  /** Puts what the programme keeps in memory as `memory` says; nothing here can fail on values a file was checked for. */
+  const applyMemory = ({ core, services, journal, requestStreams }: Programme, memory: Memory) => {
+    core.clock.set(memory.clock);
+    core.random.restore(memory.random.main);
+    requestStreams.api.restore(memory.random.apiRequests);
+    requestStreams.control.restore(memory.random.controlRequests);
+    services.apiFaults.restore(memory.apiFaults.shown, memory.apiFaults.draws);
+    services.lab.reload();
+    services.fees.reload();
+    journal.restore(memory.journal);
+  };
+
   /**
-   * Puts the programme back as `state` holds it: the rows of its world replaced in one
-   * transaction, then what it keeps in memory. What was scheduled since is gone; attempts in flight
-   * are cut short and recorded nowhere. Rows that do not fit together (a file's) change nothing.
+   * Puts the programme back as `state` holds it, all or nothing: the rows of its world replaced and
+   * what it keeps in memory set in one transaction — if anything fails, the rows roll back and the
+   * memory is put back as it was. What was scheduled since is gone. Attempts in flight are cut
+   * short at once and recorded nowhere, and an advance under way stops where it got to: neither
+   * keeps the restore waiting on a receiver that does not answer.
    */
   const restore = (programme: Programme, state: RestoredState): Promise<void> => {
-    const { id, core, services, journal, requestStreams } = programme;
-    return services.scheduler.exclusively(async () => {
+    const { id, core, scheduler, services } = programme;
+    services.webhooks.cutShort();
+    scheduler.interrupt();
+    return scheduler.exclusively(async () => {
+      // Before any attempt in flight can record its outcome in the world it no longer belongs to.
+      const abandoned = services.webhooks.abandon();
+      const before = memoryOf(programme);
       try {
         store.transaction(() => {
           // Parents first: what deleting a parent takes with it is gone before its children are
           // compared; a child may refer to a parent deleted and written again meanwhile.
           sqlite.pragma('defer_foreign_keys = ON');
-          for (const statement of statements) replaceRows(statement, id, state.tables[statement.name].rows);
+          rows.replace(id, state.rows);
           const { now, frozen } = state.clock;
           db.update(programmeRows)
             .set({
               webhookFaults: state.webhookFaults ?? null,
               webhooksPaused: state.webhooksPaused,
+              fees: state.fees ?? null,
               clockFrozenAt: frozen ? now : null,
               clockOffset: now - core.clock.wall(),
             })
             .where(eq(programmeRows.id, id))
             .run();
+          applyMemory(programme, state);
         });
       } catch (error) {
+        try {
+          applyMemory(programme, before);
+        } catch (again) {
+          core.log.error('snapshot restore: putting the memory back failed', { error: String(again) });
+        }
         const code = (error as { code?: unknown }).code;
         if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'))
           fail('invalid_snapshot', `the snapshot's rows do not fit together (${(error as Error).message}); nothing was restored`);
         throw error;
       }
-      // Before any attempt in flight can record its outcome in the world it no longer belongs to.
-      const abandoned = services.webhooks.abandon();
-      core.clock.set(state.clock);
-      core.random.restore(state.random.main);
-      requestStreams.api.restore(state.random.apiRequests);
-      requestStreams.control.restore(state.random.controlRequests);
-      services.apiFaults.restore(state.apiFaults.shown, state.apiFaults.draws);
-      services.lab.reload();
-      journal.restore(state.journal);
       await abandoned;
     });
   };
@@ -165,30 +162,45 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     return { id, name: name ?? id, createdAt: iso(wall()) };
   };
 
+  /** 429 when the sandbox keeps --max-snapshots already, or `bytes` more would pass --max-snapshot-bytes. */
+  const checkRoom = (bytes?: number) => {
+    const { n, total } = db
+      .select({ n: count(), total: sum(snapshots.bytes).mapWith(Number) })
+      .from(snapshots)
+      .get()!;
+    if (n >= config.maxSnapshots)
+      fail(
+        'snapshot_limit_reached',
+        `this sandbox keeps ${n} snapshots, its limit (--max-snapshots ${config.maxSnapshots}); delete one with DELETE /_sandbox/snapshots/{id}`,
+      );
+    if (bytes !== undefined && (total ?? 0) + bytes > config.maxSnapshotBytes)
+      fail(
+        'snapshot_limit_reached',
+        `this sandbox keeps ${bytesText(total ?? 0)} of snapshots, and this one (${bytesText(bytes)}) would pass its limit (--max-snapshot-bytes ${bytesText(config.maxSnapshotBytes)}); delete one with DELETE /_sandbox/snapshots/{id}`,
+      );
+  };
+
   const service = {
     /**
-     * Takes a snapshot of the programme and keeps it; 429 past --max-snapshots. A name is the
-     * programme's one snapshot of that name (docs/snapshots.md: Snapshots), so that commands can take it for the id: 409 for another.
+     * Takes a snapshot of the programme as it stands and keeps it; 429 past --max-snapshots or
+     * --max-snapshot-bytes. A name is the programme's one snapshot of that name (docs/snapshots.md:
+     * Snapshots), so that commands can take it for the id: 409 for another.
      */
     save: (programme: Programme, name?: string): Promise<SnapshotSummary> =>
-      programme.services.scheduler.exclusively(() =>
+      Promise.resolve().then(() =>
         store.transaction(() => {
-          const total = db.select({ n: count() }).from(snapshots).get()!.n;
-          if (total >= config.maxSnapshots)
-            fail(
-              'snapshot_limit_reached',
-              `this sandbox keeps ${total} snapshots, its limit (--max-snapshots ${config.maxSnapshots}); delete one with DELETE /_sandbox/snapshots/{id}`,
-            );
+          checkRoom();
           const taken = name === undefined ? undefined : db.select({ id: snapshots.id }).from(snapshots).where(named(programme, name)).get();
           if (taken)
             fail(
               'snapshot_name_taken',
-              `programme ${programme.id} has a snapshot named "${name}" already (${taken.id}): delete it first, or choose another name`,
+              `programme ${programme.id} has a snapshot named ${echo(name!)} already (${taken.id}): delete it first, or choose another name`,
             );
           const state = capture(programme);
           const head = header(name);
           const file = snapshotFile(head, state);
           const summary = summaryOf(head, state, Buffer.byteLength(file));
+          checkRoom(summary.bytes);
           db.insert(snapshots)
             .values({
               id: head.id,
@@ -240,17 +252,17 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
       return db.select({ name: snapshots.name, file: snapshots.file }).from(snapshots).where(mine(programme, id)).get() ?? missing(programme, id);
     },
 
-    /** Puts the programme back as its snapshot `id` holds it. */
+    /** Puts the programme back as its snapshot `id` holds it: a file of an earlier version is brought to this one first. */
     async restore(programme: Programme, id: string): Promise<SnapshotSummary> {
       const { file } = service.file(programme, id);
-      const read = readSnapshot(file, false);
+      const read = await readSnapshot(file, false);
       await restore(programme, read.state);
       return summaryOf(read, read.state, Buffer.byteLength(file));
     },
 
     /** Puts the programme back as a snapshot file holds it: checked whole first, so that a bad file changes nothing. */
     async restoreFile(programme: Programme, bytes: Uint8Array): Promise<SnapshotSummary> {
-      const read = readSnapshot(Buffer.from(bytes).toString('utf8'), true);
+      const read = await readSnapshot(Buffer.from(bytes).toString('utf8'), true);
       await restore(programme, read.state);
       return summaryOf(read, read.state, bytes.length);
     },
@@ -259,11 +271,11 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     export: (programme: Programme): string => snapshotFile(header(undefined), capture(programme)),
 
     /** A new programme, with credentials of its own, starting from snapshot `id`'s world and clock. */
-    async fork(id: string, name?: string): Promise<CreatedProgramme> {
+    async fork(id: string, options: { name?: string | undefined; holdExpiry?: string | undefined } = {}): Promise<CreatedProgramme> {
       const kept =
         db.select({ file: snapshots.file }).from(snapshots).where(eq(snapshots.id, id)).get() ?? fail('snapshot_not_found', `no snapshot with id ${id}`);
-      const { state } = readSnapshot(kept.file, false);
-      const { apiKey, apiSecret, id: made } = programmes.create({ name, randomSeed: state.seed });
+      const { state } = await readSnapshot(kept.file, false);
+      const { apiKey, apiSecret, id: made } = programmes.create({ ...options, randomSeed: state.seed });
       await restore(programmes.get(made), state);
       return { ...programmes.describe(made), apiKey, apiSecret };
     },

@@ -73,10 +73,14 @@ async function run(seed: number) {
     const detail = (await control('GET', `/events/${event.id}`)) as { deliveries: { webhookId: string; history: { at: string }[] }[] };
     retries.push(detail.deliveries.filter((d) => d.webhookId === failing.id).map((d) => d.history.map((h) => h.at)));
   }
-  // Timings vary, and Idempotency-Keys are the client's own random UUIDs: the rest of the journal repeats.
-  const journal = ((await control('GET', '/requests')) as { durationMs: number; idempotencyKey?: string }[]).map(
-    ({ durationMs: _, idempotencyKey: __, ...entry }) => entry,
-  );
+  // Timings (durationMs, real) vary, Idempotency-Keys are the client's own random UUIDs, and the subscriptions'
+  // bodies carry the receiver's port (so their bodyDigest): the rest of the journal repeats.
+  type Entry = { path: string; requestId: string; durationMs: number; real?: unknown; idempotencyKey?: string; bodyDigest?: string };
+  const journal = ((await control('GET', '/requests')) as Entry[]).map(({ durationMs: _, real: __, idempotencyKey: ___, ...entry }) => {
+    if (entry.path !== '/v1/webhooks') return entry;
+    const { bodyDigest: ____, ...rest } = entry;
+    return rest;
+  });
   const webhooks = receiver.requests.map((r) => r.body.toString('utf8')).sort();
   return { answers, journal, webhooks, retries };
 }

@@ -114,7 +114,7 @@ describe('--admin-token and programmes', () => {
 });
 
 describe('Readiness', () => {
-  it('shows the go-live report: each check with its verdict, a failure with its hint, and the coverage', async () => {
+  it('shows the go-live report: each check with its verdict and finding, a failure with its hint, and the coverage', async () => {
     const { url } = await sandbox();
     // A request refused for its shape: the request-shapes check fails.
     const { token } = (await (
@@ -135,6 +135,8 @@ describe('Readiness', () => {
     const shapes = checks.filter({ hasText: 'refused for its shape' });
     await expect.poll(() => shapes.locator('.badge').textContent()).toBe('fail');
     expect(await shapes.locator('.hint').textContent()).toContain('/openapi.json');
+    expect(await shapes.locator('.finding').textContent()).toBe('1 request refused for its shape');
+    expect(await page.locator('.readiness').textContent()).toMatch(/\d+ pass · \d+ fail · \d+ not judged · \d+ not exercised/);
     expect(await page.locator('.readiness').textContent()).toMatch(/operations called\s*\d+ of 4[0-9]/);
     expect(await page.locator('nav a[aria-current="page"]').textContent()).toContain('Readiness');
     expect(errors).toEqual([]);

@@ -2,10 +2,11 @@
  * A stand-in /v1 resource for testing the request pipeline (authentication, verification,
  * idempotency, errors) apart from any real resource: `POST /v1/probes` records one effect per
  * handled request and can be held in flight or made to fail; `GET` and `DELETE /v1/probes/{probeId}`
- * declare a UUID path id (DELETE records an effect and answers 204). The routes go through every /v1
- * middleware. Not shipped.
+ * declare a UUID path id (DELETE records an effect and answers 204). The routes are /v1 operations:
+ * they meet what every operation outside /auth does (http/api-groups.ts). Not shipped.
  */
 import { createRoute, z } from '@hono/zod-openapi';
+import { apiGroups } from '../http/api-groups.js';
 import { idParam, jsonBody, jsonResponse, standardProblems } from '../http/schemas.js';
 import type { TestSandbox } from './harness.js';
 import { answer } from '../http/answer.js';
@@ -26,11 +27,12 @@ export function mountProbeRoutes(sandbox: TestSandbox): Probes {
   let gate: Promise<void> | undefined;
   let onEnter: (() => void) | undefined;
   let failing = false;
+  const probes = apiGroups(sandbox.deps, () => undefined).operations;
 
-  sandbox.app.openapi(
+  probes.openapi(
     createRoute({
       method: 'post',
-      path: '/v1/probes',
+      path: '/probes',
       request: { body: jsonBody(ProbeBody) },
       responses: { 201: jsonResponse(z.object({ n: z.number() })), ...standardProblems },
     }),
@@ -47,19 +49,19 @@ export function mountProbeRoutes(sandbox: TestSandbox): Probes {
       return answer(c, { n: effects.length }, 201, { Location: `/v1/probes/${effects.length}` });
     },
   );
-  sandbox.app.openapi(
+  probes.openapi(
     createRoute({
       method: 'get',
-      path: '/v1/probes/{probeId}',
+      path: '/probes/{probeId}',
       request: { params: idParam('probeId') },
       responses: { 200: jsonResponse(z.object({ id: z.string() })), ...standardProblems },
     }),
     (c) => answer(c, { id: c.req.valid('param').probeId }, 200),
   );
-  sandbox.app.openapi(
+  probes.openapi(
     createRoute({
       method: 'delete',
-      path: '/v1/probes/{probeId}',
+      path: '/probes/{probeId}',
       request: { params: idParam('probeId') },
       responses: { 204: { description: 'Deleted' }, ...standardProblems },
     }),
@@ -68,6 +70,7 @@ export function mountProbeRoutes(sandbox: TestSandbox): Probes {
       return c.body(null, 204);
     },
   );
+  sandbox.app.route('/v1', probes);
 
   return {
     effects,

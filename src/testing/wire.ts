@@ -31,6 +31,7 @@ export function expectShape(body: unknown, schema: z.ZodType, extra: readonly st
 interface Declared {
   method: string;
   path: RegExp;
+  params: number;
   responses: Record<string, { content?: Record<string, { schema?: z.ZodType }> }>;
 }
 
@@ -41,8 +42,29 @@ export function declaredAnswers(definitions: readonly unknown[]): Declared[] {
     .map(({ route }) => ({
       method: route.method.toUpperCase(),
       path: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      params: route.path.split('{').length - 1,
       responses: route.responses,
     }));
+}
+
+/** The operation a request reached: of those whose template matches, the one with the fewest parameters (`/events/stream` before `/events/{eventId}`). */
+function routeOf(declared: readonly Declared[], method: string, path: string): Declared | undefined {
+  return declared.filter((d) => d.method === method && d.path.test(path)).sort((a, b) => a.params - b.params)[0];
+}
+
+/**
+ * Why an answer's status is not one its operation declares (docs/api.md: Where the sandbox differs
+ * from the service's document), or undefined when it is, or when no operation has this method and
+ * path (an unknown route, or a known path and another method: 404 and 405, declared once for the
+ * document rather than on an operation).
+ */
+export function statusMismatch(declared: readonly Declared[], method: string, path: string, status: number): string | undefined {
+  // HEAD is answered as GET is.
+  const route = routeOf(declared, method === 'HEAD' ? 'GET' : method, path);
+  if (!route) return undefined;
+  const codes = Object.keys(route.responses);
+  if (codes.includes(String(status)) || codes.includes(`${String(status)[0]}XX`) || codes.includes('default')) return undefined;
+  return `${method} ${path} answered ${status}, which its operation does not declare (it declares ${codes.join(', ')})`;
 }
 
 /**
@@ -59,7 +81,7 @@ export function answerMismatch(
 ): string | undefined {
   if (!text) return undefined;
   const type = contentType.split(';')[0]!.trim();
-  const route = declared.find((d) => d.method === method && d.path.test(path));
+  const route = routeOf(declared, method, path);
   const schema = type === 'application/problem+json' ? Problem : route?.responses[String(status)]?.content?.[type]?.schema;
   if (!schema) return undefined;
   const why = wireMismatch(schema, JSON.parse(text));

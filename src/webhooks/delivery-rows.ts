@@ -8,7 +8,8 @@ import { and, eq, gt, lt, min, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Core } from '../services/core.js';
 import { idsOf } from '../kernel/ids.js';
 import type { DeliveryStatus, WebhookType } from '../domain/outbox.js';
-import { holdAfter, type AttemptFault, type DeliveryHold, type FaultSource } from '../domain/webhook-faults.js';
+import { type AttemptFault, type DeliveryHold, type Forgery } from '../domain/webhook-faults.js';
+import { holdAfter, type FaultSource } from '../domain/webhook-attempts.js';
 import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 import { nextAttemptAt } from './retry-policy.js';
@@ -29,7 +30,11 @@ export interface AttemptReport {
   error?: string;
   durationMs: number;
   fault?: AttemptFault;
+  /** A forged attempt's kind. */
+  forgery?: Forgery;
   response?: AttemptResponse;
+  /** How many times the receiver said it has acted on the event (Sandbox-Processed). */
+  processed?: number;
   /** The delivery's state after the attempt. */
   status: DeliveryStatus;
   /** When the next attempt is due (status `pending` only). */
@@ -56,7 +61,7 @@ export interface Due {
 }
 
 /** An attempt's outcome as recorded: what the receiver did, or the fault that stood in for it. */
-export type Outcome = AttemptOutcome & { fault?: AttemptFault };
+export type Outcome = AttemptOutcome & { fault?: AttemptFault; forgery?: Forgery };
 
 export const isSuccess = (outcome: AttemptOutcome) =>
   outcome.error === undefined && outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
@@ -93,10 +98,11 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
     `SELECT ${selectList(d, ['id', 'eventId', 'webhookId', 'callbackUrl', 'attempts', 'nextAttemptAt', 'hold'])}, ${selectList(e, ['body', 'type', 'entityId', 'seq'])} ` +
     `FROM ${d.table} JOIN ${e.table} ON ${e.programmeId} = ${d.programmeId} AND ${e.id} = ${d.eventId}`;
   // Walks deliveries_due in order without a LIMIT (a bound one would be planned anew each run): `due` stops reading.
-  // The ids in flight come as one JSON array parameter: a list of varying length cannot be prepared.
+  // The ids in flight, and the subscriptions holding their share of the attempts in flight
+  // (send-pool.ts), come as JSON array parameters: a list of varying length cannot be prepared.
   const dueQuery = once(() =>
-    sqlite.prepare<[number, string], Due>(
-      `${dueSelect} WHERE ${mine} AND ${pending} AND ${d.nextAttemptAt} <= ? AND ${d.id} NOT IN (SELECT value FROM json_each(?)) ORDER BY ${d.nextAttemptAt}, d.rowid`,
+    sqlite.prepare<[number, string, string], Due>(
+      `${dueSelect} WHERE ${mine} AND ${pending} AND ${d.nextAttemptAt} <= ? AND ${d.id} NOT IN (SELECT value FROM json_each(?)) AND ${d.webhookId} NOT IN (SELECT value FROM json_each(?)) ORDER BY ${d.nextAttemptAt}, d.rowid`,
     ),
   );
   const dueByIdQuery = once(() =>
@@ -161,11 +167,11 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
     .prepare();
 
   return {
-    /** Due deliveries, oldest due first, at most `limit`, leaving out those in flight. */
-    due(now: number, limit: number, inFlight: Iterable<string>): Due[] {
+    /** Due deliveries, oldest due first, at most `limit`, leaving out those in flight and those of the subscriptions `waiting`. */
+    due(now: number, limit: number, inFlight: Iterable<string>, waiting: readonly string[] = []): Due[] {
       const found: Due[] = [];
       if (limit <= 0) return found;
-      for (const due of dueQuery().iterate(now, JSON.stringify([...inFlight]))) {
+      for (const due of dueQuery().iterate(now, JSON.stringify([...inFlight]), JSON.stringify(waiting))) {
         // Leaving the loop early resets the statement: the rows after these are never read.
         if (found.push(due) >= limit) break;
       }
@@ -222,7 +228,7 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
             else if (lab.paused(due.webhookId)) [pausedDueAt, next] = [next, undefined];
           }
           outcomes.forEach((outcome, i) => {
-            const { statusCode, error, durationMs, fault, response } = outcome;
+            const { statusCode, error, durationMs, fault, forgery, processed, response } = outcome;
             insertAttempt({
               programmeId: programme,
               id: attemptIds.uuid(),
@@ -233,6 +239,8 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
               error: error ?? null,
               durationMs,
               fault: fault ?? null,
+              forgery: forgery ?? null,
+              processed: processed ?? null,
               responseType: response?.contentType ?? null,
               responseBody: response?.body ?? null,
             });

@@ -1,7 +1,8 @@
 /**
  * The dispatcher: the scheduler's source of webhook attempts. Deliveries are rows (status
- * `pending`, `nextAttemptAt`); it sends those that are due, at most MAX_IN_FLIGHT at a time, and
- * records each attempt and the delivery's next state in one transaction. In real time `pump`
+ * `pending`, `nextAttemptAt`); it sends those that are due, each attempt in a slot of the pool
+ * every programme shares fairly (send-pool.ts), and records each attempt and the delivery's next
+ * state in one transaction. In real time `pump`
  * starts due attempts without waiting for them; time travel calls `runDue`, which waits. Before
  * each attempt the delivery lab may decide otherwise (docs/webhooks.md: Webhooks → The delivery lab): hold
  * it back, answer in the receiver's place, or send it twice — a pure decision (domain/webhook-faults.ts) taken
@@ -15,8 +16,10 @@ import { setMaxListeners } from 'node:events';
 import type { Core } from '../services/core.js';
 import type { DueSource } from '../kernel/scheduler.js';
 import { createDeliveryRows, isSuccess, type AttemptListener, type Due, type Outcome } from './delivery-rows.js';
-import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-faults.js';
-import { ATTEMPT_TIMEOUT_MS, noResponse, sendAttempt, type AttemptOutcome, type SendPool, type WebhookSigner } from './send.js';
+import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-attempts.js';
+import type { Forgery } from '../domain/webhook-faults.js';
+import { ATTEMPT_TIMEOUT_MS, CUT_SHORT, noResponse, sendAttempt, type AttemptOutcome, type WebhookSigner } from './send.js';
+import type { SendPool } from './send-pool.js';
 
 export type { AttemptListener, AttemptReport } from './delivery-rows.js';
 
@@ -37,7 +40,7 @@ export interface DispatcherOptions {
 type Sending = Exclude<Plan, { action: 'hold' }>;
 
 export function createDispatcher(core: Core, options: DispatcherOptions) {
-  const { clock, random } = core;
+  const { clock, random, programme } = core;
   const { pool, lab } = options;
   const rows = createDeliveryRows(core, lab, options.onAttempt);
   const inFlight = new Map<string, Promise<unknown>>();
@@ -49,9 +52,18 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
   };
   // Cuts the attempts in flight short: at shutdown, or when their world is replaced (then a new one serves).
   let cut = cutter();
-  // Bumped when the programme's world is replaced (a snapshot restored): an attempt begun before records nothing.
+  // Bumped when the programme's world is replaced (a snapshot restored) or deleted: an attempt begun before records nothing.
   let world = 0;
+  // Forged attempts decided so far: the place in the forge fault's rotation of kinds (domain/webhook-attempts.ts).
+  let forged = 0;
+  // Bumped when the attempts in flight are cut short: time travel under way stops sending.
+  let cuts = 0;
   let stopped = false;
+  const cutShort = () => {
+    cuts++;
+    cut.abort();
+    cut = cutter();
+  };
 
   /**
    * The delivery lab's decision for the attempt due now (domain/webhook-faults.ts). With no faults in
@@ -64,17 +76,28 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     const attempt = due.attempts + 1;
     const decided = decideAttempt(
       faults,
-      { attempt, at, held: due.hold, overtakes: () => rows.overtakes(due), laterPending: () => rows.laterPending(due) },
+      { attempt, at, held: due.hold, overtakes: () => rows.overtakes(due), laterPending: () => rows.laterPending(due), forged },
       attemptDraw(faults, due.seq, attempt, () => random.float()),
     );
+    if (decided.action === 'send' && decided.forgery) forged++;
     if (decided.action === 'hold') rows.hold(due, decided.hold, at + decided.forMs);
     else if (decided.action === 'answer' && decided.fault === 'injected-status' && decided.spendsFail) lab.spendFail(due.webhookId);
     return decided;
   };
 
-  /** One real attempt, counted against the shared budget. */
-  const attemptOnce = (due: Due, attempt: number, fresh: boolean, forged = false): Promise<AttemptOutcome> => {
-    pool.active++;
+  /**
+   * One real attempt, in a slot of the shared pool: one taken already (`slot` 'taken', real time),
+   * or one waited for — its subscription's share (a duplicate) or its programme's (time travel).
+   */
+  const attemptOnce = async (
+    due: Due,
+    attempt: number,
+    fresh: boolean,
+    forgery: Forgery | undefined,
+    slot: 'taken' | 'subscription' | 'programme',
+  ): Promise<AttemptOutcome> => {
+    const signal = cut.signal;
+    if (slot !== 'taken' && !(await pool.acquire(programme, due.webhookId, signal, slot === 'subscription'))) return { error: CUT_SHORT, durationMs: 0 };
     return sendAttempt({
       callbackUrl: due.callbackUrl,
       body: Buffer.from(due.body, 'utf8'),
@@ -83,28 +106,32 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       signer: options.signer(),
       created: Math.floor(clock.wall() / 1000),
       agents: pool.agents,
-      signal: cut.signal,
+      signal,
       fresh,
-      forged,
+      forged: forgery,
+      allowLinkLocal: core.config.allowLinkLocalCallbacks,
     })
       .catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
-      .finally(() => pool.active--);
+      .finally(() => pool.give(programme, due.webhookId));
   };
 
   /**
    * Carries out the plan: the answer the sandbox gives in the receiver's place, or the attempt —
    * and, when it succeeds and a duplicate is due, the same bytes again, freshly signed.
    */
-  const perform = async (due: Due, decided: Sending): Promise<Outcome[]> => {
+  const perform = async (due: Due, decided: Sending, slot: 'taken' | 'programme'): Promise<Outcome[]> => {
     if (decided.action === 'answer') {
+      // Answered in the receiver's place: a slot taken for it goes back at once.
+      if (slot === 'taken') pool.give(programme, due.webhookId);
       return decided.fault === 'injected-status'
         ? [{ statusCode: decided.statusCode, durationMs: 0, fault: decided.fault }]
         : [{ error: noResponse(ATTEMPT_TIMEOUT_MS), durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault }];
     }
-    const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false, decided.fault === 'forged');
+    const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false, decided.forgery, slot);
     if (decided.fault) outcome.fault = decided.fault;
+    if (decided.forgery) outcome.forgery = decided.forgery;
     if (!decided.duplicate || !isSuccess(outcome)) return [outcome];
-    return [outcome, { ...(await attemptOnce(due, due.attempts + 2, true)), fault: 'duplicate' }];
+    return [outcome, { ...(await attemptOnce(due, due.attempts + 2, true, undefined, slot === 'taken' ? 'subscription' : 'programme')), fault: 'duplicate' }];
   };
 
   /** Resolves when no attempt is in flight; returns how many were. */
@@ -125,18 +152,25 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
 
     pump(now: number): void {
       if (stopped) return;
-      const room = pool.max - pool.active;
-      if (room <= 0) return;
+      // The programme's share of the pool, less what it holds; subscriptions at their own share wait.
+      const room = pool.room(programme);
+      if (room <= 0) {
+        if (rows.nextDue() !== undefined) pool.whenRoom(options.kick);
+        return;
+      }
       let held = false;
-      for (const due of rows.due(now, room, inFlight.keys())) {
+      for (const due of rows.due(now, room, inFlight.keys(), pool.full(programme))) {
+        // A slot first, then the lab's decision: nothing is drawn for a delivery that waits.
+        if (!pool.take(programme, due.webhookId, options.kick)) continue;
         const at = clock.now();
         const decided = plan(due, at);
         if (decided.action === 'hold') {
+          pool.give(programme, due.webhookId);
           held = true;
           continue;
         }
         const begun = world;
-        const done = perform(due, decided)
+        const done = perform(due, decided, 'taken')
           .then((outcomes) => begun === world && rows.record(due, at, outcomes))
           .finally(() => {
             inFlight.delete(due.id);
@@ -160,11 +194,12 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
      * those made within the same wall-clock second share one signature (send.ts).
      */
     async runDue(now: number, until = now): Promise<number> {
+      const begun = { world, cuts };
       let ran = await idle();
       let followed: Due[] = [];
       for (;;) {
-        // Shutting down: what is left stays pending for the next start.
-        if (stopped) return ran;
+        // Shutting down, or cut short (a restore is coming): what is left stays pending.
+        if (stopped || cuts !== begun.cuts) return ran;
         const retries = followed.flatMap((due) => rows.dueById(due.id, until));
         const batch = retries.length > 0 ? retries : rows.due(until, MAX_IN_FLIGHT, inFlight.keys());
         if (batch.length === 0) return ran;
@@ -174,11 +209,13 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
         for (const due of batch) {
           const at = Math.max(due.nextAttemptAt ?? now, now);
           const decided = plan(due, at);
-          if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided) });
+          if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided, 'programme') });
         }
         followed = started.map((s) => s.due);
         const run = (async () => {
           const outcomes = await Promise.all(started.map((s) => s.outcomes));
+          // A world replaced meanwhile is not this one's to record in.
+          if (world !== begun.world) return;
           started.forEach(({ due, at }, i) => {
             if (rows.record(due, at, outcomes[i]!)) recorded += outcomes[i]!.length;
           });
@@ -191,7 +228,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
           for (const { due } of started) inFlight.delete(due.id);
         }
         ran += recorded;
-        // Nothing could be stored (the database is closing): stop rather than resend forever.
+        // Nothing could be stored (the database is closing, or the world was replaced): stop rather than resend forever.
         if (recorded === 0 && started.length > 0) return ran;
       }
     },
@@ -203,17 +240,21 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     get inFlight(): number {
       return inFlight.size;
     },
+    /** The programme is deleted: starts no more attempts, and cuts those in flight short at once, recording none. */
     stop(): void {
       stopped = true;
+      world++;
+      cutShort();
     },
+    /** Cuts the attempts in flight short now (each is recorded as failed), and stops time travel under way from sending more. */
+    cutShort,
     /**
      * The programme's world is being replaced (a snapshot restored): cuts the attempts in flight
      * short and records none of them; resolves once none is in flight.
      */
     async abandon(): Promise<void> {
       world++;
-      cut.abort();
-      cut = cutter();
+      cutShort();
       await idle();
     },
     /**

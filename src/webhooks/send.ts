@@ -4,15 +4,21 @@
  * and `content-digest` (`ecdsa-p384-sha384`, §3.3.5), plus `Sandbox-Event-Id` and
  * `Sandbox-Delivery-Attempt`. Any 2xx response received in full within the timeout is a delivery;
  * everything else is a failure with its status code or error. Redirects are not followed. The
- * receiver's Content-Type and the first 4 KiB of its answer are kept (docs/webhooks.md: Webhooks).
+ * receiver's Content-Type, the first 4 KiB of its answer and its Sandbox-Processed count are kept
+ * (docs/webhooks.md: Webhooks). A forged attempt's body and signature are forgeries.ts'.
  */
 import type { KeyObject } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import { contentDigest } from '../signatures/digest.js';
 import { signatureBase, signBaseOnPool, signatureInputFor, type SignedMessage } from '../signatures/message.js';
 import { version } from '../kernel/version.js';
+import { callbackHostProblem, isLinkLocal } from '../domain/addresses.js';
+import type { Forgery } from '../domain/webhook-faults.js';
+import { forge } from './forgeries.js';
+import { PROCESSED_HEADER, processedCount } from './processed.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -39,12 +45,11 @@ export interface Attempt {
   signal?: AbortSignal;
   /** Sign anew rather than reuse a signature made this second for the same message (a duplicate). */
   fresh?: boolean;
-  /** Send a body changed after its digest and signature were made: the delivery lab's forge, which a receiver must refuse. */
-  forged?: boolean;
+  /** Send it forged, as this kind of forgery (the delivery lab's forge, webhooks/forgeries.ts), which a receiver must refuse. */
+  forged?: Forgery;
+  /** Deliver to a link-local address too (--allow-link-local-callbacks); refused otherwise, named or resolved. */
+  allowLinkLocal?: boolean;
 }
-
-/** The body a forged delivery carries: the signed one with a byte more, so its Content-Digest no longer matches. */
-export const forgedBody = (body: Buffer): Buffer => Buffer.concat([body, Buffer.from('\n')]);
 
 /** What the receiver answered: its Content-Type and the first 4 KiB of its body, as UTF-8 text. */
 export interface AttemptResponse {
@@ -57,6 +62,8 @@ export interface AttemptOutcome {
   error?: string;
   durationMs: number;
   response?: AttemptResponse;
+  /** How many times the receiver said it has acted on the event (its Sandbox-Processed header), when it said. */
+  processed?: number;
 }
 
 export interface Agents {
@@ -66,26 +73,14 @@ export interface Agents {
 }
 
 /**
- * Keep-alive agents shared by every attempt. The dispatcher never has more than `maxSockets`
- * attempts in flight, and a timed-out attempt destroys its socket, so a hanging receiver cannot
- * hold more sockets than that.
+ * Keep-alive agents shared by every attempt. The pool (send-pool.ts) never lets more than
+ * `maxSockets` attempts be in flight, and a timed-out attempt destroys its socket, so a hanging
+ * receiver cannot hold more sockets than that.
  */
 export function createAgents(maxSockets: number): Agents {
   const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
   const agents = { http: new http.Agent(options), https: new https.Agent(options) };
   return { ...agents, destroy: () => (agents.http.destroy(), agents.https.destroy()) };
-}
-
-/** What every programme's dispatcher shares: the keep-alive agents, and the budget of attempts in flight. */
-export interface SendPool {
-  agents: Agents;
-  readonly max: number;
-  /** Attempts in flight now, across programmes. */
-  active: number;
-}
-
-export function createSendPool(max: number): SendPool {
-  return { agents: createAgents(max), max, active: 0 };
 }
 
 /**
@@ -167,13 +162,33 @@ function targetOf(callbackUrl: string): Target {
   return target;
 }
 
+/**
+ * Name resolution that refuses a link-local address (domain/addresses.ts): a callback host whose
+ * name resolves there is not connected to. Node asks for one address or, to try each family in
+ * turn, for all of them.
+ */
+const guardedLookup: NonNullable<http.RequestOptions['lookup']> = (hostname, options, callback) => {
+  dnsLookup(hostname, options, (error, address, family) => {
+    if (error) return callback(error, address as string, family);
+    const found = Array.isArray(address) ? (address as LookupAddress[]).map((a) => a.address) : [address as string];
+    const refused = found.find(isLinkLocal);
+    if (refused === undefined) return callback(null, address as string, family);
+    const problem = Object.assign(new Error(`${hostname} resolves to ${refused}, a link-local address: not delivered there (--allow-link-local-callbacks)`), {
+      code: 'ELINKLOCAL',
+    });
+    callback(problem, address as string, family);
+  });
+};
+
+/** What an attempt cut short records: at shutdown (or, recorded nowhere, when its world is replaced or deleted). */
+export const CUT_SHORT = 'the sandbox shut down before the receiver answered';
+
 /** What an attempt records when the receiver does not answer in time (or the delivery lab says it did not). */
 export const noResponse = (timeoutMs: number) => `no response within ${timeoutMs / 1000} s`;
 
 export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   const target = targetOf(attempt.callbackUrl);
   const digest = contentDigest(attempt.body);
-  const sent = attempt.forged ? forgedBody(attempt.body) : attempt.body;
   const message: SignedMessage = {
     method: 'POST',
     // The Host header below is exactly this, so what is signed is what is sent (RFC 9421 §2.2.3).
@@ -183,17 +198,22 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     scheme: target.scheme,
     header: (name) => (name === 'content-digest' ? digest : undefined),
   };
+  const forged = attempt.forged && (await forge(attempt.forged, message, COVERED_COMPONENTS, attempt.body, attempt.signer, attempt.created));
+  const sent = forged ? forged.body : attempt.body;
   const headers = {
     Host: target.authority,
     'Content-Type': 'application/json',
     'Content-Length': String(sent.length),
     'Content-Digest': digest,
-    ...(await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh)),
+    ...(forged ? forged.signature : await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh)),
     'Sandbox-Event-Id': attempt.eventId,
     'Sandbox-Delivery-Attempt': String(attempt.attempt),
     'User-Agent': `card-sandbox/${version()}`,
   };
   const timeoutMs = attempt.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  // A link-local address written in the URL is never connected to (resolved ones, by guardedLookup).
+  const refused = callbackHostProblem(target.options.hostname ?? '', attempt.allowLinkLocal === true);
+  if (refused !== undefined) return { error: `the callback host ${refused}`, durationMs: 0 };
   const agent = target.secure ? attempt.agents.https : attempt.agents.http;
   const client = target.secure ? https : http;
   const started = performance.now();
@@ -201,6 +221,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   return new Promise<AttemptOutcome>((resolve) => {
     let statusCode: number | undefined;
     let contentType: string | undefined;
+    let processed: number | undefined;
     const chunks: Buffer[] = [];
     let kept = 0;
     let settled = false;
@@ -214,11 +235,14 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       if (error !== undefined) outcome.error = error;
       const response = statusCode === undefined ? undefined : responseOf(contentType, chunks);
       if (response) outcome.response = response;
+      if (processed !== undefined) outcome.processed = processed;
       resolve(outcome);
     };
-    const request = client.request({ ...target.options, method: 'POST', headers, agent }, (response) => {
+    const guard = attempt.allowLinkLocal ? {} : { lookup: guardedLookup };
+    const request = client.request({ ...target.options, ...guard, method: 'POST', headers, agent }, (response) => {
       statusCode = response.statusCode;
       contentType = response.headers['content-type'];
+      processed = processedCount(response.headers[PROCESSED_HEADER]);
       // Read to the end for the socket to be reused; only the first 4 KiB are kept.
       response.on('data', (chunk: Buffer) => {
         if (kept >= RESPONSE_BODY_BYTES) return;
@@ -235,7 +259,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       request.destroy();
     }, timeoutMs);
     const cut = () => {
-      finish('the sandbox shut down before the receiver answered');
+      finish(CUT_SHORT);
       request.destroy();
     };
     if (attempt.signal?.aborted) cut();

@@ -2,22 +2,22 @@
 import { z } from 'zod';
 import { iso } from '../domain/instant.js';
 import { Address } from '../domain/address.js';
-import { CARD_STATUSES, CARD_TYPES } from '../domain/card.js';
-import { DateTime, Uuid } from '../domain/formats.js';
-import { NETWORKS } from '../domain/pan.js';
+import { CARD_TYPES } from '../domain/card.js';
 import type { cards } from '../store/schema.js';
+import { AccountId, CardId, CardNetwork, CardStatus, CardType, DateTime } from './scalars.js';
 
 export const Card = z
   .object({
-    id: Uuid,
-    accountId: Uuid,
-    type: z.enum(CARD_TYPES),
+    id: CardId,
+    accountId: AccountId,
+    type: CardType,
     name: z.string().optional(),
-    network: z.enum(NETWORKS).optional(),
+    network: CardNetwork.optional(),
     maskedPan: z.string().optional(),
     expirationDate: z.string().optional().meta({ description: 'MM/YYYY' }),
-    billingAddress: Address,
-    status: z.enum(CARD_STATUSES),
+    // Always sent; optional as the service's document has it (docs/api.md: Where the sandbox differs from the service's document).
+    billingAddress: Address.optional(),
+    status: CardStatus,
     createdAt: DateTime,
     updatedAt: DateTime,
   })

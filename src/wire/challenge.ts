@@ -3,12 +3,7 @@
  * or account is given, and the signature that answers it (docs/api.md: Customers, accounts and cards).
  */
 import { z } from 'zod';
-import { parseAccountId } from '../domain/caip.js';
-
-export const BlockchainAccountId = z
-  .string({ error: 'must be a CAIP-10 account id' })
-  .refine((v) => parseAccountId(v) !== undefined, 'must be a CAIP-10 account id such as eip155:11155111:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb')
-  .meta({ description: 'CAIP-10 account id', example: 'eip155:11155111:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb' });
+import { BlockchainAccountId } from './scalars.js';
 
 const base64 = (what: string) => z.string({ error: `must be ${what}` }).meta({ format: 'byte' });
 

@@ -40,6 +40,15 @@ export const JournalEntry = z
     fault: ApiFaultView.extend({ source: z.union([z.number().int().min(1), z.literal('header')]) }).optional(),
     /** The Idempotency-Key it carried, if any. */
     idempotencyKey: z.string().optional(),
+    /**
+     * The machine's clock, whatever the sandbox clock does: when the request arrived and when its answer was
+     * made, epoch milliseconds to the microsecond. The go-live report orders requests and measures waits by it.
+     */
+    real: z.object({ received: z.number().min(0), answered: z.number().min(0) }).optional(),
+    /** A write's body (outside /v1/auth) as a SHA-256 digest (`sha-256=:…:`), never the body: how the go-live report tells a retry of the same write. */
+    bodyDigest: z.string().optional(),
+    /** Request verification ran on it (not with --verify off, nor on one refused at authentication or answered by the API fault lab first). */
+    verified: z.literal(true).optional(),
   })
   .meta({ id: 'JournalEntry' });
 export type JournalEntry = z.infer<typeof JournalEntry>;

@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import { parseClockOption } from '../domain/instant.js';
 import { DELIVERY_STATUSES, WEBHOOK_TYPES } from '../domain/outbox.js';
+import { notEmpty } from '../domain/field-rules.js';
 import { Count, Uuid } from '../domain/formats.js';
-import { ATTEMPT_FAULTS } from '../domain/webhook-faults.js';
+import { ATTEMPT_FAULTS, FORGERIES } from '../domain/webhook-faults.js';
 import { Instant } from './sandbox.js';
 
 export const DeliverySummary = z
@@ -36,7 +37,11 @@ export const AttemptView = z
     durationMs: z.number().min(0),
     /** The fault the delivery lab made of this attempt, if any. */
     fault: z.enum(ATTEMPT_FAULTS).optional(),
+    /** A forged attempt's kind (docs/webhooks.md: Forged deliveries). */
+    forgery: z.enum(FORGERIES).optional(),
     response: AttemptResponse.optional(),
+    /** How many times the receiver said, in its Sandbox-Processed header, it has acted on the event (docs/go-live.md: Telling the sandbox what your receiver did). */
+    processed: Count.optional(),
   })
   .meta({ id: 'AttemptView' });
 export type AttemptView = z.infer<typeof AttemptView>;
@@ -107,7 +112,8 @@ export const ResendWindow = z
       ctx.addIssue({ code: 'custom', message: 'give since, until or type: which events to send again' });
     if (window.since !== undefined && window.until !== undefined && window.until <= window.since)
       ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be later than since' });
-  });
+  })
+  .meta(notEmpty());
 export type ResendWindow = z.output<typeof ResendWindow>;
 
 /** `event: event` on GET /_sandbox/events/stream: a committed event. */

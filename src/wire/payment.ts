@@ -5,30 +5,57 @@
  */
 import { z } from 'zod';
 import { iso } from '../domain/instant.js';
-import { AUTHORISATION_STATUSES, Merchant } from '../domain/authorisation.js';
-import { DateTime, Decimal, Uuid } from '../domain/formats.js';
 import { amountProblems, type MoneyTables } from '../domain/money.js';
-import { ChainTransaction, Fee, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES } from '../domain/transaction.js';
 import type { authorisations, transactions } from '../store/schema.js';
+import { amountRules, anyAmountPattern } from './amount.js';
+import {
+  AccountId,
+  AuthorisationId,
+  AuthorisationStatus,
+  BlockchainAssetId,
+  BlockchainTransactionId,
+  CardId,
+  Currency,
+  DateTime,
+  Decimal,
+  FeeType,
+  oneOfPattern,
+  TransactionDirection,
+  TransactionId,
+  TransactionStatus,
+} from './scalars.js';
+
+export const Merchant = z.object({ id: z.string(), name: z.string(), mcc: z.number().int(), country: z.string(), city: z.string() }).meta({ id: 'Merchant' });
+export const Fee = z.object({ type: FeeType, tokenAmount: Decimal }).meta({ id: 'Fee' });
+export const ChainTransaction = z.object({ chainId: BlockchainTransactionId, createdAt: DateTime }).meta({ id: 'ChainTransaction' });
 
 const payment = {
   amount: Decimal,
-  currency: z.string(),
+  currency: Currency,
   merchantAmount: Decimal,
-  merchantCurrency: z.string(),
+  merchantCurrency: Currency,
   exchangeRate: Decimal,
   merchant: Merchant,
 };
 
 export const Authorisation = z
-  .object({ id: Uuid, accountId: Uuid, cardId: Uuid, status: z.enum(AUTHORISATION_STATUSES), ...payment, createdAt: DateTime, updatedAt: DateTime })
+  .object({
+    id: AuthorisationId,
+    accountId: AccountId,
+    // Always sent; optional as the service's document has it (docs/api.md: Where the sandbox differs from the service's document).
+    cardId: CardId.optional(),
+    status: AuthorisationStatus,
+    ...payment,
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
   .meta({ id: 'Authorisation' });
 
 export type Authorisation = z.infer<typeof Authorisation>;
 
 const text = z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 
-const MerchantOverride = z
+export const MerchantOverride = z
   .object({
     id: text.optional(),
     name: text.optional(),
@@ -48,39 +75,52 @@ const MerchantOverride = z
   })
   .meta({ description: 'Replaces the given fields of the default merchant {id:"TEST", name:"Test Merchant", mcc:9999, country:"GB", city:"London"}' });
 
-/** POST /v1/simulator/cards/{cardId}/authorisation: the amount is checked against the minor-unit digits of `currencies`. */
-export const AuthorisationRequest = (currencies: MoneyTables['currencies']) =>
-  z
-    .object({
-      amount: z
-        .string({ error: 'must be a decimal string such as "12.50"' })
-        .meta({ format: 'decimal', description: 'Amount in `currency`, > 0, at most its ISO 4217 minor-unit digits' }),
-      currency: z.string({ error: 'must be an ISO 4217 currency code such as "EUR"' }).meta({ description: 'Merchant currency (ISO 4217)' }),
-      capture: z.boolean({ error: 'must be true or false' }).default(true).meta({ description: 'Capture automatically one second after authorising' }),
-      merchant: MerchantOverride.optional(),
-    })
-    // Runs even when other fields failed, so that one answer names every bad field.
-    .superRefine(
-      (body, ctx) => {
-        for (const { path, message } of amountProblems(body.amount, body.currency, currencies)) ctx.addIssue({ code: 'custom', path: [path], message });
-      },
-      { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
-    );
+/**
+ * POST /v1/simulator/cards/{cardId}/authorisation: the amount is checked against the minor-unit
+ * digits of its currency, which must be one the rate table converts from.
+ */
+export const AuthorisationRequest = ({ currencies, rates }: MoneyTables) => {
+  const convertible = Object.fromEntries(Object.entries(currencies).filter(([code]) => Object.hasOwn(rates.rates, code)));
+  return (
+    z
+      .object({
+        amount: z.string({ error: 'must be a decimal string such as "12.50"' }).meta({
+          format: 'decimal',
+          pattern: anyAmountPattern(convertible),
+          description: 'Amount in `currency`, > 0, at most its ISO 4217 minor-unit digits',
+        }),
+        currency: z
+          .string({ error: 'must be an ISO 4217 currency code such as "EUR"' })
+          .meta({ pattern: oneOfPattern(Object.keys(convertible)), description: 'Merchant currency (ISO 4217), one the sandbox has a rate for' }),
+        capture: z.boolean({ error: 'must be true or false' }).default(true).meta({ description: 'Capture automatically one second after authorising' }),
+        merchant: MerchantOverride.optional(),
+      })
+      // Runs even when other fields failed, so that one answer names every bad field.
+      .superRefine(
+        (body, ctx) => {
+          for (const { path, message } of amountProblems(body.amount, body.currency, currencies, rates))
+            ctx.addIssue({ code: 'custom', path: [path], message });
+        },
+        { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+      )
+      .meta(amountRules(convertible))
+  );
+};
 
 /** The request as validated: `capture` defaulted. */
 export type AuthorisationRequest = z.output<ReturnType<typeof AuthorisationRequest>>;
 
 export const Transaction = z
   .object({
-    id: Uuid,
-    accountId: Uuid,
-    cardId: Uuid.optional(),
-    authorisationId: Uuid.optional(),
-    status: z.enum(TRANSACTION_STATUSES),
-    direction: z.enum(TRANSACTION_DIRECTIONS),
+    id: TransactionId,
+    accountId: AccountId,
+    cardId: CardId.optional(),
+    authorisationId: AuthorisationId.optional(),
+    status: TransactionStatus,
+    direction: TransactionDirection,
     ...payment,
     tokenAmount: Decimal,
-    token: z.string().meta({ description: 'CAIP-19 asset id' }),
+    token: BlockchainAssetId,
     fees: z.array(Fee),
     chainTransactions: z.array(ChainTransaction),
     createdAt: DateTime,

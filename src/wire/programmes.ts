@@ -3,6 +3,9 @@
  * one and how one is shown.
  */
 import { z } from 'zod';
+import { excludes } from '../domain/field-rules.js';
+import { holdExpiryProblem } from '../domain/authorisation.js';
+import { parseDuration } from '../domain/duration.js';
 import { Uuid } from '../domain/formats.js';
 import { ClockState, Instant } from './sandbox.js';
 
@@ -22,6 +25,15 @@ export const NewProgramme = z
         .optional(),
       /** A snapshot's id: the programme starts from its world, clock and seed (docs/snapshots.md: Forks). */
       from: Uuid.optional(),
+      /** How long its holds wait to be captured before they are released (docs/money-path.md: Holds that expire); --hold-expiry otherwise. */
+      holdExpiry: z
+        .string({ error: 'must be a duration such as "7d"' })
+        .superRefine((value, ctx) => {
+          const problem = holdExpiryProblem(parseDuration(value));
+          if (problem) ctx.addIssue({ code: 'custom', message: `${problem}, got "${value}"` });
+        })
+        .optional()
+        .meta({ description: 'How long a pending authorisation waits to be captured before it is released: `7d`, `36h`, `P30D`; --hold-expiry otherwise' }),
     },
     { error: 'must be a JSON object' },
   )
@@ -30,11 +42,19 @@ export const NewProgramme = z
     for (const key of ['clock', 'randomSeed'] as const) {
       if (body[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'comes from the snapshot named by from: leave it out' });
     }
-  });
+  })
+  .meta(excludes('from', ['clock', 'randomSeed']));
 export type NewProgramme = z.infer<typeof NewProgramme>;
 
 export const ProgrammeSummary = z
-  .object({ id: z.string(), name: z.string(), apiKeys: z.array(z.string()), clock: ClockState, createdAt: Instant })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    apiKeys: z.array(z.string()),
+    clock: ClockState,
+    holdExpiry: z.string().meta({ description: 'How long its holds wait to be captured before they are released (`7d`)' }),
+    createdAt: Instant,
+  })
   .meta({ id: 'ProgrammeSummary' });
 export type ProgrammeSummary = z.infer<typeof ProgrammeSummary>;
 

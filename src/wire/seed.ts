@@ -10,17 +10,51 @@ import { Address } from '../domain/address.js';
 import { CARD_TYPES } from '../domain/card.js';
 import { SandboxError } from '../domain/errors.js';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
-import { SEED_ACCOUNT_STATUSES, SEED_CARD_STATUSES, SEED_CUSTOMER_STATUSES, seedPath, seedTreeErrors } from '../domain/seed.js';
-import { BlockchainAccountId } from './challenge.js';
+import {
+  SEED_ACCOUNT_STATUSES,
+  SEED_AUTHORISATION_STATUSES,
+  SEED_CARD_STATUSES,
+  SEED_CUSTOMER_STATUSES,
+  SEED_DEBIT_STATUSES,
+  SEED_REFUND_STATUSES,
+  seedPath,
+  seedTreeErrors,
+} from '../domain/seed.js';
+import { BlockchainAccountId } from './scalars.js';
+import { MerchantOverride } from './payment.js';
 
 const list = <T extends z.ZodType>(item: T) => z.array(item, { error: 'must be an array' }).default([]);
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+const amount = z.string({ error: 'must be a decimal string such as "12.50"' });
+const currency = z.string({ error: 'must be an ISO 4217 currency code such as "EUR"' });
+
+/** A merchant's refund: a credit on the card's account (docs/money-path.md: Refunds). */
+const SeedRefund = z.strictObject({
+  amount,
+  currency,
+  merchant: MerchantOverride.optional(),
+  status: oneOf(SEED_REFUND_STATUSES).default('processed'),
+});
+
+/** A card payment: authorised, then held, captured (whole or `capturedAmount` of it) or released; a capture's debit, then its refunds. */
+const SeedAuthorisation = z.strictObject({
+  amount,
+  currency,
+  merchant: MerchantOverride.optional(),
+  status: oneOf(SEED_AUTHORISATION_STATUSES).default('captured'),
+  capturedAmount: z.string({ error: 'must be a decimal string such as "5"' }).optional(),
+  transaction: oneOf(SEED_DEBIT_STATUSES).optional(),
+  refunds: list(SeedRefund),
+});
 
 const SeedCard = z.strictObject({
   type: oneOf(CARD_TYPES).default('virtual'),
   status: oneOf(SEED_CARD_STATUSES).default('active'),
   billingAddress: Address.optional(),
   shippingAddress: Address.optional(),
+  authorisations: list(SeedAuthorisation),
+  refunds: list(SeedRefund),
 });
 
 const SeedAccount = z.strictObject({
@@ -59,25 +93,41 @@ export type SeedDocument = z.infer<typeof SeedDocument>;
 export type SeedCustomer = SeedDocument['customers'][number];
 export type SeedAccount = SeedCustomer['accounts'][number];
 export type SeedCard = SeedAccount['cards'][number];
+export type SeedAuthorisation = SeedCard['authorisations'][number];
+export type SeedRefund = SeedCard['refunds'][number];
 
-/** The document checked whole; a 400 naming every bad place, or the typed document. */
-/** The customers, accounts and cards of a document that did not parse, as far as their statuses are valid, for the tree's checks. */
+/** The customers, accounts, cards and payments of a document that did not parse, as far as their statuses are valid, for the tree's checks. */
 function looseTree(value: unknown): Parameters<typeof seedTreeErrors>[0] {
   const items = (v: unknown, key: string): Record<string, unknown>[] => {
     const list = (v as Record<string, unknown> | null)?.[key];
     return Array.isArray(list) ? list.filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null) : [];
   };
-  // A status the schema refused is left as one that holds children: its own error says enough.
-  const status = (item: Record<string, unknown>, valid: readonly string[]) =>
-    typeof item.status === 'string' && valid.includes(item.status) ? item.status : 'active';
+  // A status the schema refused (or left to its default) is one that holds children: its own error says enough.
+  const status = (item: Record<string, unknown>, valid: readonly string[], holding: string) =>
+    typeof item.status === 'string' && valid.includes(item.status) ? item.status : holding;
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const card = (c: Record<string, unknown>) => ({
+    status: status(c, SEED_CARD_STATUSES, 'active'),
+    authorisations: items(c, 'authorisations').map((a) => ({
+      status: status(a, SEED_AUTHORISATION_STATUSES, 'captured'),
+      capturedAmount: text(a.capturedAmount),
+      transaction: SEED_DEBIT_STATUSES.find((t) => t === a.transaction),
+      refunds: items(a, 'refunds'),
+    })),
+    refunds: items(c, 'refunds'),
+  });
   return {
     customers: items(value, 'customers').map((customer) => ({
-      status: status(customer, SEED_CUSTOMER_STATUSES),
-      accounts: items(customer, 'accounts').map((account) => ({ status: status(account, SEED_ACCOUNT_STATUSES), cards: items(account, 'cards') })),
+      status: status(customer, SEED_CUSTOMER_STATUSES, 'active'),
+      accounts: items(customer, 'accounts').map((account) => ({
+        status: status(account, SEED_ACCOUNT_STATUSES, 'active'),
+        cards: items(account, 'cards').map(card),
+      })),
     })),
   };
 }
 
+/** The document checked whole; a 400 naming every bad place, or the typed document. */
 export function parseSeedDocument(value: unknown): SeedDocument {
   const result = SeedDocument.safeParse(value);
   if (result.success) return result.data;
@@ -100,11 +150,17 @@ export function parseSeedDocument(value: unknown): SeedDocument {
 
 const Created = z.object({ id: z.string(), status: z.string() });
 
+/** A card's payments, when the document gave it some: each authorisation with its debit and refunds, then the card's own refunds. */
+const SeededCard = Created.extend({
+  authorisations: z.array(Created.extend({ transaction: Created.optional(), refunds: z.array(Created).optional() })).optional(),
+  refunds: z.array(Created).optional(),
+});
+
 /** POST /_sandbox/seed: what was created, in document order, with the states things ended in. */
 export const SeedResult = z
   .object({
     webhooks: z.array(z.object({ id: z.string(), callbackUrl: z.string() })),
-    customers: z.array(Created.extend({ externalId: z.string(), accounts: z.array(Created.extend({ cards: z.array(Created) })) })),
+    customers: z.array(Created.extend({ externalId: z.string(), accounts: z.array(Created.extend({ cards: z.array(SeededCard) })) })),
   })
   .meta({ id: 'SeedResult' });
 export type SeedResult = z.infer<typeof SeedResult>;

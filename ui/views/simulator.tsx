@@ -1,62 +1,20 @@
 /**
  * Simulator (docs/inspector.md: The inspector): the outcomes that come from outside in a real programme —
- * the KYC verdict, card issuance, a card payment and its capture or release — each through the
- * control plane's simulator mirror, which runs the same code as /v1/simulator/*. Each form offers the
- * resources in a state it applies to, and takes any id pasted in.
+ * the KYC verdict, card issuance, a card payment and its capture or release, and the money path's
+ * (views/money.tsx) — each through the control plane's simulator routes, which run the same code as
+ * /v1/simulator/*. Each form offers the resources in a state it applies to, and takes any id pasted in.
  */
 import { useMemo, useState } from 'preact/hooks';
 import { control } from '../api.js';
-import { canIssue, canSettle, canVerify, DONE, OutcomeLine, simulate, type Outcome } from '../actions.js';
+import { canIssue, canSettle, canVerify, DONE, OutcomeLine, simulate } from '../actions.js';
+import { Pick, useRun } from '../forms.js';
+import { CURRENCIES, MoneyPanels } from './money.js';
 import { Empty, Failure, Panel } from '../components.js';
 import { health, worldChanged } from '../live.js';
 import { useLoad, useSettled } from '../load.js';
 import { href, route } from '../route.js';
 import { useSignal } from '../state.js';
 import { treeRows, type Kind, type TreeRow } from '../tree.js';
-
-const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'KWD'];
-
-/** A resource id: typed, pasted, or picked from those in a state the action applies to. */
-function Pick({ id, label, rows, value, onInput }: { id: string; label: string; rows: TreeRow[]; value: string; onInput: (value: string) => void }) {
-  return (
-    <label class="field">
-      <span>{label}</span>
-      <input
-        id={id}
-        list={`${id}-options`}
-        value={value}
-        onInput={(e) => onInput(e.currentTarget.value.trim())}
-        placeholder={rows.length ? 'pick or paste an id' : 'paste an id'}
-        autocomplete="off"
-        class="mono"
-      />
-      <datalist id={`${id}-options`}>
-        {rows.map((r) => (
-          <option key={r.id} value={r.id} label={`${r.label} (${r.status})`} />
-        ))}
-      </datalist>
-    </label>
-  );
-}
-
-/** Runs one simulator call and keeps what it came to. */
-function useRun() {
-  const [outcome, setOutcome] = useState<Outcome>();
-  const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<unknown>, done: string | ((answer: unknown) => string)) => {
-    setBusy(true);
-    setOutcome(undefined);
-    try {
-      const answer = await action();
-      setOutcome({ done: typeof done === 'string' ? done : done(answer) });
-    } catch (error) {
-      setOutcome({ error });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { outcome, busy, run };
-}
 
 function TwoWay({
   title,
@@ -191,6 +149,7 @@ export function Simulator({ programme }: { programme: string }) {
           no={['Release', simulate.release, DONE.release]}
           initial={query.authorisation}
         />
+        <MoneyPanels rows={rows} query={query} programme={programme} />
       </div>
     </div>
   );

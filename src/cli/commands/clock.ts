@@ -28,7 +28,8 @@ export async function advanceClock(ctx: CommandContext, target: Target): Promise
   );
 }
 /** What `clock advance --json` prints. */
-advanceClock.data = (client: Client, target: Target) => client.advanceClock(target);
+// Neither given (no duration and no --to): the sandbox's refusal says what to give.
+advanceClock.data = (client: Client, target: Target) => client.advanceClock(target as { by: string } | { to: string });
 
 /** Shows how far the advance has got until `work` settles, then clears the line. */
 async function withProgress<T>({ client, io }: CommandContext, work: Promise<T>): Promise<T> {

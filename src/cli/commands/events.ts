@@ -78,7 +78,9 @@ export interface ResendWindowOptions {
 
 /** Every event (still kept) of a window of sandbox time and/or of a type, sent again oldest first. */
 export const resendWindow = printed(
-  (client: Client, options: ResendWindowOptions) => client.resendEvents(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined))),
+  // Nothing given: the sandbox's refusal says what to give.
+  (client: Client, options: ResendWindowOptions) =>
+    client.resendEvents(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Parameters<Client['resendEvents']>[0]),
   ({ io }, result) => {
     if (result.events === 0) return io.out(`${io.color.yellow('!')} no event matches: nothing to resend`);
     const queued = result.deliveries.length;

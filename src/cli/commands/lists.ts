@@ -29,7 +29,7 @@ const accounts: Listing<Account> = {
   of: (world) => world.customers.flatMap((c) => c.accounts.map(({ cards: _, transactions: __, ...account }) => account)),
   statuses: ACCOUNT_STATUSES,
   columns: ['ID', 'CUSTOMER', 'STATUS', 'CURRENCIES', 'CREATED'],
-  row: (a) => [a.id, a.customerId, a.status, a.currencies.join(','), a.createdAt],
+  row: (a) => [a.id, a.customerId, a.status, (a.currencies ?? []).join(','), a.createdAt],
 };
 const cards: Listing<Card> = {
   of: (world) => world.customers.flatMap((c) => c.accounts.flatMap((a) => a.cards.map(({ authorisations: _, transactions: __, ...card }) => card))),
@@ -41,7 +41,7 @@ const authorisations: Listing<Authorisation> = {
   of: (world) => world.customers.flatMap((c) => c.accounts.flatMap((a) => a.cards.flatMap((card) => card.authorisations))),
   statuses: AUTHORISATION_STATUSES,
   columns: ['ID', 'CARD', 'STATUS', 'AMOUNT', 'CREATED'],
-  row: (a) => [a.id, a.cardId, a.status, `${a.merchantAmount} ${a.merchantCurrency}`, a.createdAt],
+  row: (a) => [a.id, a.cardId ?? '', a.status, `${a.merchantAmount} ${a.merchantCurrency}`, a.createdAt],
 };
 
 export const LISTINGS = { customers, accounts, cards, authorisations } as const;

@@ -9,6 +9,7 @@
 import { ClientUsageError, createClient, resolveClientOptions } from '../client.js';
 import { command, PORT_OPTION, type ClientFlags } from '../command.js';
 import { runningSandboxes, type RunFile } from '../run-files.js';
+import { startInProcess } from './in-process.js';
 
 /** The sandboxes running here, and how to name one in the server's args (an agent's mcp.json does not pass the shell's variables). */
 export function howToChoose(running: readonly RunFile[]): string {
@@ -33,7 +34,7 @@ export const mcpCommand = command<{ start?: boolean }>({
   options: [PORT_OPTION, { flags: '--start', description: 'run a sandbox in this process (in memory, on a free port) instead of attaching to a running one' }],
   action: async ({ io, env, commands }, flags) => {
     const mcp = await import('../../mcp/server.js');
-    const own = flags.start ? await mcp.startInProcess() : undefined;
+    const own = flags.start ? await startInProcess() : undefined;
     const options: ClientFlags = own ? { ...flags, url: own.url } : flags;
     const sandbox = {
       client: () => {

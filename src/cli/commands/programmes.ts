@@ -18,6 +18,7 @@ export const createProgramme = printed(
     row('API key', created.apiKey);
     row('API secret', `${created.apiSecret} ${c.dim('(shown once)')}`);
     row('clock', `${created.clock.now}${created.clock.frozen ? c.dim(' (frozen)') : ''}`);
+    row('hold expiry', created.holdExpiry);
     io.out(c.dim(`  its control plane: --programme ${created.id} or CARD_SANDBOX_PROGRAMME=${created.id}`));
   },
 );
@@ -48,7 +49,7 @@ export const deleteProgramme = printed(
 
 export const programmesCommands = [
   group('programmes', 'Programmes: isolated sandboxes in this one, each with its own credentials, world and clock'),
-  command<{ name?: string; clock?: string; randomSeed?: number; from?: string }>({
+  command<{ name?: string; clock?: string; randomSeed?: number; from?: string; holdExpiry?: string }>({
     name: 'programmes create',
     description: 'Create a programme; prints its id and, once, its API key and secret',
     examples: ['programmes create', 'programmes create --name worker-1 --clock 2026-01-01T00:00:00Z --json', 'programmes create --from <snapshotId>'],
@@ -57,8 +58,10 @@ export const programmesCommands = [
       { flags: '--clock <time>', description: 'start its clock frozen at this instant (`now` or ISO 8601); running real time otherwise' },
       { flags: '--random-seed <n>', description: 'draw its ids and randomness from this seed', parse: integer('--random-seed', 0, 2 ** 32 - 1) },
       { flags: '--from <snapshotId>', description: "start from a snapshot's world and clock (a fork; its clock and seed are the snapshot's)" },
+      { flags: '--hold-expiry <duration>', description: 'how long its holds wait to be captured before they are released (default: start --hold-expiry)' },
     ],
-    run: (flags) => (ctx) => createProgramme(ctx, { name: flags.name, clock: flags.clock, randomSeed: flags.randomSeed, from: flags.from }),
+    run: (flags) => (ctx) =>
+      createProgramme(ctx, { name: flags.name, clock: flags.clock, randomSeed: flags.randomSeed, from: flags.from, holdExpiry: flags.holdExpiry }),
     tool: tool({
       description: "A programme of its own: credentials, clock, world — or a snapshot's world and clock, with from.",
       input: {
@@ -66,6 +69,7 @@ export const programmesCommands = [
         clock: z.string().optional().describe('freeze its clock here: now or an instant'),
         randomSeed: z.number().int().optional(),
         from: z.string().optional().describe('a snapshot id: start from its world and clock'),
+        holdExpiry: z.string().optional().describe('how long its holds wait to be captured: 7d, 36h'),
       },
       data: (client, input) => createProgramme.data(client, input),
     }),

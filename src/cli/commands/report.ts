@@ -1,46 +1,38 @@
 /**
- * `report [--json] [--junit <file>]`: the go-live report (docs/go-live.md: Before you go live) — each check
- * with its verdict and a hint, then the coverage — and, with --junit, the same as JUnit XML for CI:
- * one test case per check and per operation never called (skipped), saying where it wrote them.
- * Exits 1 when a check fails; a file it cannot write is bad usage (exit 2), not a failed check.
+ * `report [--all | --programme <id>,<id>] [--json] [--junit <file>]`: the go-live report
+ * (docs/go-live.md: Before you go live) — each check with its verdict, what was found, what could not
+ * be judged and a hint, then the coverage — of one programme, of a list, or of every programme a
+ * test run made (`--all`); with --junit, the same as JUnit XML for CI (domain/report/junit.ts),
+ * saying where it wrote it. Exits 1 when a check fails; a file it cannot write is bad usage (exit 2),
+ * not a failed check.
  */
-import { writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../kernel/files.js';
 import type { Report } from '../../client/control.generated.js';
+import { junitXml } from '../../domain/report/junit.js';
 import { ClientUsageError, CommandFailed, type Client, type CommandContext } from '../client.js';
-import { command } from '../command.js';
+import { command, tool } from '../command.js';
 import { count } from '../words.js';
 
-const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-export function junitXml(report: Report): string {
-  const cases = [
-    ...report.checks.map((c) => {
-      const body =
-        c.status === 'fail'
-          ? `<failure message="${xml(c.hint ?? c.title)}">${xml(JSON.stringify(c.evidence, null, 2))}</failure>`
-          : c.status === 'not exercised'
-            ? `<skipped message="${xml(`not exercised${c.hint ? `: ${c.hint}` : ''}`)}"/>`
-            : '';
-      return `    <testcase classname="card-sandbox.checks" name="${xml(c.title)}">${body}</testcase>`;
-    }),
-    ...report.coverage.neverCalled.map(
-      (id) => `    <testcase classname="card-sandbox.operations" name="${xml(id)}"><skipped message="never called"/></testcase>`,
-    ),
-  ];
-  const total = report.checks.length + report.coverage.neverCalled.length;
-  const skipped = report.summary['not exercised'] + report.coverage.neverCalled.length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="card-sandbox go-live report" tests="${total}" failures="${report.summary.fail}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+export interface ReportOptions {
+  junit?: string | undefined;
+  /** Every programme together. */
+  all?: boolean | undefined;
+  /** Programme ids separated by commas. */
+  programmes?: string | undefined;
 }
 
-/** What `report --json` prints. */
-export const goLiveReport = (client: Client): Promise<Report> => client.getReport();
+/** What `report --json` prints: the report of the programme in use, or of `programmes` (`all`, or ids separated by commas). */
+export const goLiveReport = (client: Client, programmes?: string): Promise<Report> => client.getReport(programmes === undefined ? {} : { programmes });
 
 /** Prints the report (and writes it as JUnit XML to `junit`); a failed check fails the command (exit 1) once it is printed. */
-export async function report({ client, io, json }: CommandContext, junit?: string): Promise<void> {
-  const answer = await goLiveReport(client);
+export async function report({ client, io, json }: CommandContext, options: ReportOptions = {}): Promise<void> {
+  const programmes = options.all ? 'all' : options.programmes;
+  const answer = await goLiveReport(client, programmes);
+  const { junit } = options;
   if (junit !== undefined) {
     try {
-      writeFileSync(junit, junitXml(answer));
+      await writeFileAtomic(junit, junitXml(answer));
     } catch (error) {
       throw new ClientUsageError(`cannot write --junit ${junit}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
@@ -48,9 +40,12 @@ export async function report({ client, io, json }: CommandContext, junit?: strin
   if (json) io.json(answer);
   else {
     const c = io.color;
+    const marks = { pass: c.green('✓ pass'), fail: c.red('✗ fail'), 'not judged': c.yellow('? not judged'), 'not exercised': c.dim('– not exercised') };
+    if (programmes !== undefined) io.out(c.dim(`Programmes: ${answer.programmes.length ? answer.programmes.join(', ') : 'none with requests or deliveries'}`));
     for (const check of answer.checks) {
-      const mark = check.status === 'pass' ? c.green('✓ pass') : check.status === 'fail' ? c.red('✗ fail') : c.dim('– not exercised');
-      io.out(`${mark}  ${check.title}`);
+      io.out(`${marks[check.status]}  ${check.id}  ${check.title}`);
+      if (check.status !== 'not exercised') io.out(`    ${check.finding}`);
+      for (const n of check.notJudged ?? []) io.out(`    ${c.yellow('not judged:')} ${n.what} — ${n.why}`);
       if (check.status !== 'pass' && check.hint) io.out(`    ${c.dim(check.hint)}`);
       if (check.status === 'fail') io.out(`    ${c.dim(JSON.stringify(check.evidence))}`);
     }
@@ -67,7 +62,8 @@ export async function report({ client, io, json }: CommandContext, junit?: strin
           .map(([k, v]) => `${k}×${v}`)
           .join(', ')}`,
       );
-    io.out(`\nChecks: ${answer.summary.pass} pass, ${answer.summary.fail} fail, ${answer.summary['not exercised']} not exercised`);
+    const { summary } = answer;
+    io.out(`\nChecks: ${summary.pass} pass, ${summary.fail} fail, ${summary['not judged']} not judged, ${summary['not exercised']} not exercised`);
   }
   if (junit !== undefined) {
     const cases = answer.checks.length + answer.coverage.neverCalled.length;
@@ -77,16 +73,29 @@ export async function report({ client, io, json }: CommandContext, junit?: strin
   if (answer.summary.fail > 0) throw new CommandFailed(`${answer.summary.fail} check${answer.summary.fail === 1 ? '' : 's'} failed`);
 }
 
-export const reportCommand = command<{ junit?: string }>({
+export const reportCommand = command<{ junit?: string; all?: boolean }>({
   name: 'report',
   description: 'The go-live report: what your client and receiver did right, wrong and never tried (exit 1 when a check fails)',
-  examples: ['report', 'report --junit go-live.xml', 'report --json'],
-  options: [{ flags: '--junit <file>', description: 'also write it as JUnit XML: a test case per check and per operation never called' }],
-  run: (flags) => (ctx) => report(ctx, flags.junit),
-  tool: {
+  examples: ['report', 'report --all --junit go-live.xml', 'report --programme <id>,<id>', 'report --json'],
+  options: [
+    { flags: '--junit <file>', description: 'also write it as JUnit XML: a test case per check and per operation never called' },
+    {
+      flags: '--all',
+      description: 'every programme together, those deleted since the sandbox started too (a whole test run); --programme takes a list as well',
+    },
+  ],
+  // --programme names the programmes reported on (a list), not the one the client acts on.
+  action: (local, flags) =>
+    local.run({ ...flags, programme: undefined }, (ctx) => report(ctx, { junit: flags.junit, all: flags.all, programmes: flags.programme })),
+  tool: tool({
     description:
-      "The go-live report: each check (signatures, idempotency keys, retries, token renewal, the receiver's answers, forged deliveries, duplicates, request shapes) as pass, fail or not exercised with evidence and a hint, and the coverage of operations, states and webhooks.",
-    input: {},
-    data: (client) => goLiveReport(client),
-  },
+      "The go-live report: each check (signatures, idempotency keys, retries, token renewal, the receiver's answers, forged deliveries, duplicates, request shapes) as pass, fail, not judged (what the sandbox could not see, and what to do instead) or not exercised, with what was found, evidence and a hint, and the coverage of operations, states and webhooks.",
+    input: {
+      programmes: z
+        .string()
+        .optional()
+        .describe("'all' for every programme of a test run, or programme ids separated by commas; the programme in use by default"),
+    },
+    data: (client, { programmes }) => goLiveReport(client, programmes),
+  }),
 });

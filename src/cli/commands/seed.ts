@@ -1,27 +1,34 @@
 /** `seed <file>`: load a seed world document into the running sandbox, atomically. */
-import { readFile } from 'node:fs/promises';
 import type { Deps } from '../../deps.js';
+import { MAX_BODY_BYTES } from '../../app.js';
 import { SandboxError } from '../../domain/errors.js';
 import { SNAPSHOT_FORMAT } from '../../snapshots/file.js';
+import { jsonProblem } from '../../domain/json-problem.js';
+import { readBounded } from '../../kernel/files.js';
 import { parseSeedDocument } from '../../wire/seed.js';
 import { z } from 'zod';
 import { ClientUsageError, type Client } from '../client.js';
 import { command, printed, tool } from '../command.js';
 import { count } from '../words.js';
 
-/** Reads and parses a seed file; an unreadable or non-JSON file is the caller's mistake. */
+/**
+ * Reads and parses a seed file, at most what POST /_sandbox/seed takes (1 MiB); an unreadable,
+ * too large or non-JSON file is the caller's mistake. What is wrong is said without a byte of the
+ * file: the path may name any file on the machine.
+ */
 export async function readSeedFile(file: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readBounded(file, MAX_BODY_BYTES)).toString('utf8');
   } catch (error) {
-    throw new ClientUsageError(`cannot read the seed file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new ClientUsageError(`cannot read the seed file ${file}: ${code === 'EFBIG' ? message : (code ?? message)}`);
   }
   let document: unknown;
   try {
     document = JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ClientUsageError(`the seed file ${file} is not JSON: ${(error as Error).message}`);
+    throw new ClientUsageError(`the seed file ${file} is not JSON: ${jsonProblem(error, text)}`);
   }
   if ((document as { format?: unknown } | null)?.format === SNAPSHOT_FORMAT)
     throw new ClientUsageError(

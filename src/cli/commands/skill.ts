@@ -2,8 +2,9 @@
  * `skill [--install [dir]]`: the agent skill shipped in the package (SKILL.md, docs/agents.md: Coding
  * agents) printed, or written where a coding agent looks for skills: `<dir>/card-sandbox/SKILL.md`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { writeFileAtomicSync } from '../../kernel/files.js';
 import { packagePath } from '../../kernel/paths.js';
 import { command } from '../command.js';
 import type { Io } from '../io.js';
@@ -11,13 +12,50 @@ import type { Io } from '../io.js';
 /** Claude Code's project skills; other agents take --install <their folder>. */
 export const DEFAULT_SKILLS_DIR = '.claude/skills';
 
+/**
+ * Makes `dir` and its missing parents one at a time, from the nearest that exists: each failure is
+ * said at once, naming the folder. (Node's recursive mkdir can loop for ever on some special file
+ * systems, such as a path below /proc/self.)
+ */
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  let at = dir;
+  for (;;) {
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(at).isDirectory();
+    } catch {
+      missing.unshift(at);
+      const parent = dirname(at);
+      if (parent === at) break;
+      at = parent;
+      continue;
+    }
+    if (!isFolder) throw new Error(`cannot install the skill in ${dir}: ${at} is not a folder`);
+    break;
+  }
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(folder).isDirectory()) continue;
+      throw new Error(`cannot install the skill in ${dir}: cannot make ${folder} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+}
+
 export function skill(io: Io, installDir?: string): void {
   const text = readFileSync(packagePath('SKILL.md'), 'utf8');
   if (installDir === undefined) return io.out(text.trimEnd());
   const dir = resolve(installDir, 'card-sandbox');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'SKILL.md'), text);
-  io.out(`${io.color.green('✓')} wrote ${join(dir, 'SKILL.md')}`);
+  makeFolders(dir);
+  const file = join(dir, 'SKILL.md');
+  try {
+    writeFileAtomicSync(file, text);
+  } catch (error) {
+    throw new Error(`cannot install the skill in ${dir}: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  io.out(`${io.color.green('✓')} wrote ${file}`);
 }
 
 export const skillCommand = command<{ install?: string | true }>({

@@ -2,9 +2,10 @@
  * `snapshot save|list|restore|delete|export` (docs/snapshots.md): a programme's whole state taken,
  * put back, dropped, or written to a file that `snapshot restore --file` and `start --import` take.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import type { Deps } from '../../deps.js';
 import { SandboxError } from '../../domain/errors.js';
+import { readBounded, writeFileAtomic } from '../../kernel/files.js';
+import { MAX_SNAPSHOT_FILE_BYTES } from '../../snapshots/file.js';
 import type { SnapshotSummary } from '../../client/control.generated.js';
 import { z } from 'zod';
 import { ClientUsageError, CommandFailed, type Client, type CommandContext } from '../client.js';
@@ -34,12 +35,14 @@ function holds(s: SnapshotSummary): string {
 const done = (io: Io, text: string) => io.out(`${io.color.green('✓')} ${text}`);
 const named = (io: Io, s: SnapshotSummary) => `${io.color.bold(s.id)}${s.name === s.id ? '' : ` (${s.name})`}`;
 
-/** A snapshot file's bytes; an unreadable file is the caller's mistake. */
+/** A snapshot file's bytes, at most what the sandbox takes (64 MiB); an unreadable file is the caller's mistake. */
 async function readSnapshotFile(file: string): Promise<Buffer> {
   try {
-    return await readFile(file);
+    return await readBounded(file, MAX_SNAPSHOT_FILE_BYTES);
   } catch (error) {
-    throw new ClientUsageError(`cannot read the snapshot file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ClientUsageError(
+      `cannot read the snapshot file ${file}: ${(error as NodeJS.ErrnoException).code === 'EFBIG' ? (error as Error).message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`,
+    );
   }
 }
 
@@ -98,7 +101,7 @@ export async function exportSnapshot({ client, io, json }: CommandContext, ref: 
   const id = await snapshotId(client, ref);
   const file = await (await client.open('getSnapshotFile', id)).text();
   if (out === undefined) return io.out(file);
-  await writeFile(out, file);
+  await writeFileAtomic(out, file);
   const bytes = Buffer.byteLength(file);
   if (json) return io.json({ id, file: out, bytes });
   done(io, `snapshot ${io.color.bold(id)} written to ${out} (${size(bytes)})`);

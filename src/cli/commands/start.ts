@@ -8,6 +8,8 @@ import { createPublicKey } from 'node:crypto';
 import { Option } from 'commander';
 import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, OPTIONS, resolveConfig, type Config } from '../../config.js';
 import { buildDeps } from '../../deps.js';
+import { isLoopbackHost } from '../../domain/addresses.js';
+import { unwritableProblem } from '../../kernel/files.js';
 import { jsonLog } from '../../kernel/log.js';
 import { startServer, type RunningSandbox } from '../../server.js';
 import { keyFingerprintId, spkiPem } from '../../signatures/keys.js';
@@ -58,7 +60,20 @@ function registerSigningKey(config: Config, register: (id: string, base64Pem: st
   return id;
 }
 
+/**
+ * What start warns of, in the banner and the log: a control plane open to a network — bound to an
+ * address other than loopback without --admin-token (docs/reliability.md: Open to a network).
+ */
+export function exposureWarning(config: Pick<Config, 'host' | 'port' | 'adminToken'>, port: number): string | undefined {
+  if (isLoopbackHost(config.host) || config.adminToken !== undefined) return undefined;
+  const where = config.host === '0.0.0.0' || config.host === '::' ? 'every network this machine (or container) is on' : `the network of ${config.host}`;
+  return `the control plane is open to ${where}, with no --admin-token: anyone who reaches port ${port} can reset, restore, seed and read this sandbox. Bind to 127.0.0.1, publish the port on loopback only (docker run -p 127.0.0.1:${port}:${port}), or give --admin-token`;
+}
+
 export async function start(config: Config, io: Io): Promise<RunningSandbox> {
+  // A file that could not be written at exit is refused now, while the user is there to see it.
+  const unwritable = config.exportOnExit === undefined ? undefined : unwritableProblem(config.exportOnExit);
+  if (unwritable !== undefined) throw new StartError(`--export-on-exit ${config.exportOnExit}: ${unwritable}`);
   const log = config.jsonLogs ? jsonLog() : io.log();
   const deps = buildDeps(config, { log });
   const signingKeyId = registerSigningKey(config, (id, pem) => deps.services.auth.putSigningKey(id, pem));
@@ -71,6 +86,9 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
   const running = await startServer(deps);
   // The inspector (docs/inspector.md: The inspector): its files are read when the page is first opened.
   const inspector = `${running.url}/_sandbox/ui/`;
+  const warning = exposureWarning(config, running.port);
+  // With --admin-token, the well-known default secret is refused (services/auth.ts): it is not shown as one.
+  const defaultSecret = config.apiKey === undefined && config.adminToken === undefined;
 
   if (config.jsonLogs) {
     // The first line on stdout, for a script or test runner that started it on a free port. A
@@ -81,7 +99,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
         url: running.url,
         inspector,
         apiKey: config.apiKey ?? DEFAULT_API_KEY,
-        ...(config.apiKey === undefined && { apiSecret: DEFAULT_API_SECRET }),
+        ...(defaultSecret && { apiSecret: DEFAULT_API_SECRET }),
         version: version(),
         env: config.env,
         verify: config.verify,
@@ -89,9 +107,11 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
         ...(signingKeyId && { signingKeyId }),
         ...(imported && { imported }),
         ...(seeded && { seeded }),
+        ...(warning && { warnings: [warning] }),
       },
       true,
     );
+    if (warning) log.warn(warning);
   } else {
     const c = io.color;
     const row = (label: string, value: string) => io.out(`  ${c.dim(label.padEnd(12))} ${value}`);
@@ -100,7 +120,10 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
     row('Control', `${running.url}/_sandbox`);
     row('Inspector', inspector);
     row('API key', config.apiKey ?? DEFAULT_API_KEY);
-    row('API secret', config.apiKey ? c.dim('(as configured)') : DEFAULT_API_SECRET);
+    row(
+      'API secret',
+      config.apiKey ? c.dim('(as configured)') : defaultSecret ? DEFAULT_API_SECRET : c.yellow('refused with --admin-token: give --api-key and --api-secret'),
+    );
     row('Mode', `env ${config.env}, verify ${config.verify}${config.physicalCards ? ', physical cards' : ''}`);
     row('Clock', clockText(deps.clock.frozen, deps.clock.now(), deps.clock.offset(), imported ? 'from the imported snapshot' : undefined));
     row('Database', config.db === ':memory:' ? 'in memory (nothing kept after exit)' : config.db);
@@ -109,7 +132,9 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
     if (imported) row('Imported', imported);
     if (seeded) row('Seed', seeded);
     if (config.exportOnExit !== undefined) row('Export', `${config.exportOnExit} ${c.dim('(the default programme, when it stops)')}`);
+    if (warning) row('Warning', c.yellow(warning));
     io.out('');
+    if (warning) log.warn(warning);
   }
   return running;
 }
@@ -147,7 +172,8 @@ export const startCommand = command({
       io.err(`\n${signal}: shutting down…`);
       void running.close().then(() => {
         forget();
-        process.exit(0);
+        // 1 when --export-on-exit's file could not be written (server.ts).
+        process.exit(running.exitCode);
       });
     };
     process.once('SIGTERM', () => stop('SIGTERM'));

@@ -8,13 +8,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { iso } from '../../domain/instant.js';
-import { latencyMs, parseFaultHeader, type ApiFault, type ApiFaultStatus } from '../../domain/api-faults.js';
+import { parseFaultHeader, type ApiFault, type ApiFaultStatus } from '../../domain/api-faults.js';
+import { latencyMs } from '../../domain/api-fault-matching.js';
 import { faultView } from '../../wire/api-faults.js';
 import { SandboxError, type ErrorCode } from '../../domain/errors.js';
 import type { Env } from '../../config.js';
 import { servicesOf, type AppEnv } from '../env.js';
 import { problemResponse } from '../errors.js';
-import { hasRoute } from './auth.js';
 
 const CODES: Record<ApiFaultStatus, ErrorCode> = {
   500: 'internal_error',
@@ -46,7 +46,7 @@ export function apiFaults(env: Env, operationOf: (method: string, path: string) 
   return async (c, next) => {
     const lab = servicesOf(c).apiFaults;
     const header = env === 'production' ? undefined : c.req.header('Sandbox-Fault');
-    if ((header === undefined && !lab.active()) || !hasRoute(c)) return next();
+    if (header === undefined && !lab.active()) return next();
     let fault: ApiFault;
     let source: number | 'header';
     if (header !== undefined) {

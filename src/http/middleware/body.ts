@@ -1,7 +1,8 @@
 /**
  * Reads the raw body once, at most `maxBytes` (413 above), for digest checks and idempotency
- * fingerprints; routes parse JSON from the same bytes. A body that is not declared as JSON is
- * refused rather than silently read as empty.
+ * fingerprints; routes parse JSON from the same bytes. A body that is not declared as JSON (or, for
+ * a route that takes a file, as `application/octet-stream` too) is refused rather than silently
+ * read as empty.
  */
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -11,8 +12,10 @@ import { keepBodyText } from '../hono-seams.js';
 
 const EMPTY = new Uint8Array(0);
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const OCTET_STREAM = /^application\/octet-stream$/i;
 
-export function readBody(maxBytes: number): [limit: MiddlewareHandler<AppEnv>, read: MiddlewareHandler<AppEnv>] {
+/** `file`: the body is a file, sent as its bytes (`application/octet-stream`) or as JSON. */
+export function readBody(maxBytes: number, { file = false } = {}): [limit: MiddlewareHandler<AppEnv>, read: MiddlewareHandler<AppEnv>] {
   const tooLarge = (): never => {
     throw new SandboxError('payload_too_large', `the request body is larger than ${maxBytes / 1_048_576} MiB`);
   };
@@ -37,11 +40,11 @@ export function readBody(maxBytes: number): [limit: MiddlewareHandler<AppEnv>, r
     keepBodyText(c, body);
     if (body.length > 0) {
       const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim();
-      if (!JSON_TYPE.test(type)) {
-        throw new SandboxError(
-          'invalid_request',
-          `the body must be JSON sent with Content-Type: application/json (got ${type ? `"${type}"` : 'no Content-Type'})`,
-        );
+      if (!JSON_TYPE.test(type) && !(file && OCTET_STREAM.test(type))) {
+        const expected = file
+          ? 'a file sent with Content-Type: application/octet-stream (or application/json)'
+          : 'JSON sent with Content-Type: application/json';
+        throw new SandboxError('invalid_request', `the body must be ${expected} (got ${type ? `"${type}"` : 'no Content-Type'})`);
       }
     }
     return next();

@@ -8,7 +8,6 @@ import { MUTATIONS } from '../../domain/idempotency.js';
 import { fingerprint } from '../../services/idempotency.js';
 import { Uuid } from '../../domain/formats.js';
 import { servicesOf, targetOf, type AppEnv } from '../env.js';
-import { hasRoute } from './auth.js';
 
 const KEPT_HEADERS = ['content-type', 'location'];
 
@@ -16,7 +15,7 @@ export function idempotentRequests(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!MUTATIONS.has(c.req.method)) return next();
     const key = c.req.header('Idempotency-Key');
-    if (key === undefined || !Uuid.safeParse(key).success || !hasRoute(c)) return next();
+    if (key === undefined || !Uuid.safeParse(key).success) return next();
     const { idempotency } = servicesOf(c);
     const scope = c.get('apiKey');
     const claim = idempotency.claim(scope, key.toLowerCase(), fingerprint(c.req.method, targetOf(c), c.get('rawBody')));

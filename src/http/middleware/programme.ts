@@ -3,6 +3,7 @@
  * `?programme=<id>` or the `Sandbox-Programme` header, else the default programme.
  */
 import type { MiddlewareHandler } from 'hono';
+import { echo } from '../../domain/echo.js';
 import { fail } from '../../domain/errors.js';
 import { DEFAULT_PROGRAMME, PROGRAMME_ID } from '../../domain/programme.js';
 import type { Programmes } from '../../programmes/index.js';
@@ -15,7 +16,7 @@ export function selectProgramme(programmes: Programmes): MiddlewareHandler<AppEn
     const id = query ?? header ?? DEFAULT_PROGRAMME;
     if (!PROGRAMME_ID.test(id)) {
       const path = query !== undefined ? 'programme' : 'Sandbox-Programme';
-      fail('invalid_request', `${path} must be "default" or a programme id (a UUID), got "${id}"`, [{ path, message: 'must be "default" or a UUID' }]);
+      fail('invalid_request', `${path} must be "default" or a programme id (a UUID), got ${echo(id)}`, [{ path, message: 'must be "default" or a UUID' }]);
     }
     c.set('programme', programmes.get(id.toLowerCase()));
     return next();

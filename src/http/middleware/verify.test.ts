@@ -6,26 +6,18 @@
 import { sign as cryptoSign } from 'node:crypto';
 import { httpbis } from 'http-message-signatures';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET, type Verify } from '../../config.js';
-import { createTestSandbox, type TestSandbox } from '../../testing/harness.js';
-import { mountProbeRoutes, type Probes } from '../../testing/probe-routes.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../config.js';
+import { type TestSandbox } from '../../testing/harness.js';
+import { type Probes } from '../../testing/probe-routes.js';
 import { testWallet } from '../../testing/world.js';
 import { digestHeader, HARNESS_ORIGIN, newSigningKey, registerSigningKey, sendSigned, signedHeaders, type TestSigningKey } from '../../testing/signer.js';
+import { BODY, setUp } from '../../testing/verification.js';
 
-const BODY = { name: 'widget', size: 3 };
 const P384_ORDER = BigInt('0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973');
 
 async function problemOf(res: Response) {
   expect(res.headers.get('Content-Type')).toBe('application/problem+json');
   return (await res.json()) as { status: number; code: string; detail: string; title: string };
-}
-
-async function setUp(verify: Verify) {
-  const sandbox = createTestSandbox({ verify });
-  const probes = mountProbeRoutes(sandbox);
-  const key = newSigningKey();
-  await registerSigningKey(sandbox, key);
-  return { sandbox, probes, key };
 }
 
 describe('strict mode', () => {
@@ -246,57 +238,5 @@ describe('strict mode', () => {
   it('does not check /auth requests', async () => {
     const res = await sandbox.request('POST', '/v1/auth/token', { token: false, body: { apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET } });
     expect(res.status).toBe(200);
-  });
-});
-
-describe('warn mode', () => {
-  it('lets an unverifiable request through with one Sandbox-Warning and one log line per failure', async () => {
-    const { sandbox, probes } = await setUp('warn');
-    const res = await sandbox.request('POST', '/v1/probes', { body: BODY });
-    expect(res.status).toBe(201);
-    expect(probes.effects).toEqual([BODY]);
-    const warning = res.headers.get('Sandbox-Warning') ?? '';
-    const codes = [...warning.matchAll(/(?:^|, )(invalid_content_digest|invalid_signature|missing_idempotency_key): /g)].map((m) => m[1]);
-    expect(codes).toEqual(['invalid_content_digest', 'invalid_signature', 'missing_idempotency_key']);
-    const warnLines = sandbox.log.lines.filter((l) => l.level === 'warn');
-    expect(warnLines).toHaveLength(3);
-    expect(warnLines.map((l) => l.message.split(': ')[1])).toEqual(codes);
-    expect(sandbox.deps.journal.list()[0]).toMatchObject({ path: '/v1/probes', status: 201, warnings: codes });
-  });
-
-  it('keeps the signature base readable in a single header line', async () => {
-    const { sandbox, key } = await setUp('warn');
-    const other = newSigningKey(key.keyId);
-    const res = await sendSigned(sandbox, other, 'GET', '/v1/chains');
-    expect(res.status).toBe(200);
-    const warning = res.headers.get('Sandbox-Warning')!;
-    expect(warning).toMatch(/^invalid_signature: the signature does not verify/);
-    expect(warning).toContain('\\n"@signature-params": ');
-  });
-
-  it('adds warnings to refusals from the route too', async () => {
-    const { sandbox } = await setUp('warn');
-    const res = await sandbox.request('POST', '/v1/probes', { body: { name: '' } });
-    expect(res.status).toBe(400);
-    expect(res.headers.get('Sandbox-Warning')).toMatch(/^invalid_content_digest: /);
-  });
-
-  it('adds nothing to a request that verifies', async () => {
-    const { sandbox, key } = await setUp('warn');
-    const res = await sendSigned(sandbox, key, 'POST', '/v1/probes', { body: BODY });
-    expect(res.status).toBe(201);
-    expect(res.headers.get('Sandbox-Warning')).toBeNull();
-    expect(sandbox.log.lines.filter((l) => l.level === 'warn')).toEqual([]);
-  });
-});
-
-describe('off mode', () => {
-  it('checks nothing and warns about nothing', async () => {
-    const { sandbox, probes } = await setUp('off');
-    const res = await sandbox.request('POST', '/v1/probes', { body: BODY, headers: { 'Content-Digest': 'sha-512=:AAAA:', 'Idempotency-Key': 'nope' } });
-    expect(res.status).toBe(201);
-    expect(res.headers.get('Sandbox-Warning')).toBeNull();
-    expect(probes.effects).toEqual([BODY]);
-    expect(sandbox.log.lines.filter((l) => l.level === 'warn')).toEqual([]);
   });
 });

@@ -233,14 +233,14 @@ describe('expiry', () => {
   });
 });
 
-describe('onTerminate', () => {
+describe('onPayments', () => {
   it('hears every termination inside its transaction: DELETE, account close and expiry', async () => {
     const sb = createTestSandbox();
     const heard: { cardId: string; now: number; status: string }[] = [];
-    sb.deps.services.cards.onTerminate((cardId, now) => {
+    sb.deps.services.cards.onPayments((change, cardId, now) => {
       // Inside the transaction the card already reads as terminated.
       const row = sb.deps.store.sqlite.prepare('SELECT status FROM cards WHERE id = ?').get(cardId) as { status: string };
-      heard.push({ cardId, now, status: row.status });
+      heard.push({ cardId, now, status: `${change} ${row.status}` });
     });
     const deleted = await issuedCard(sb);
     await sb.request('DELETE', `/v1/cards/${deleted.cardId}`);
@@ -249,13 +249,13 @@ describe('onTerminate', () => {
     const expiring = await issuedCard(sb);
     await sb.deps.services.scheduler.advance(Date.parse('2029-04-01T00:00:00.000Z'));
     expect(heard.map((h) => h.cardId)).toEqual([deleted.cardId, closed.cardId, expiring.cardId]);
-    expect(heard.every((h) => h.status === 'terminated')).toBe(true);
+    expect(heard.every((h) => h.status === 'stopped terminated')).toBe(true);
     expect(heard[2]!.now).toBe(Date.parse('2029-04-01T00:00:00.000Z'));
   });
 
   it('a listener that throws undoes the termination', async () => {
     const sb = createTestSandbox();
-    sb.deps.services.cards.onTerminate(() => {
+    sb.deps.services.cards.onPayments(() => {
       throw new Error('listener failed');
     });
     const { cardId } = await issuedCard(sb);

@@ -7,14 +7,15 @@ import { ApiFaultsBody, type ApiFaultRule } from '../../domain/api-faults.js';
 import type { FieldError } from '../../domain/errors.js';
 import { ApiFaultsView } from '../../wire/api-faults.js';
 import { controlRoute, noContent } from '../control-route.js';
-import { servicesOf, type Api } from '../env.js';
+import type { ControlPlane } from '../control-plane.js';
+import { servicesOf } from '../env.js';
 import { invalidFields } from '../errors.js';
 import { jsonResponse } from '../schemas.js';
 import { answer } from '../answer.js';
 
 const tags: [string] = ['API fault lab'];
 
-export function controlApiFaultRoutes(control: Api, unmetRules: (rules: readonly ApiFaultRule[]) => FieldError[]): void {
+export function controlApiFaultRoutes(control: ControlPlane, unmetRules: (rules: readonly ApiFaultRule[]) => FieldError[]): void {
   controlRoute(
     control,
     {

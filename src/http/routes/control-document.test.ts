@@ -32,7 +32,7 @@ describe('GET /_sandbox/openapi.json', () => {
     expect(documented.filter((d) => d.includes(' /v1/'))).toEqual([]);
   });
 
-  it('gives each operation an id, its answers, the admin token scheme, and Sandbox-Programme where a programme is acted on', async () => {
+  it('gives each operation an id, its answers, the admin token scheme, and Sandbox-Programme and ?programme= wherever a programme is acted on', async () => {
     const { doc } = await documentOf('/_sandbox/openapi.json');
     expect(doc.components.securitySchemes.adminToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.security).toEqual([{}, { adminToken: [] }]);
@@ -43,10 +43,18 @@ describe('GET /_sandbox/openapi.json', () => {
         Object.keys(op.responses).some((s) => /^2/.test(s)),
         `${method} ${path}`,
       ).toBe(true);
-      const header = (op.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Sandbox-Programme');
-      if (path.startsWith('/_sandbox/programmes')) expect(header, `${method} ${path}`).toBe(false);
-      else if (!path.startsWith('/_sandbox/simulator') && !/^\/_sandbox\/webhooks(\/\{webhookId\}|\/verification-key)?$/.test(path))
-        expect(header, `${method} ${path}`).toBe(true);
+      const named = (op.parameters ?? []).map((p: { $ref?: string }) => p.$ref).filter(Boolean);
+      const programme = ['#/components/parameters/SandboxProgramme', '#/components/parameters/ProgrammeQuery'];
+      // Every route acts on one programme, the mirrors too, but those that manage the programmes.
+      expect(named, `${method} ${path}`).toEqual(path.startsWith('/_sandbox/programmes') ? [] : programme);
+      if (!path.startsWith('/_sandbox/programmes')) expect(Object.keys(op.responses), `${method} ${path}`).toContain('404');
+    }
+    // The pattern the programme middleware checks: "default" or a UUID.
+    for (const id of ['SandboxProgramme', 'ProgrammeQuery']) {
+      const pattern = new RegExp(doc.components.parameters[id].schema.pattern);
+      expect(['default', '5C0E8A1D-0000-4000-8000-000000000000'].every((v) => pattern.test(v)) && !['', 'Default', 'nope'].some((v) => pattern.test(v))).toBe(
+        true,
+      );
     }
     expect(doc.paths['/_sandbox/events/stream']!.get.responses['200'].content).toHaveProperty('text/event-stream');
     expect(doc.paths['/_sandbox/clock/advance']!.post.requestBody.content['application/json'].schema.properties).toHaveProperty('by');

@@ -21,7 +21,8 @@ import {
   WindowResent,
 } from '../../wire/outbox.js';
 import { controlRoute } from '../control-route.js';
-import { servicesOf, type Api } from '../env.js';
+import type { ControlPlane } from '../control-plane.js';
+import { servicesOf } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { sseStream } from './sse.js';
 import { answer } from '../answer.js';
@@ -47,7 +48,7 @@ const streamedAttempt = ({ at, nextAttemptAt, ...report }: AttemptReport): Strea
 const tags: [string] = ['Events'];
 const notFound = { 404: problem('No such event') };
 
-export function controlEventRoutes(control: Api): void {
+export function controlEventRoutes(control: ControlPlane): void {
   controlRoute(
     control,
     {
@@ -57,7 +58,7 @@ export function controlEventRoutes(control: Api): void {
       summary: 'Events newest first, with their deliveries',
       tags,
       query: EventListQuery,
-      responses: { 200: jsonResponse(z.array(EventSummary)) },
+      responses: { 200: jsonResponse(z.array(EventSummary)), 404: problem('`before` names no event of the programme') },
     },
     (c, { query }) => answer(c, servicesOf(c).sandboxEvents.list(query)),
   );

@@ -7,7 +7,8 @@ import type { Deps } from '../../deps.js';
 import { PROGRAMME_ID } from '../../domain/programme.js';
 import { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../../wire/programmes.js';
 import { controlRoute, noContent } from '../control-route.js';
-import type { Api } from '../env.js';
+import type { ControlPlane } from '../control-plane.js';
+import { onBody } from '../errors.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { answer } from '../answer.js';
 
@@ -15,7 +16,7 @@ const ProgrammeParam = z.object({ id: z.string().regex(PROGRAMME_ID, 'must be "d
 const tags: [string] = ['Programmes'];
 const notFound = { 404: problem('No such programme') };
 
-export function controlProgrammeRoutes(control: Api, { programmes, snapshots }: Deps): void {
+export function controlProgrammeRoutes(control: ControlPlane, { programmes, snapshots }: Deps): void {
   controlRoute(
     control,
     {
@@ -26,10 +27,21 @@ export function controlProgrammeRoutes(control: Api, { programmes, snapshots }: 
       tags,
       programme: false,
       body: NewProgramme,
-      responses: { 201: jsonResponse(CreatedProgramme), 404: problem('No snapshot has the id `from` names'), 429: problem('Too many programmes') },
+      responses: {
+        201: jsonResponse(CreatedProgramme),
+        404: problem('No snapshot has the id `from` names'),
+        422: problem('The snapshot `from` names is a file of a version this sandbox cannot read'),
+        429: problem('Too many programmes'),
+      },
     },
     async (c, { body: { from, ...input } }) =>
-      answer(c, from === undefined ? programmes.create(input) : await snapshots.fork(from.toLowerCase(), input.name), 201),
+      answer(
+        c,
+        from === undefined
+          ? onBody(() => programmes.create(input))
+          : await snapshots.fork(from.toLowerCase(), { name: input.name, holdExpiry: input.holdExpiry }),
+        201,
+      ),
   );
   controlRoute(
     control,

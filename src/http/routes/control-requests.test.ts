@@ -97,7 +97,7 @@ describe('the journal of a refused or warned request', () => {
     const [missing, fine] = await requests(sb);
     expect(missing).toMatchObject({ status: 404, problem: { code: 'customer_not_found', detail: expect.any(String) } });
     expect(missing.verification).toBeUndefined();
-    expect(Object.keys(fine).sort()).toEqual(['durationMs', 'method', 'path', 'replayed', 'requestId', 'status', 'time', 'warnings']);
+    expect(Object.keys(fine).sort()).toEqual(['durationMs', 'method', 'path', 'real', 'replayed', 'requestId', 'status', 'time', 'warnings']);
   });
 });
 

@@ -6,14 +6,14 @@
 import { z } from 'zod';
 import { JournalEntry } from '../../wire/journal.js';
 import { controlRoute } from '../control-route.js';
-import type { Api } from '../env.js';
+import type { ControlPlane } from '../control-plane.js';
 import { jsonResponse } from '../schemas.js';
 import { sseStream } from './sse.js';
 import { answer } from '../answer.js';
 
 const tags: [string] = ['Requests'];
 
-export function controlRequestRoutes(control: Api): void {
+export function controlRequestRoutes(control: ControlPlane): void {
   controlRoute(
     control,
     {

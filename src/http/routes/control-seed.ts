@@ -2,11 +2,12 @@
 import { SeedResult } from '../../wire/seed.js';
 import { parseSeedDocument, SeedDocument } from '../../wire/seed.js';
 import { controlRoute } from '../control-route.js';
-import { servicesOf, type Api } from '../env.js';
+import type { ControlPlane } from '../control-plane.js';
+import { servicesOf } from '../env.js';
 import { jsonResponse } from '../schemas.js';
 import { answer } from '../answer.js';
 
-export function controlSeedRoutes(control: Api): void {
+export function controlSeedRoutes(control: ControlPlane): void {
   controlRoute(
     control,
     {

@@ -77,6 +77,6 @@ describe('/_sandbox/simulator mirror', () => {
     const sb = createTestSandbox();
     const doc = await sb.json('GET', '/openapi.json', { token: false });
     expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/_sandbox'))).toEqual([]);
-    expect(Object.keys(doc.body.paths)).toContain('/v1/simulator/customers/{customerId}/verify');
+    expect(Object.keys(doc.body.paths)).toContain('/simulator/customers/{customerId}/verify');
   });
 });

@@ -3,20 +3,15 @@
  * list them, drop one, restore one in place, download one as a file — and restore a file, whose
  * route reads its own body, larger than the control plane's others may be.
  */
-import type { MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { Uuid } from '../../domain/formats.js';
-import { SnapshotFile } from '../../snapshots/file.js';
+import { MAX_SNAPSHOT_FILE_BYTES, SnapshotFile } from '../../snapshots/file.js';
 import { NewSnapshot, SnapshotSummary } from '../../wire/snapshots.js';
 import { controlRoute, noContent } from '../control-route.js';
-import type { Api, AppEnv } from '../env.js';
-import { readBody } from '../middleware/body.js';
+import type { ControlPlane } from '../control-plane.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { answer } from '../answer.js';
-
-/** The largest snapshot file POST /_sandbox/snapshots/restore takes. */
-export const MAX_SNAPSHOT_FILE_BYTES = 64 * 1_048_576;
 
 const SnapshotParam = z.object({ id: Uuid });
 const tags: [string] = ['Snapshots'];
@@ -26,11 +21,8 @@ const refused = { 400: problem('Not a snapshot file: cut short, corrupt or malfo
 /** A file name made of the snapshot's name: letters, digits, dots, dashes and underscores. */
 const fileName = (name: string) => `${name.replace(/[^\w.-]+/g, '-')}.snapshot.json`;
 
-/**
- * POST /snapshots/restore with a snapshot file as its body: added before the control plane reads
- * bodies with its own limit, with `selectProgramme` (which the routes after that limit share).
- */
-export function controlSnapshotFileRoute(control: Api, { snapshots }: Deps, selectProgramme: MiddlewareHandler<AppEnv>): void {
+/** POST /snapshots/restore with a snapshot file as its body, which may be larger than the control plane's limit. */
+export function controlSnapshotFileRoute(control: ControlPlane, { snapshots }: Deps): void {
   controlRoute(
     control,
     {
@@ -39,15 +31,14 @@ export function controlSnapshotFileRoute(control: Api, { snapshots }: Deps, sele
       operationId: 'restoreSnapshotFile',
       summary: 'Put the programme back as a snapshot file holds it; a bad file changes nothing',
       tags,
-      rawBody: SnapshotFile,
-      middleware: [...readBody(MAX_SNAPSHOT_FILE_BYTES), selectProgramme],
+      rawBody: { description: 'A snapshot file, as GET /_sandbox/snapshots/{id}/file gives it', maxBytes: MAX_SNAPSHOT_FILE_BYTES },
       responses: { 200: jsonResponse(SnapshotSummary), ...refused, 413: problem('Larger than a snapshot file may be (64 MiB)') },
     },
     async (c) => answer(c, await snapshots.restoreFile(c.get('programme'), c.get('rawBody'))),
   );
 }
 
-export function controlSnapshotRoutes(control: Api, { snapshots }: Deps): void {
+export function controlSnapshotRoutes(control: ControlPlane, { snapshots }: Deps): void {
   controlRoute(
     control,
     {
@@ -57,7 +48,11 @@ export function controlSnapshotRoutes(control: Api, { snapshots }: Deps): void {
       summary: "Take a snapshot of the programme's whole state and keep it",
       tags,
       body: NewSnapshot,
-      responses: { 201: jsonResponse(SnapshotSummary), 429: problem('Too many snapshots (--max-snapshots)') },
+      responses: {
+        201: jsonResponse(SnapshotSummary),
+        409: problem('The programme has a snapshot of that name (or id) already'),
+        429: problem('Too many snapshots (--max-snapshots)'),
+      },
     },
     async (c, { body }) => answer(c, await snapshots.save(c.get('programme'), body.name), 201),
   );
@@ -98,7 +93,8 @@ export function controlSnapshotRoutes(control: Api, { snapshots }: Deps): void {
       summary: 'Put the programme back exactly as the snapshot holds it',
       tags,
       params: SnapshotParam,
-      responses: { 200: jsonResponse(SnapshotSummary), ...notFound },
+      // A snapshot the database kept since an earlier release is read as a file of its version (docs/snapshots.md: Versions of the file).
+      responses: { 200: jsonResponse(SnapshotSummary), ...notFound, ...refused },
     },
     async (c, { params }) => answer(c, await snapshots.restore(c.get('programme'), params.id.toLowerCase())),
   );

@@ -9,7 +9,8 @@ import { Uuid } from '../../domain/formats.js';
 import { FaultsBody } from '../../domain/webhook-faults.js';
 import { DeliveryAnswer, FaultsAnswer, PauseAnswer } from '../../wire/delivery-lab.js';
 import { controlRoute, noContent } from '../control-route.js';
-import { servicesOf, type Api } from '../env.js';
+import type { ControlPlane } from '../control-plane.js';
+import { servicesOf } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { answer } from '../answer.js';
 
@@ -18,7 +19,7 @@ const DeliveryParam = z.object({ deliveryId: Uuid });
 const tags: [string] = ['Delivery lab'];
 const noWebhook = { 404: problem('No such webhook subscription') };
 
-export function controlWebhookRoutes(control: Api): void {
+export function controlWebhookRoutes(control: ControlPlane): void {
   // For all the programme's subscriptions (those without faults of their own), then for one.
   for (const one of [false, true]) {
     const base = one ? '/webhooks/{webhookId}' : '/webhooks';
@@ -96,7 +97,11 @@ export function controlWebhookRoutes(control: Api): void {
       summary: 'Attempt a delivery again now',
       tags,
       params: DeliveryParam,
-      responses: { 202: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') },
+      responses: {
+        202: jsonResponse(DeliveryAnswer),
+        404: problem('No such delivery'),
+        409: problem('Delivered already, or discarded with its deleted webhook'),
+      },
     },
     (c, { params }) => answer(c, servicesOf(c).lab.retry(params.deliveryId), 202),
   );
@@ -109,7 +114,7 @@ export function controlWebhookRoutes(control: Api): void {
       summary: 'Give up on a delivery as if every retry had failed',
       tags,
       params: DeliveryParam,
-      responses: { 200: jsonResponse(DeliveryAnswer), 404: problem('No such delivery') },
+      responses: { 200: jsonResponse(DeliveryAnswer), 404: problem('No such delivery'), 409: problem('Delivered already') },
     },
     (c, { params }) => answer(c, servicesOf(c).lab.exhaust(params.deliveryId)),
   );

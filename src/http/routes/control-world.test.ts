@@ -105,6 +105,8 @@ describe('GET /_sandbox/world', () => {
       status: 404,
       code: 'programme_not_found',
     });
-    expect((await sb.json('POST', path, auth)).body).toMatchObject({ status: 404, code: 'route_not_found' });
+    const post = await sb.json('POST', path, auth);
+    expect(post.body).toMatchObject({ status: 405, code: 'method_not_allowed' });
+    expect(post.headers.get('Allow')).toBe('GET, HEAD');
   });
 });

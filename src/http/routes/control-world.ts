@@ -5,13 +5,14 @@
  */
 import { World, WorldCounts } from '../../wire/world.js';
 import { controlRoute } from '../control-route.js';
-import { servicesOf, type Api } from '../env.js';
+import type { ControlPlane } from '../control-plane.js';
+import { servicesOf } from '../env.js';
 import { jsonResponse } from '../schemas.js';
 import { answer } from '../answer.js';
 
 const tags: [string] = ['World'];
 
-export function controlWorldRoutes(control: Api): void {
+export function controlWorldRoutes(control: ControlPlane): void {
   controlRoute(
     control,
     {

@@ -4,24 +4,24 @@
  * services. Every route is declared with its schemas (control-route.ts) and described by
  * GET /_sandbox/openapi.json. The inspector's page is served here too, and is one more client of these routes.
  */
-import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { iso } from '../../domain/instant.js';
 import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
-import type { ApiFaultRule, DeclaredOperation } from '../../domain/api-faults.js';
+import type { ApiFaultRule } from '../../domain/api-faults.js';
+import type { DeclaredOperation } from '../../domain/api-fault-matching.js';
 import type { FieldError } from '../../domain/errors.js';
 import { AdvanceRequest } from '../../domain/time-travel.js';
 import { version } from '../../kernel/version.js';
 import { Advanced, ClockReading, Health, Wiped } from '../../wire/sandbox.js';
+import { declareControlPipeline, registerProgrammeParameters } from '../control-openapi.js';
+import { ControlPlane } from '../control-plane.js';
 import { controlRoute } from '../control-route.js';
 import { servicesOf, type Api, type AppEnv } from '../env.js';
-import { requireAdminToken } from '../middleware/admin.js';
-import { readBody } from '../middleware/body.js';
-import { selectProgramme } from '../middleware/programme.js';
 import { jsonResponse } from '../schemas.js';
 import { controlApiFaultRoutes } from './control-api-faults.js';
 import { controlEventRoutes } from './control-events.js';
+import { controlMoneyRoutes } from './control-money.js';
 import { controlProgrammeRoutes } from './control-programmes.js';
 import { controlReportRoutes } from './control-report.js';
 import { controlRequestRoutes } from './control-requests.js';
@@ -35,10 +35,10 @@ import { answer } from '../answer.js';
 export interface ControlOptions {
   /** The body size limit, shared with the API. */
   maxBodyBytes: number;
-  /** The simulator's routes, mounted as /_sandbox/simulator/* (empty in production). */
-  simulator: Api;
-  /** The webhook routes of /v1, mounted as /_sandbox/webhooks/* (docs/webhooks.md: Webhooks → The delivery lab). */
-  webhooks: Api;
+  /** Declares the simulator's routes, mounted as /_sandbox/simulator/* (none in production). */
+  simulator: (api: Api) => void;
+  /** Declares the webhook routes of /v1, mounted as /_sandbox/webhooks/* (docs/webhooks.md: Webhooks → The delivery lab). */
+  webhooks: (api: Api) => void;
   /** Every /v1 operation, for the go-live report's coverage. */
   operations: readonly DeclaredOperation[];
   /** Why API fault rules could meet no request (empty when every one can). */
@@ -57,40 +57,42 @@ export const CONTROL_DOCUMENT = {
   security: [{}, { adminToken: [] as string[] }] as Record<string, string[]>[],
 };
 
-export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, operations, unmetApiFaults }: ControlOptions): Api {
+/**
+ * Every route of the control plane. What each meets (the admin token, its body, its programme) is
+ * its declaration's (control-route.ts), wherever it is added; the order below is the document's,
+ * and where two paths overlap the one added first answers (as Hono matches).
+ */
+export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, operations, unmetApiFaults }: ControlOptions): ControlPlane {
   const { config, programmes } = deps;
-  const control = new OpenAPIHono<AppEnv>();
+  const control = new ControlPlane({ adminToken: config.adminToken, programmes, maxBodyBytes });
   control.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', {
     type: 'http',
     scheme: 'bearer',
     description: 'The --admin-token the sandbox was started with, when it was',
   });
-  // The inspector's files come before the admin token: the page asks for it (docs/inspector.md: The inspector).
+  registerProgrammeParameters(control.openAPIRegistry);
   controlUiRoutes(control);
-  control.use('*', requireAdminToken(config.adminToken));
-  const programmeOf = selectProgramme(programmes);
-  // A snapshot file may be larger than the bodies the control plane takes: its route reads its own.
-  controlSnapshotFileRoute(control, deps, programmeOf);
-  control.use('*', ...readBody(maxBodyBytes));
+  controlSnapshotFileRoute(control, deps);
   controlProgrammeRoutes(control, deps);
-  // Everything below acts on one programme (Hono runs middleware in the order it was added).
-  control.use('*', programmeOf);
   clockRoutes(control, config);
   controlEventRoutes(control);
   controlRequestRoutes(control);
   controlWorldRoutes(control);
   controlWebhookRoutes(control);
   controlApiFaultRoutes(control, unmetApiFaults);
-  controlReportRoutes(control, config, operations);
-  control.route('/', webhooks);
+  controlReportRoutes(control, deps, operations);
+  control.mirror(webhooks);
   controlSeedRoutes(control);
   controlSnapshotRoutes(control, deps);
-  control.route('/', simulator);
+  controlMoneyRoutes(control, deps);
+  control.mirror(simulator);
+  // What the pipeline may answer on its own, declared on every route once all are added.
+  declareControlPipeline(control.openAPIRegistry);
   return control;
 }
 
 /** Health, the clock and reset: the programme as a whole. */
-function clockRoutes(control: Api, config: Config): void {
+function clockRoutes(control: ControlPlane, config: Config): void {
   const tags: [string] = ['Clock'];
   const clockOf = (c: Context<AppEnv>) => c.get('programme').core.clock;
   controlRoute(

@@ -20,7 +20,7 @@ const tags = ['Customers'];
 export function customerRoutes(api: Api, deps: Deps): void {
   const { engine } = deps.shared;
 
-  const NewCustomer = newCustomer(engine.isSupportedChain);
+  const NewCustomer = newCustomer(engine.chains().map((c) => c.id));
 
   api.openapi(
     createRoute({

@@ -1,5 +1,6 @@
 /** /v1/chains and /v1/assets: what the instance supports (docs/api.md: API behaviour). */
 import { createRoute, z } from '@hono/zod-openapi';
+import { CHAIN_ID_PATTERN } from '../../domain/caip.js';
 import { Asset, Blockchain } from '../../wire/engine.js';
 import { servicesOf, type Api } from '../env.js';
 import { jsonResponse, standardProblems } from '../schemas.js';
@@ -17,7 +18,7 @@ export function engineRoutes(api: Api): void {
       path: '/assets',
       tags,
       operationId: 'getAssets',
-      request: { query: z.object({ chain: z.string().optional().openapi({ description: 'CAIP-2 chain id to filter by' }) }) },
+      request: { query: z.object({ chain: z.string().optional().openapi({ description: 'CAIP-2 chain id to filter by', pattern: CHAIN_ID_PATTERN }) }) },
       responses: { 200: jsonResponse(z.array(Asset)), ...standardProblems },
     }),
     (c) => answer(c, servicesOf(c).engine.assets(c.req.valid('query').chain), 200),

@@ -15,7 +15,11 @@ const accepted = { 202: { description: 'Accepted: the authorisation is capturing
 const notFound = { 404: problem('Authorisation not found') };
 const tags = ['Simulator'];
 
-export function simulatorAuthorisationRoutes(api: Api, deps: Deps): void {
+/**
+ * `capture: false` leaves out PATCH …/capture: the control plane declares its own, which takes a
+ * partial amount (docs/money-path.md: Partial captures).
+ */
+export function simulatorAuthorisationRoutes(api: Api, deps: Deps, { capture = true }: { capture?: boolean } = {}): void {
   if (deps.config.env === 'production') return;
 
   api.openapi(
@@ -24,26 +28,27 @@ export function simulatorAuthorisationRoutes(api: Api, deps: Deps): void {
       path: '/simulator/cards/{cardId}/authorisation',
       tags,
       operationId: 'simulateCardAuthorisation',
-      request: { params: idParam('cardId'), body: jsonBody(AuthorisationRequest(deps.shared.money.currencies)) },
+      request: { params: idParam('cardId'), body: jsonBody(AuthorisationRequest(deps.shared.money)) },
       responses: { 201: jsonResponse(Authorisation), ...standardProblems, 404: problem('Card not found') },
     }),
     (c) => answer(c, servicesOf(c).authorisations.authorise(c.req.valid('param').cardId, c.req.valid('json')), 201),
   );
 
-  api.openapi(
-    createRoute({
-      method: 'patch',
-      path: '/simulator/authorisations/{authorisationId}/capture',
-      tags,
-      operationId: 'simulateCardAuthorisationCapture',
-      request: { params: idParam('authorisationId') },
-      responses: { ...accepted, ...standardProblems, ...notFound },
-    }),
-    (c) => {
-      servicesOf(c).authorisations.capture(c.req.valid('param').authorisationId);
-      return c.body(null, 202);
-    },
-  );
+  if (capture)
+    api.openapi(
+      createRoute({
+        method: 'patch',
+        path: '/simulator/authorisations/{authorisationId}/capture',
+        tags,
+        operationId: 'simulateCardAuthorisationCapture',
+        request: { params: idParam('authorisationId') },
+        responses: { ...accepted, ...standardProblems, ...notFound },
+      }),
+      (c) => {
+        servicesOf(c).authorisations.capture(c.req.valid('param').authorisationId);
+        return c.body(null, 202);
+      },
+    );
 
   api.openapi(
     createRoute({

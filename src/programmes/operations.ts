@@ -1,22 +1,27 @@
 /**
- * The control plane's programmes (docs/programmes.md: Parallel test suites): the default one made
- * at start, others created with their own row and credential, listed, described and deleted with
- * everything they own. A programme's services are built when it is first used (programmes/registry.ts).
+ * What the control plane does with programmes (docs/programmes.md: Parallel test suites): the
+ * default one made at start, others created with their own row and credential, listed, described
+ * and deleted with everything they own. A programme's services are built when it is first used
+ * (registry.ts). A refusal of its input names the field, not where the input came from: the
+ * control plane says that (http/errors.ts: onBody).
  */
 import { count, eq, sql } from 'drizzle-orm';
-import { iso, parseClockOption } from '../domain/instant.js';
+import { formatDuration, parseDuration } from '../domain/duration.js';
+import { iso, readClockOption } from '../domain/instant.js';
 import type { Config } from '../config.js';
+import { echo } from '../domain/echo.js';
 import { fail } from '../domain/errors.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { cryptoRandom, seededRandom, type Ids, type Random } from '../kernel/ids.js';
-import type { Programme, Registry } from '../programmes/registry.js';
-import type { ProgrammeRow } from '../programmes/settings.js';
+import { putCredential } from '../services/auth.js';
 import { credentials, programmes } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import type { CreatedProgramme, NewProgramme, ProgrammeSummary } from '../wire/programmes.js';
-import { putCredential } from './auth.js';
+import type { Programme, Registry } from './registry.js';
+import type { ProgrammeRow } from './settings.js';
+import { storedRecords, type EndedRecords } from '../services/report.js';
 
-export interface ProgrammeServiceDeps {
+export interface ProgrammeOperationsDeps {
   store: Store;
   config: Config;
   registry: Registry;
@@ -25,13 +30,19 @@ export interface ProgrammeServiceDeps {
   /** Their API secrets. */
   random: Random;
   wall: () => number;
+  /** Where a deleted programme's go-live report records are kept (docs/go-live.md: A report over a whole test run). */
+  ended?: EndedRecords;
 }
 
-export function createProgrammeService({ store, config, registry, ids, random: secrets, wall }: ProgrammeServiceDeps) {
+export function createProgrammeOperations({ store, config, registry, ids, random: secrets, wall, ended }: ProgrammeOperationsDeps) {
   const { db } = store;
 
   /** A new row: a token secret and the clock asked for; the webhook key waits for its first use. */
-  const insertRow = (id: string, name: string, options: { clockFrozenAt?: number | undefined; randomSeed?: number | undefined }): ProgrammeRow => {
+  const insertRow = (
+    id: string,
+    name: string,
+    options: { clockFrozenAt?: number | undefined; randomSeed?: number | undefined; holdExpiryMs?: number | undefined },
+  ): ProgrammeRow => {
     // A stream of the seed of its own: what the programme's services draw never repeats its secrets.
     const random = options.randomSeed !== undefined ? seededRandom(options.randomSeed).fork('token secret') : cryptoRandom();
     const row: ProgrammeRow = {
@@ -46,6 +57,8 @@ export function createProgrammeService({ store, config, registry, ids, random: s
       webhookFaults: null,
       webhooksPaused: false,
       createdAt: wall(),
+      fees: null,
+      holdExpiryMs: options.holdExpiryMs ?? null,
     };
     db.insert(programmes).values(row).run();
     return row;
@@ -64,6 +77,7 @@ export function createProgrammeService({ store, config, registry, ids, random: s
         .all()
         .map((c) => c.apiKey),
       clock: { now: iso(clock.now()), frozen: clock.frozen },
+      holdExpiry: formatDuration(row.holdExpiryMs ?? config.holdExpiryMs),
       createdAt: iso(row.createdAt),
     };
   };
@@ -95,11 +109,10 @@ export function createProgrammeService({ store, config, registry, ids, random: s
     create(input: Omit<NewProgramme, 'from'>): CreatedProgramme {
       let clockFrozenAt: number | undefined;
       if (input.clock !== undefined) {
-        clockFrozenAt = parseClockOption(input.clock, wall());
-        if (clockFrozenAt === undefined)
-          fail('invalid_request', `invalid body: clock must be "now" or an ISO 8601 date-time, got "${input.clock}"`, [
-            { path: 'clock', message: 'must be "now" or an ISO 8601 date-time' },
-          ]);
+        // Pre-1970 or past 9999 is refused, never clamped (docs/control-plane.md: The range of time).
+        const read = readClockOption(input.clock, wall());
+        if ('problem' in read) fail('invalid_request', `clock ${read.problem}, got ${echo(input.clock)}`, [{ path: 'clock', message: read.problem }]);
+        clockFrozenAt = read.at;
       }
       let apiKey = '';
       let apiSecret = '';
@@ -120,7 +133,9 @@ export function createProgrammeService({ store, config, registry, ids, random: s
         apiKey = free((key) => db.select().from(credentials).where(eq(credentials.apiKey, key)).get() !== undefined);
         apiSecret = secrets.bytes(24).toString('base64url');
         const id = free((candidate) => registry.rowOf(candidate) !== undefined);
-        const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed });
+        // NewProgramme checked it.
+        const holdExpiryMs = input.holdExpiry === undefined ? undefined : parseDuration(input.holdExpiry);
+        const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed, holdExpiryMs });
         putCredential(store, id, { apiKey, apiSecret }, made.createdAt);
         return made;
       });
@@ -138,10 +153,16 @@ export function createProgrammeService({ store, config, registry, ids, random: s
 
     describe: (id: string): ProgrammeSummary => summary(registry.rowOf(id) ?? missing(id)),
 
-    /** Deletes a programme and everything it owns; its pending deliveries are never sent. */
+    /** Deletes a programme and everything it owns, but what its go-live report reads; its pending deliveries are never sent. */
     remove(id: string): void {
       if (id === DEFAULT_PROGRAMME) fail('default_programme', 'the default programme cannot be deleted; reset it with POST /_sandbox/reset');
-      if (!registry.rowOf(id)) missing(id);
+      const row = registry.rowOf(id) ?? missing(id);
+      const journal =
+        registry
+          .loaded()
+          .find((p) => p.id === id)
+          ?.journal.list() ?? [];
+      ended?.keep({ programme: id, requests: journal, ...storedRecords(store, id) }, row.createdAt);
       registry.unload(id);
       db.delete(programmes).where(eq(programmes.id, id)).run();
     },

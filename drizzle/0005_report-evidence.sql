@@ -1,0 +1,2 @@
+ALTER TABLE `attempts` ADD `forgery` text;--> statement-breakpoint
+ALTER TABLE `attempts` ADD `processed` integer;

@@ -1,0 +1,18 @@
+/**
+ * A sandbox in this process, in memory on a free loopback port, its log kept to warnings on stderr:
+ * for a command that needs a sandbox of its own for as long as it runs (`mcp --start`, `parity` without --url).
+ */
+import { defaultConfig, type Config } from '../../config.js';
+import { buildDeps } from '../../deps.js';
+import { quietLog } from '../../kernel/log.js';
+import { startServer } from '../../server.js';
+
+export interface InProcessSandbox {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startInProcess(overrides: Partial<Config> = {}): Promise<InProcessSandbox> {
+  const running = await startServer(buildDeps(defaultConfig({ port: 0, ...overrides }), { log: quietLog() }));
+  return { url: running.url, close: () => running.close() };
+}

@@ -1,0 +1,170 @@
+/**
+ * The whole money path through the documented controls alone (docs/money-path.md): a story that
+ * takes every customer, account, card, authorisation and transaction to every status the service's
+ * schemas declare, with debits and credits and all three fee types — through the API client, the
+ * companion's simulator, fees and clock — while a webhook receiver verifies every delivery. Every
+ * answer and every webhook body is checked against the sandbox's own /openapi.json and
+ * /_sandbox/openapi.json schemas with a JSON Schema validator.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiSchemas } from '../testing/openapi-schemas.js';
+import { until } from '../testing/wait.js';
+import { createSandbox, type Sandbox } from './create-sandbox.js';
+import type { WebhookReceiver } from './receiver.js';
+
+const BILLING = { firstLine: '1 Main St', city: 'London', country: 'GB', postCode: 'N1 1AA' };
+const RESOURCES = { customer: 'Customer', account: 'Account', card: 'Card', authorisation: 'Authorisation', transaction: 'Transaction' } as const;
+
+let sandbox: Sandbox;
+let receiver: WebhookReceiver;
+let api: ReturnType<typeof openApiSchemas>;
+let controlPlane: ReturnType<typeof openApiSchemas>;
+/** Every answer, with the operation that gave it, checked at the end. */
+const answers: { method: string; path: string; status: number; value: unknown }[] = [];
+const controlAnswers: { schema: string; value: unknown }[] = [];
+
+function answered<T>(method: string, path: string, value: T, status = 200): T {
+  answers.push({ method, path, status, value });
+  return value;
+}
+function controlled<T>(schema: string, value: T): T {
+  controlAnswers.push({ schema, value });
+  return value;
+}
+
+beforeAll(async () => {
+  sandbox = await createSandbox({ name: 'money path', clock: '2026-03-01T09:00:00Z', randomSeed: 7 });
+  const documentAt = async (path: string) => (await (await fetch(`${sandbox.url}${path}`)).json()) as Parameters<typeof openApiSchemas>[0];
+  api = openApiSchemas(await documentAt('/openapi.json'));
+  controlPlane = openApiSchemas(await documentAt('/_sandbox/openapi.json'));
+  receiver = await sandbox.webhooks.receiver();
+}, 30_000);
+
+afterAll(() => sandbox?.close());
+
+describe('the money path, start to end', () => {
+  it('reaches every status, both directions and every fee type, and every answer and webhook body is what the schemas say', async () => {
+    const { client, simulator } = sandbox;
+    expect(controlled('Fees', await sandbox.fees.set({ partner: '0.5%', service: '0.10', network: '1%' }))).toEqual({
+      partner: '0.5%',
+      service: '0.1',
+      network: '1%',
+    });
+
+    // Customers: initiating → screening → verifying → active ⇄ inactive; another rejected.
+    const wallet = sandbox.wallet();
+    const customer = answered('POST', '/v1/customers', await client.createCustomer({ chainId: wallet.chainId, externalId: 'alice' }), 201);
+    await client.signCustomerChallenge(customer.id, wallet.signChallenge(customer.challenge));
+    await client.simulateVerifyCustomer(customer.id);
+    const rejected = await client.createCustomer({ chainId: sandbox.wallet().chainId, externalId: 'bob' });
+    await client.simulateRejectCustomer(rejected.id);
+
+    // Accounts: initiating → pending → active; one failed; one inactive, then closed.
+    const open = async () => {
+      const account = answered(
+        'POST',
+        '/v1/customers/{customerId}/accounts',
+        await client.createCustomerAccount(customer.id, { type: 'card_account', currencies: ['EUR'] }),
+        201,
+      );
+      await client.signAccountChallenge(account.id, wallet.signChallenge(account.challenge));
+      return account;
+    };
+    const account = await open();
+    const closing = await open();
+    const failing = await client.createCustomerAccount(customer.id, { type: 'card_account', currencies: ['EUR'] });
+    expect(controlled('Account', await simulator.failAccount(failing.id)).status).toBe('failed');
+    await sandbox.clock.advance('2s');
+
+    // Cards: issuing → active; issue_failed; suspended, blocked, reinstated; inactive; terminated with its account.
+    const newCard = (accountId: string) => client.createAccountCard(accountId, { type: 'virtual', billingAddress: BILLING });
+    const card = answered('POST', '/v1/accounts/{accountId}/cards', await newCard(account.id), 201);
+    await client.simulateIssueCard(card.id);
+    const failed = await newCard(closing.id);
+    await client.simulateCardFail(failed.id);
+    const doomed = await newCard(closing.id);
+    await client.simulateIssueCard(doomed.id);
+    await client.deactivateCard(doomed.id);
+    await client.deactivateAccount(closing.id);
+    await client.closeAccount(closing.id);
+    expect(controlled('Card', await simulator.suspendCard(card.id)).status).toBe('suspended');
+    expect(controlled('Card', await simulator.blockCard(card.id)).status).toBe('blocked');
+    expect(controlled('Card', await simulator.reinstateCard(card.id)).status).toBe('active');
+
+    // Authorisations: captured automatically; captured in part; released by hand; released when the hold expires.
+    const authorise = async (body: { amount: string; currency: string; capture?: boolean }) =>
+      answered('POST', '/v1/simulator/cards/{cardId}/authorisation', await client.simulateCardAuthorisation(card.id, { capture: true, ...body }), 201);
+    const auto = await authorise({ amount: '12.50', currency: 'USD' });
+    const partial = await authorise({ amount: '40', currency: 'EUR', capture: false });
+    const released = await authorise({ amount: '9', currency: 'EUR', capture: false });
+    const expiring = await authorise({ amount: '3', currency: 'GBP', capture: false });
+    await simulator.capture(partial.id, '25');
+    await client.simulateCardAuthorisationRelease(released.id);
+    await sandbox.clock.advance('2s');
+
+    // Transactions: debits processed; one reversed; a refund as a credit, processed.
+    const debits = answered('GET', '/v1/cards/{cardId}/transactions', await client.getCardTransactions(card.id));
+    const partialDebit = debits.find((t) => t.authorisationId === partial.id)!;
+    expect(partialDebit).toMatchObject({ amount: '25', status: 'processed' });
+    expect(controlled('Transaction', await simulator.reverse(partialDebit.id)).status).toBe('reversing');
+    const autoDebit = debits.find((t) => t.authorisationId === auto.id)!;
+    const refund = controlled('Transaction', await simulator.refund(card.id, { amount: '5', currency: 'EUR', transactionId: autoDebit.id }));
+    expect(refund).toMatchObject({ direction: 'credit', status: 'processing', authorisationId: auto.id });
+    await sandbox.clock.advance('7d');
+    expect(answered('GET', '/v1/authorisations/{authorisationId}', await client.getAuthorisationDetails(expiring.id)).status).toBe('released');
+
+    // The customer goes inactive and back: its account and card follow.
+    await client.deactivateCustomer(customer.id);
+    await client.activateCustomer(customer.id);
+
+    // Every event delivered and verified.
+    const events = await sandbox.events.list({ limit: 1000 });
+    await until(() => receiver.events.length === events.length, 'every event delivered to the receiver');
+
+    const reached = new Map<string, Set<string>>();
+    for (const event of receiver.events) {
+      expect(api.webhook(event.webhookType, event), event.webhookType).toEqual([]);
+      const resource = event.webhookType.split('.')[0]!;
+      reached.set(resource, (reached.get(resource) ?? new Set()).add((event as { status: string }).status));
+    }
+    for (const [resource, schema] of Object.entries(RESOURCES)) {
+      const declared = api.enumOf(schema, 'status');
+      expect(declared.length, schema).toBeGreaterThan(3);
+      expect([...(reached.get(resource) ?? [])].sort(), resource).toEqual([...declared].sort());
+    }
+    expect(Object.fromEntries(Object.entries(RESOURCES).map(([r, s]) => [r, api.enumOf(s, 'status').length]))).toEqual({
+      customer: 6,
+      account: 6,
+      card: 7,
+      authorisation: 5,
+      transaction: 4,
+    });
+
+    const transactions = answered('GET', '/v1/accounts/{accountId}/transactions', await client.getAccountTransactions(account.id));
+    expect(new Set(transactions.map((t) => t.direction))).toEqual(new Set(api.enumOf('Transaction', 'direction')));
+    const feeTypes = new Set(transactions.flatMap((t) => t.fees.map((f) => f.type)));
+    expect([...feeTypes].sort()).toEqual(['network', 'partner', 'service']);
+    expect(transactions.find((t) => t.id === refund.id)!.fees).toEqual([
+      // 0.5% of 5 is 0.025: rounded half-even to 0.02.
+      { type: 'partner', tokenAmount: '0.02' },
+      { type: 'service', tokenAmount: '0.1' },
+      { type: 'network', tokenAmount: '0.05' },
+    ]);
+
+    for (const t of transactions) answered('GET', '/v1/transactions/{transactionId}', await client.getTransactionDetails(t.id));
+    answered('GET', '/v1/customers', await client.getCustomers());
+    answered('GET', '/v1/accounts', await client.getAccounts());
+    answered('GET', '/v1/cards', await client.getCards());
+    for (const { method, path, status, value } of answers) expect(api.answer(method, path, status, value), `${method} ${path}`).toEqual([]);
+    for (const { schema, value } of controlAnswers) expect(controlPlane.component(schema, value), schema).toEqual([]);
+    // The checks can fail: a status, a fee type or an amount the schemas do not allow is named.
+    const delivered = receiver.events.find((e) => e.webhookType === 'transaction.updated')!;
+    expect(api.webhook('transaction.updated', { ...delivered, status: 'refunded' })).toEqual([
+      expect.stringMatching(/\/status must be equal to one of the allowed values/),
+    ]);
+    expect(api.component('Transaction', { ...refund, fees: [{ type: 'interchange', tokenAmount: '1' }] })).not.toEqual([]);
+    const negative = api.component('Transaction', { ...refund, amount: '-5' });
+    expect(negative).toContainEqual(expect.stringMatching(/^Transaction\/amount must match/));
+    expect(negative.filter((e) => !e.startsWith('Transaction/amount '))).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,56 @@
+/**
+ * The money path's controls in the test companion (docs/companion.md: The money path): the
+ * sandbox's own simulator controls — capture part of a hold, reverse a debit, refund on a card,
+ * block, suspend or reinstate a card, fail an account — and the programme's fees, each one call
+ * of the control plane (docs/money-path.md).
+ */
+import type { Account, Card, Fees, Operations, Transaction } from '../client/control.generated.js';
+import type { ControlClient } from '../client/control.js';
+
+/** The body of a refund: `{ amount, currency, merchant?, transactionId? }`. */
+export type Refund = Operations['refundCard']['args'][1];
+
+export interface SandboxSimulator {
+  /** Captures a hold made with `capture: false`: whole, or `amount` of its currency with the rest released; captured 1 s of sandbox time later. */
+  capture(authorisationId: string, amount?: string): Promise<void>;
+  /** Reverses a processing or processed debit: `reversing` now, `reversed` 1 s later. */
+  reverse(transactionId: string): Promise<Transaction>;
+  /** A merchant's refund: a new credit transaction on the card's account, linked to the debit `transactionId` names. */
+  refund(cardId: string, refund: Refund): Promise<Transaction>;
+  blockCard(cardId: string): Promise<Card>;
+  suspendCard(cardId: string): Promise<Card>;
+  reinstateCard(cardId: string): Promise<Card>;
+  /** Fails an account still initiating or pending. */
+  failAccount(accountId: string): Promise<Account>;
+}
+
+export interface SandboxFees {
+  get(): Promise<Fees>;
+  /** Every transaction made from now on carries these: each type a percentage (`"0.5%"`) or a fixed token amount (`"0.10"`). */
+  set(fees: Fees): Promise<Fees>;
+  clear(): Promise<void>;
+}
+
+export function simulatorOf(control: ControlClient): SandboxSimulator {
+  return {
+    capture: async (authorisationId, amount) => {
+      await control.simulateCardAuthorisationCapture(authorisationId, amount === undefined ? undefined : { amount });
+    },
+    reverse: (transactionId) => control.reverseTransaction(transactionId),
+    refund: (cardId, refund) => control.refundCard(cardId, refund),
+    blockCard: (cardId) => control.blockCard(cardId),
+    suspendCard: (cardId) => control.suspendCard(cardId),
+    reinstateCard: (cardId) => control.reinstateCard(cardId),
+    failAccount: (accountId) => control.failAccount(accountId),
+  };
+}
+
+export function feesOf(control: ControlClient): SandboxFees {
+  return {
+    get: () => control.getFees(),
+    set: (fees) => control.setFees(fees),
+    clear: async () => {
+      await control.setFees({});
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * The sandbox's own money controls (docs/money-path.md: The money path), beside the simulator
+ * mirror under /_sandbox/simulator: capture a hold whole or in part, reverse a debit, refund on a
+ * card, block, suspend or reinstate a card, fail an account not yet deployed; and the programme's
+ * fees, /_sandbox/fees. Each route reads its input and answers; the rules are the domain's and the
+ * services apply them. Like the mirror, the simulator's controls are absent with --env production.
+ */
+import type { Deps } from '../../deps.js';
+import { Account } from '../../wire/account.js';
+import { Card } from '../../wire/card.js';
+import { Fees, FeeSettingsInput } from '../../wire/fees.js';
+import { CaptureRequest, RefundRequest } from '../../wire/money-path.js';
+import { Transaction } from '../../wire/payment.js';
+import { answer } from '../answer.js';
+import { controlRoute } from '../control-route.js';
+import type { ControlPlane } from '../control-plane.js';
+import { servicesOf } from '../env.js';
+import { idParam, jsonResponse, problem } from '../schemas.js';
+
+const simulator: [string] = ['Simulator'];
+const conflict = { 409: problem('Invalid state transition: the problem names the state the control needs') };
+
+export function controlMoneyRoutes(control: ControlPlane, deps: Deps): void {
+  controlRoute(
+    control,
+    {
+      method: 'get',
+      path: '/fees',
+      operationId: 'getFees',
+      summary: "The fees the programme's new transactions carry",
+      tags: ['Fees'],
+      responses: { 200: jsonResponse(Fees) },
+    },
+    (c) => answer(c, servicesOf(c).fees.get()),
+  );
+  controlRoute(
+    control,
+    {
+      method: 'put',
+      path: '/fees',
+      operationId: 'setFees',
+      summary: 'Set the fees of every transaction made from now on, each type a percentage ("0.5%") or a fixed token amount ("0.10"); {} for none',
+      tags: ['Fees'],
+      body: FeeSettingsInput,
+      responses: { 200: jsonResponse(Fees) },
+    },
+    (c, { body }) => answer(c, servicesOf(c).fees.set(body)),
+  );
+
+  if (deps.config.env === 'production') return;
+
+  controlRoute(
+    control,
+    {
+      method: 'patch',
+      path: '/simulator/authorisations/{authorisationId}/capture',
+      // The mirror's operation id: this is /v1's capture, with a partial amount besides.
+      operationId: 'simulateCardAuthorisationCapture',
+      summary: 'Capture a pending authorisation created with capture: false, whole or `amount` of it (the rest released); captured 1 s later',
+      tags: simulator,
+      params: idParam('authorisationId'),
+      body: CaptureRequest,
+      bodyOptional: true,
+      responses: {
+        202: { description: 'Accepted: the authorisation is capturing and is captured one second later' },
+        404: problem('Authorisation not found'),
+      },
+    },
+    (c, { params, body }) => {
+      servicesOf(c).authorisations.capture(params.authorisationId, body.amount);
+      return c.body(null, 202);
+    },
+  );
+  controlRoute(
+    control,
+    {
+      method: 'post',
+      path: '/simulator/transactions/{transactionId}/reverse',
+      operationId: 'reverseTransaction',
+      summary: 'Reverse a processing or processed debit: reversing now, reversed 1 s later',
+      tags: simulator,
+      params: idParam('transactionId'),
+      responses: { 202: jsonResponse(Transaction, 'The transaction, reversing'), 404: problem('Transaction not found'), ...conflict },
+    },
+    (c, { params }) => answer(c, servicesOf(c).transactions.reverse(params.transactionId), 202),
+  );
+  controlRoute(
+    control,
+    {
+      method: 'post',
+      path: '/simulator/cards/{cardId}/refund',
+      operationId: 'refundCard',
+      summary: "A merchant's refund on a card: a new credit transaction, processing, then processed 1 s later",
+      tags: simulator,
+      params: idParam('cardId'),
+      body: RefundRequest(deps.shared.money.currencies),
+      responses: { 201: jsonResponse(Transaction, 'The credit transaction'), 404: problem('Card (or the transaction named) not found'), ...conflict },
+    },
+    (c, { params, body }) => answer(c, servicesOf(c).refunds.refund(params.cardId, body), 201),
+  );
+  const cardMoves = [
+    ['block', 'blockCard', 'The issuer blocks an active or suspended card: it takes no payment and cannot be activated'],
+    ['suspend', 'suspendCard', 'The issuer suspends an active card for a while'],
+    ['reinstate', 'reinstateCard', 'The issuer lets a blocked or suspended card take payments again'],
+  ] as const;
+  for (const [move, operationId, summary] of cardMoves) {
+    controlRoute(
+      control,
+      {
+        method: 'patch',
+        path: `/simulator/cards/{cardId}/${move}`,
+        operationId,
+        summary,
+        tags: simulator,
+        params: idParam('cardId'),
+        responses: { 200: jsonResponse(Card, 'The card'), 404: problem('Card not found'), ...conflict },
+      },
+      (c, { params }) => answer(c, servicesOf(c).cards[move](params.cardId)),
+    );
+  }
+  controlRoute(
+    control,
+    {
+      method: 'patch',
+      path: '/simulator/accounts/{accountId}/fail',
+      operationId: 'failAccount',
+      summary: 'Fail an account whose deployment has not finished (initiating or pending)',
+      tags: simulator,
+      params: idParam('accountId'),
+      responses: { 200: jsonResponse(Account, 'The account'), 404: problem('Account not found'), ...conflict },
+    },
+    (c, { params }) => answer(c, servicesOf(c).accounts.fail(params.accountId)),
+  );
+}

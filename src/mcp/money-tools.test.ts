@@ -1,0 +1,89 @@
+/**
+ * The money path's MCP tools (docs/agents.md: Coding agents): capture with an amount, reverse,
+ * refund, block, suspend, reinstate, fail_account and the fees tools, each answering with what
+ * its command prints with --json, a refusal a tool error carrying the problem. In-process.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../cli/program.js';
+import { cliContext } from '../testing/cli.js';
+import { createTestSandbox } from '../testing/harness.js';
+import { createMcpServer, fixedSandbox } from './server.js';
+
+async function connected() {
+  const sb = createTestSandbox();
+  const { body } = await sb.json('POST', '/_sandbox/seed', {
+    token: false,
+    body: {
+      customers: [
+        {
+          externalId: 'c',
+          accounts: [
+            {
+              currencies: ['EUR'],
+              cards: [
+                {
+                  authorisations: [
+                    { amount: '20', currency: 'EUR' },
+                    { amount: '9', currency: 'EUR', status: 'pending' },
+                  ],
+                },
+              ],
+            },
+            { currencies: ['EUR'], status: 'initiating' },
+          ],
+        },
+      ],
+    },
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(fixedSandbox(cliContext(sb, { json: true }).client), COMMANDS).connect(serverSide);
+  const agent = new Client({ name: 'test-agent', version: '1.0.0' });
+  await agent.connect(clientSide);
+  const card = body.customers[0].accounts[0].cards[0];
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await agent.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+  const ok = async (name: string, args: Record<string, unknown> = {}) => {
+    const answer = await call(name, args);
+    expect(answer.isError, answer.content[0]?.text).toBeFalsy();
+    return JSON.parse(answer.content[0]!.text) as any;
+  };
+  return { sb, agent, call, ok, card, accountId: body.customers[0].accounts[1].id as string };
+}
+
+describe('the money path as MCP tools', () => {
+  it('drives every control and answers with the resource', async () => {
+    const { sb, agent, ok, card, accountId } = await connected();
+    const tools = (await agent.listTools()).tools;
+    const capture = tools.find((t) => t.name === 'capture')!;
+    expect(capture.inputSchema.required).toEqual(['authorisationId']);
+    expect(Object.keys(capture.inputSchema.properties ?? {})).toEqual(['authorisationId', 'amount']);
+    for (const name of ['reverse', 'refund', 'block', 'suspend', 'reinstate', 'fail_account', 'fees_show', 'fees_set', 'fees_clear'])
+      expect(tools.map((t) => t.name)).toContain(name);
+
+    expect(await ok('fees_set', { partner: '1%' })).toEqual({ partner: '1%' });
+    expect(await ok('capture', { authorisationId: card.authorisations[1].id, amount: '3' })).toBeNull();
+    expect(await ok('reverse', { transactionId: card.authorisations[0].transaction.id })).toMatchObject({ status: 'reversing', direction: 'debit' });
+    expect(await ok('refund', { cardId: card.id, amount: '2', currency: 'EUR' })).toMatchObject({
+      direction: 'credit',
+      fees: [{ type: 'partner', tokenAmount: '0.02' }],
+    });
+    expect((await ok('suspend', { cardId: card.id })).status).toBe('suspended');
+    expect((await ok('block', { cardId: card.id })).status).toBe('blocked');
+    expect((await ok('reinstate', { cardId: card.id })).status).toBe('active');
+    expect((await ok('fail_account', { accountId })).status).toBe('failed');
+    expect(await ok('fees_show')).toEqual({ partner: '1%' });
+    expect(await ok('fees_clear')).toEqual({});
+    await sb.deps.services.scheduler.advance(sb.deps.clock.now() + 1_000);
+    expect(sb.deps.services.transactions.forCard(card.id).find((t) => t.authorisationId === card.authorisations[1].id)).toMatchObject({ amount: '3' });
+  });
+
+  it('answers a refusal as a tool error carrying the problem', async () => {
+    const { call, card } = await connected();
+    const refused = await call('reinstate', { cardId: card.id });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(/invalid_state_transition/);
+    expect(refused.content[0]!.text).toMatch(/cannot reinstate a card that is active: only a card that is blocked or suspended can become active/);
+  });
+});

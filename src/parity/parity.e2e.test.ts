@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createClient } from '../client/create-client.js';
+import { createWallet } from '../companion/wallet.js';
+import { startParityUpstream, type ParityUpstream } from '../testing/parity-upstream.js';
+import { freePort, runCli, spawnCli, waitForOutput } from '../testing/spawn.js';
+import { JOURNEY } from './journey.js';
+import type { ParityReport } from './report.js';
+
+// `card-sandbox parity` (docs/parity.md) against a second card-sandbox as the upstream, with its own
+// credentials and signing key and strict verification: the same journey on both finds no
+// difference, touches nothing it did not make, ends what it made, and says why when it cannot run.
+let upstream: ParityUpstream;
+beforeAll(async () => {
+  upstream = await startParityUpstream();
+});
+afterAll(() => upstream?.stop());
+
+const credentials = () => ['--upstream', `${upstream.sandbox.url}/v1`, '--api-key', upstream.apiKey, '--api-secret', upstream.apiSecret];
+const withKey = () => [...credentials(), '--signing-key', upstream.privateKeyFile, '--signing-key-id', upstream.keyId];
+
+const junit = (file: string) =>
+  new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(file, 'utf8')) as {
+    testsuites: { testsuite: Record<string, string> & { testcase: { name: string; time: string; failure?: unknown; error?: unknown; skipped?: unknown }[] } };
+  };
+
+describe('against an upstream that is a card-sandbox', () => {
+  test('finds no difference, touches nothing it did not make and ends what it made; its JSON, --out and JUnit agree', { timeout: 120_000 }, async () => {
+    // What the upstream's account held before: a customer and a webhook parity must not touch.
+    const client = createClient({
+      baseUrl: upstream.sandbox.url,
+      apiKey: upstream.apiKey,
+      apiSecret: upstream.apiSecret,
+      signingKey: { keyId: upstream.keyId, privateKey: upstream.privateKeyPem },
+    });
+    const theirs = await client.createCustomer({ chainId: createWallet().chainId, externalId: 'held-before' });
+    const hook = await client.saveWebhook({ callbackUrl: 'http://127.0.0.1:9/held-before', types: ['card.updated'] });
+    const before = { customer: await client.getCustomer(theirs.id), webhook: await client.getWebhook(hook.id) };
+
+    const [xmlFile, jsonFile] = [join(upstream.dir, 'parity.xml'), join(upstream.dir, 'parity.json')];
+    const run = await runCli(['parity', ...withKey(), '--json', '--junit', xmlFile, '--out', jsonFile]);
+    expect(run.stderr).toMatch(/^parity: \d+ steps against http:\/\/127\.0\.0\.1:\d+\/v1 \(API key [-0-9a-f]{36}\)/);
+    const report = JSON.parse(run.stdout) as ParityReport;
+    expect(report.steps.filter((s) => s.differences.length > 0)).toEqual([]);
+    expect(run.code).toBe(0);
+
+    // The document's shape, exactly.
+    expect(Object.keys(report)).toEqual(['upstream', 'local', 'steps', 'summary']);
+    expect(report.upstream).toBe(`${upstream.sandbox.url}/v1`);
+    expect(report.local).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(report.summary).toEqual({ steps: JOURNEY.length, differing: 0 });
+    expect(report.steps.map((s) => s.id)).toEqual(JOURNEY.map((s) => s.id));
+    for (const step of report.steps) expect(Object.keys(step)).toEqual(['id', 'operationId', 'method', 'path', 'differences']);
+    expect(report.steps.find((s) => s.id === 'create-card-1')).toMatchObject({
+      operationId: 'createAccountCard',
+      method: 'POST',
+      path: '/v1/accounts/{accountId}/cards',
+    });
+    expect(JSON.parse(readFileSync(jsonFile, 'utf8'))).toEqual(report);
+
+    const suite = junit(xmlFile).testsuites.testsuite;
+    expect(suite).toMatchObject({ tests: String(JOURNEY.length), failures: '0', errors: '0', skipped: '0' });
+    expect(Number(suite.time)).toBeGreaterThan(0);
+    expect(new Date(`${suite.timestamp}Z`).getTime()).not.toBeNaN();
+    expect(suite.testcase.map((t) => t.name)).toEqual(report.steps.map((s) => `${s.id}: ${s.method} ${s.path}`));
+    for (const t of suite.testcase) expect(Number.isFinite(Number(t.time))).toBe(true);
+
+    // It sent nothing about what it did not make, changed no credential or key, and every request
+    // it signed verified: the only refusals are the journey's own.
+    const sent = (await upstream.journal()).filter((r) => r.path.startsWith('/v1/'));
+    expect(sent.filter((r) => r.path.includes(theirs.id) || r.path.includes(hook.id)).map((r) => r.method)).toEqual(['GET', 'GET']);
+    expect(sent.filter((r) => r.path.startsWith('/v1/auth/') && r.path !== '/v1/auth/token')).toEqual([]);
+    expect(sent.filter((r) => r.status === 400).map((r) => `${r.method} ${r.path.replace(/[-0-9a-f]{36}/, '{id}')}`)).toEqual([
+      'POST /v1/customers',
+      'POST /v1/customers',
+      'PATCH /v1/simulator/authorisations/{id}/capture',
+    ]);
+    expect(await client.getCustomer(theirs.id)).toEqual(before.customer);
+    expect(await client.getWebhook(hook.id)).toEqual(before.webhook);
+
+    // What it made is ended: cards deleted or failed, the account closed, webhooks deleted, customers inactive or rejected.
+    expect(new Set((await client.getCards()).map((c) => c.status))).toEqual(new Set(['terminated', 'issue_failed']));
+    expect((await client.getAccounts()).map((a) => a.status)).toEqual(['closed']);
+    expect((await client.getWebhooks()).map((w) => w.id)).toEqual([hook.id]);
+    const customers = (await client.getCustomers()).filter((c) => c.id !== theirs.id);
+    expect(customers.map((c) => c.status).sort()).toEqual(['inactive', 'rejected']);
+  });
+});
+
+test('Ctrl-C stops it after the step in flight, and what it made on the upstream is ended: exit 2', { timeout: 60_000 }, async () => {
+  const before = (await upstream.journal()).length;
+  const run = spawnCli(['parity', ...withKey()]);
+  await waitForOutput(run, (_, stderr) => stderr.includes('It ends what it made'));
+  // Well into the journey: a card made and deactivated, the account and the customer active.
+  const deadline = performance.now() + 30_000;
+  while (!(await upstream.journal()).slice(before).some((r) => r.method === 'PATCH' && r.path.endsWith('/deactivate'))) {
+    if (performance.now() > deadline) throw new Error(`no card was deactivated on the upstream:\n${run.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  run.child.kill('SIGINT');
+  const { code, stderr } = await run.exited;
+  expect(code).toBe(2);
+  expect(stderr).toMatch(/^clean-up on the upstream: account [-0-9a-f]{36}: closed$/m);
+  expect(stderr).toMatch(/^clean-up on the upstream: customer [-0-9a-f]{36}: deactivated$/m);
+  expect(stderr).toMatch(new RegExp(`^error stopped after \\d+ of ${JOURNEY.length} steps; what it made on the upstream was cleaned up$`, 'm'));
+  const client = createClient({
+    baseUrl: upstream.sandbox.url,
+    apiKey: upstream.apiKey,
+    apiSecret: upstream.apiSecret,
+    signingKey: { keyId: upstream.keyId, privateKey: upstream.privateKeyPem },
+  });
+  expect((await client.getCards()).filter((c) => !['terminated', 'issue_failed'].includes(c.status))).toEqual([]);
+  expect((await client.getAccounts()).filter((a) => a.status !== 'closed')).toEqual([]);
+  expect((await client.getCustomers()).filter((c) => c.status === 'active')).toEqual([]);
+});
+
+describe('when it cannot run', () => {
+  test('a secret the upstream refuses: exit 2, one line, nothing made', async () => {
+    const before = (await upstream.journal()).length;
+    const run = await runCli(['parity', '--upstream', `${upstream.sandbox.url}/v1`, '--api-key', upstream.apiKey, '--api-secret', 'wrong']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^error cannot run: the API key and secret were refused: .* answered 401 invalid_credentials$/),
+    ]);
+    expect((await upstream.journal()).slice(before).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /v1/auth/token 401']);
+  });
+
+  test('an upstream that does not answer: exit 2, one line', async () => {
+    const run = await runCli(['parity', '--upstream', `http://127.0.0.1:${await freePort()}/v1`, '--api-key', 'k', '--api-secret', 's']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error cannot run: .*ECONNREFUSED/)]);
+  });
+
+  test('a sandbox at --url that does not answer: exit 2, one line', async () => {
+    const run = await runCli(['parity', ...withKey(), '--url', `http://127.0.0.1:${await freePort()}`]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^error cannot run: no sandbox reachable at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/),
+    ]);
+  });
+
+  test.each([
+    [['--signing-key', 'client.key'], '--signing-key and --signing-key-id go together'],
+    [['--signing-key', '/nonexistent/client.key', '--signing-key-id', 'k'], 'cannot read --signing-key /nonexistent/client.key: ENOENT'],
+    [['--signing-key', 'package.json', '--signing-key-id', 'k'], '--signing-key package.json is not a PEM private key'],
+  ])('bad usage %j: exit 2 saying so', async (flags, message) => {
+    const run = await runCli(['parity', '--upstream', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--api-secret', 's', ...flags]);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: `error ${message}\n` });
+  });
+
+  test('an --upstream that is not an http(s) URL: exit 2', async () => {
+    const run = await runCli(['parity', '--upstream', 'ftp://example.com/v1', '--api-key', 'k', '--api-secret', 's']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error --upstream must be the service's base URL with \/v1/);
+  });
+});
+
+describe('--dry-run', () => {
+  test('prints what it would touch and every step, and sends nothing', async () => {
+    const before = (await upstream.journal()).length;
+    const run = await runCli(['parity', ...credentials(), '--dry-run']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('touches nothing else: no credential is changed, and no signing key but one of its own');
+    for (const step of JOURNEY) expect(run.stdout).toMatch(new RegExp(`^${step.id} +\\S+ /v1/`, 'm'));
+    const json = await runCli(['parity', ...withKey(), '--dry-run', '--json']);
+    const steps = (JSON.parse(json.stdout) as { steps: { id: string; method: string; path: string; does: string }[] }).steps;
+    expect(steps.map((s) => s.id)).toEqual(JOURNEY.map((s) => s.id));
+    expect(json.stderr).toContain('and no signing key.');
+    expect((await upstream.journal()).length).toBe(before);
+  });
+});

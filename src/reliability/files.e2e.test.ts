@@ -1,0 +1,159 @@
+/**
+ * A user's files, with the built CLI (docs/reliability.md: Files are whole): `--export-on-exit`
+ * killed with SIGKILL at many moments of its write leaves the previous file whole or the new one,
+ * never an empty or partial one; a folder it cannot write to is refused at start, and a write
+ * that fails at exit exits 1; `--import`, `--seed` and `seed` read no more than the sandbox takes
+ * (`/dev/zero` is refused at once), and say what is wrong without a byte of the file; `snapshot
+ * export --out` and `report --junit` leave no temporary file behind; `skill --install` below /proc
+ * fails at once, naming the folder.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestSandbox } from '../testing/harness.js';
+import { parseSeedDocument } from '../wire/seed.js';
+import { assertBuilt, runCli, spawnCli, startSandbox } from '../testing/spawn.js';
+
+// Every run is a Node process start on a loaded machine: generous limits, no speed checks.
+vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
+
+const dir = mkdtempSync(join(tmpdir(), 'reliability-files-'));
+const SECRET = 'root:x:0:0:the-secret-line-of-a-file';
+let world: string;
+
+/**
+ * Resolves once the sandbox started by `pid` has recorded itself in its run file, which it does
+ * right before it listens for SIGTERM: a signal sent earlier would find no handler.
+ */
+async function listening(pid: number): Promise<void> {
+  const file = join(tmpdir(), `card-sandbox-${process.getuid?.() ?? 'user'}`, `${pid}.json`);
+  while (!existsSync(file)) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Whether `text` is a whole snapshot file: JSON, of the format, its state matching its digest. */
+function whole(text: string): boolean {
+  try {
+    const file = JSON.parse(text) as { format?: string; sha256?: string; state?: unknown };
+    return file.format === 'card-sandbox snapshot' && createHash('sha256').update(JSON.stringify(file.state)).digest('hex') === file.sha256;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(() => {
+  assertBuilt();
+  // A world of some size, so that its file takes a while to write: 800 customers with an account and a card.
+  const sb = createTestSandbox();
+  const customers = Array.from({ length: 800 }, (_, i) => ({ externalId: `c-${i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] }));
+  sb.deps.services.sandbox.seed(parseSeedDocument({ customers }));
+  world = sb.deps.snapshots.export(sb.deps.programmes.default());
+  writeFileSync(join(dir, SECRET.slice(0, 4)), `${SECRET}\nmore lines\n`);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('--export-on-exit', () => {
+  it('killed with SIGKILL at twenty moments of its write, leaves the previous file whole or the new one', async () => {
+    const seen = { previous: 0, next: 0 };
+    for (let run = 0; run < 20; run++) {
+      const folder = mkdtempSync(join(dir, `kill-${run}-`));
+      const file = join(folder, 'world.snapshot.json');
+      writeFileSync(file, world);
+      const sandbox = await startSandbox(['--import', file, '--export-on-exit', file]);
+      await listening(sandbox.process.child.pid!);
+      // Kill at a moment of the write: once the folder changes (the write has begun), after 0–19 ms.
+      const delay = run;
+      const watcher = watch(folder, () => {
+        watcher.close();
+        setTimeout(() => sandbox.process.child.kill('SIGKILL'), delay);
+      });
+      sandbox.process.child.kill('SIGTERM');
+      await sandbox.process.exited;
+      watcher.close();
+      const left = readFileSync(file, 'utf8');
+      expect(whole(left), `run ${run}: ${left.length} bytes`).toBe(true);
+      if (left === world) seen.previous++;
+      else seen.next++;
+      // Nothing but the file is left in its folder by a write that finished.
+      if (left !== world) expect(readdirSync(folder)).toEqual(['world.snapshot.json']);
+    }
+    expect(seen.previous + seen.next).toBe(20);
+  });
+
+  it('to a folder that does not exist: refused at start with exit 2, naming the path', async () => {
+    const file = join(dir, 'no-such-folder', 'out.snapshot.json');
+    const run = await runCli(['start', '--port', '0', '--export-on-exit', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--export-on-exit ${file}: the folder ${join(dir, 'no-such-folder')} does not exist`);
+  });
+
+  it('that cannot be written at exit: the process exits 1, saying so', async () => {
+    const folder = mkdtempSync(join(dir, 'gone-'));
+    const sandbox = await startSandbox(['--export-on-exit', join(folder, 'out.snapshot.json')]);
+    await listening(sandbox.process.child.pid!);
+    rmSync(folder, { recursive: true });
+    sandbox.process.child.kill('SIGTERM');
+    const run = await sandbox.process.exited;
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('could not be written');
+  });
+});
+
+describe('reading a file given by its path', () => {
+  it.each([
+    ['--import /dev/zero', ['start', '--port', '0', '--import', '/dev/zero'], /cannot read the snapshot file \/dev\/zero: larger than 64 MiB/],
+    ['--seed /dev/zero', ['start', '--port', '0', '--seed', '/dev/zero'], /cannot read the seed file \/dev\/zero: larger than 1 MiB/],
+  ])('%s: refused at once, exit 2', async (_, args, message) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('a file that is not JSON, given to --import, --seed, seed or snapshot restore --file: said so without a byte of it', async () => {
+    const file = join(dir, SECRET.slice(0, 4));
+    const sandbox = await startSandbox();
+    try {
+      for (const args of [
+        ['start', '--port', '0', '--import', file],
+        ['start', '--port', '0', '--seed', file],
+        ['seed', file, '--url', sandbox.url],
+        ['snapshot', 'restore', '--file', file, '--url', sandbox.url],
+      ]) {
+        const run = await runCli(args);
+        expect(run.code, args.join(' ')).not.toBe(0);
+        expect(run.stderr, args.join(' ')).toMatch(/not JSON/);
+        expect(`${run.stdout}${run.stderr}`, args.join(' ')).not.toMatch(/root:x|secret/);
+      }
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});
+
+describe('writing a file', () => {
+  it('snapshot export --out and report --junit write whole files and leave nothing else', async () => {
+    const sandbox = await startSandbox(['--seed', 'fixtures/demo.json']);
+    try {
+      const folder = mkdtempSync(join(dir, 'out-'));
+      const saved = await runCli(['snapshot', 'save', '--json', '--url', sandbox.url]);
+      const { id } = JSON.parse(saved.stdout) as { id: string };
+      expect((await runCli(['snapshot', 'export', id, '--out', join(folder, 'a.snapshot.json'), '--url', sandbox.url])).code).toBe(0);
+      await runCli(['report', '--junit', join(folder, 'report.xml'), '--url', sandbox.url]);
+      expect(readdirSync(folder).sort()).toEqual(['a.snapshot.json', 'report.xml']);
+      expect(whole(readFileSync(join(folder, 'a.snapshot.json'), 'utf8'))).toBe(true);
+      expect(readFileSync(join(folder, 'report.xml'), 'utf8')).toMatch(/<\/testsuites>\n$/);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
+  it('skill --install below /proc fails at once, naming the folder', async () => {
+    const installing = spawnCli(['skill', '--install', '/proc/self/x']);
+    const run = await installing.exited;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/cannot install the skill in \/proc\/self\/x\/card-sandbox: cannot make \/proc\/self\/x/);
+    expect(existsSync('/proc/self/x')).toBe(false);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * The snapshot file's description of a world (docs/snapshots.md: The file): for each of its tables,
+ * the format's own fields — their names, what each holds (an id, a text, an instant as RFC 3339, a
+ * boolean, a JSON value of a known shape…) and the database column it is kept in. The file is
+ * written from the columns and read back into them through this list alone, so that a column added
+ * to the database later changes neither the files written nor the files read: a column no field
+ * names takes its default, and a field added to the format comes with a migration (migrations.ts).
+ *
+ * Reading a record checks every value to its kind (and, in range, every instant: domain/instant.ts)
+ * before it becomes a cell; the checks that need the whole world are in checks.ts. The tables and
+ * their fields are listed in tables.ts.
+ */
+import { getTableConfig, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { z } from 'zod';
+import { instantProblem, iso } from '../domain/instant.js';
+import { WORLD_TABLES, type WorldTableName } from '../store/world.js';
+
+/** What a field holds, and how it is written in the file and kept in its column. */
+type Kind =
+  | { type: 'text'; max?: number }
+  | { type: 'enum'; values: ReadonlySet<string> }
+  | { type: 'int'; min: number; max: number }
+  | { type: 'instant' }
+  | { type: 'bool' }
+  | { type: 'json'; schema: z.ZodType };
+
+export interface Field {
+  /** The format's name for it. */
+  name: string;
+  column: SQLiteColumn;
+  kind: Kind;
+  nullable: boolean;
+}
+
+export interface FormatTable {
+  name: WorldTableName;
+  sqlName: string;
+  fields: Field[];
+  /** Columns the format does not write, made from the record when it is read back (a lower-cased key). */
+  derived: { column: SQLiteColumn; from: (record: Record<string, unknown>) => unknown }[];
+}
+
+const field =
+  (kind: Kind) =>
+  (column: SQLiteColumn): Omit<Field, 'name'> => ({ column, kind, nullable: !column.notNull });
+export const text = field({ type: 'text' });
+export const instant = field({ type: 'instant' });
+export const bool = field({ type: 'bool' });
+export const int = (min: number, max = Number.MAX_SAFE_INTEGER) => field({ type: 'int', min, max });
+export const json = (schema: z.ZodType) => field({ type: 'json', schema });
+export const enumOf = (column: SQLiteColumn) => field({ type: 'enum', values: new Set(column.enumValues ?? []) })(column);
+
+export function table(
+  name: WorldTableName,
+  fields: Record<string, Omit<Field, 'name'>>,
+  derived: Record<string, (record: Record<string, unknown>) => unknown> = {},
+): FormatTable {
+  const columns = getTableConfig(WORLD_TABLES[name]).columns;
+  const byKey = Object.entries(WORLD_TABLES[name]) as [string, unknown][];
+  const columnOf = (key: string) => {
+    const column = byKey.find(([k]) => k === key)?.[1] as SQLiteColumn | undefined;
+    if (!column || !columns.includes(column)) throw new Error(`snapshot format: ${name} has no column ${key}`);
+    return column;
+  };
+  return {
+    name,
+    sqlName: getTableConfig(WORLD_TABLES[name]).name,
+    fields: Object.entries(fields).map(([fieldName, f]) => ({ name: fieldName, ...f })),
+    derived: Object.entries(derived).map(([key, from]) => ({ column: columnOf(key), from })),
+  };
+}
+
+export type FileRecord = Record<string, unknown>;
+
+/** A cell as the file writes it. */
+export function fileValue(field: Field, cell: unknown): unknown {
+  if (cell === null || cell === undefined) return null;
+  switch (field.kind.type) {
+    case 'instant':
+      return iso(cell as number);
+    case 'bool':
+      return cell === 1 || cell === true;
+    case 'json':
+      return typeof cell === 'string' ? (JSON.parse(cell) as unknown) : cell;
+    default:
+      return cell;
+  }
+}
+
+/** A record of the file from a row of cells, in the order `columnsOf(table)` names them. */
+export function recordOf(table: FormatTable, row: unknown[]): FileRecord {
+  const record: FileRecord = {};
+  table.fields.forEach((f, i) => (record[f.name] = fileValue(f, row[i])));
+  return record;
+}
+
+/** The columns a table's rows are read from and written to: the fields', then the derived ones. */
+export const columnsOf = (table: FormatTable): SQLiteColumn[] => [...table.fields.map((f) => f.column), ...table.derived.map((d) => d.column)];
+
+/** RFC 3339 as the file writes it: UTC, with milliseconds. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+
+/** What is wrong with a value the file holds for `field`, or its cell. */
+function cellOf(field: Field, value: unknown): { cell: unknown } | { problem: string } {
+  if (value === null || value === undefined) return field.nullable ? { cell: null } : { problem: value === undefined ? 'is missing' : 'must not be null' };
+  const { kind } = field;
+  switch (kind.type) {
+    case 'text':
+      return typeof value === 'string' ? { cell: value } : { problem: 'must be a string' };
+    case 'enum':
+      return typeof value === 'string' && kind.values.has(value) ? { cell: value } : { problem: `must be one of ${[...kind.values].join(', ')}` };
+    case 'int':
+      return Number.isSafeInteger(value) && (value as number) >= kind.min && (value as number) <= kind.max
+        ? { cell: value }
+        : { problem: `must be an integer from ${kind.min} to ${kind.max}` };
+    case 'bool':
+      return typeof value === 'boolean' ? { cell: value ? 1 : 0 } : { problem: 'must be true or false' };
+    case 'instant': {
+      if (typeof value !== 'string' || !INSTANT.test(value)) return { problem: 'must be an RFC 3339 instant in UTC, such as 2026-01-01T09:00:00.000Z' };
+      const t = Date.parse(value);
+      const problem = instantProblem(t);
+      return problem === undefined ? { cell: t } : { problem };
+    }
+    case 'json': {
+      const parsed = kind.schema.safeParse(value);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        return { problem: `${issue.path.length ? `${issue.path.join('.')} ` : ''}${issue.message}` };
+      }
+      return { cell: JSON.stringify(parsed.data) };
+    }
+  }
+}
+
+export interface RecordProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * The cells of one record, in the order `columnsOf(table)` names them; or its problems, each at
+ * `<at>.<field>`. A field the format does not know is a problem too: the file is of another format.
+ */
+export function cellsOf(table: FormatTable, record: unknown, at: string, problems: RecordProblem[]): unknown[] | undefined {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    problems.push({ path: at, message: 'must be an object' });
+    return undefined;
+  }
+  const given = record as FileRecord;
+  const cells: unknown[] = [];
+  let ok = true;
+  for (const f of table.fields) {
+    const read = cellOf(f, given[f.name]);
+    if ('problem' in read) {
+      problems.push({ path: `${at}.${f.name}`, message: read.problem });
+      ok = false;
+    } else cells.push(read.cell);
+  }
+  const known = table.fields.length;
+  if (Object.keys(given).length !== known) {
+    for (const name of Object.keys(given)) {
+      if (!table.fields.some((f) => f.name === name)) {
+        problems.push({ path: `${at}.${name}`, message: `is not a field of ${table.name}` });
+        ok = false;
+      }
+    }
+  }
+  if (!ok) return undefined;
+  for (const d of table.derived) cells.push(d.from(given));
+  return cells;
+}

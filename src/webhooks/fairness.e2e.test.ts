@@ -1,0 +1,108 @@
+/**
+ * The attempts in flight shared fairly (docs/webhooks.md: Sharing the attempts in flight): a
+ * programme whose receiver hangs, with many deliveries waiting, holds no more than its share, so
+ * that another programme's one delivery — or another subscription's of the same programme — goes
+ * out at once, long before the hanging attempts time out; a deleted programme's attempts are cut
+ * at once; a restore and a save do not wait behind a receiver that hangs, nor behind an advance
+ * waiting on one. Each waits on the event it is about, raced against the hanging attempts' own
+ * timeout (ATTEMPT_TIMEOUT_MS): the event must come first.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
+import { startTestReceiver, type Receiver } from '../testing/receiver.js';
+import { WEBHOOK_TYPES } from '../domain/outbox.js';
+import { MAX_IN_FLIGHT } from './dispatcher.js';
+import { ATTEMPT_TIMEOUT_MS } from './send.js';
+
+const ALL = [...WEBHOOK_TYPES];
+
+/** Whichever comes first: `event`, or the hanging attempts' timeout. */
+const beforeTimeout = <T>(event: Promise<T>): Promise<T | 'the hanging attempts timed out first'> =>
+  Promise.race([
+    event,
+    new Promise<'the hanging attempts timed out first'>((r) => setTimeout(() => r('the hanging attempts timed out first'), ATTEMPT_TIMEOUT_MS).unref()),
+  ]);
+
+describe('the attempts in flight, shared fairly', () => {
+  let sb: TestSandbox;
+  let hanging: Receiver;
+  let healthy: Receiver;
+  beforeEach(async () => {
+    sb = createTestSandbox();
+    hanging = await startTestReceiver('hang');
+    healthy = await startTestReceiver(200);
+    sb.deps.programmes.start();
+  });
+  afterEach(async () => {
+    sb.deps.programmes.stop();
+    await Promise.all(sb.deps.programmes.loaded().map(({ services }) => services.webhooks.drain(100)));
+    await Promise.all([hanging.close(), healthy.close()]);
+  });
+
+  const control = (method: string, path: string, body?: unknown, programme?: string) =>
+    sb.json(method, `/_sandbox${path}`, { token: false, body, ...(programme && { headers: { 'Sandbox-Programme': programme } }) });
+  const customers = (n: number, prefix: string) =>
+    Array.from({ length: n }, (_, i) => ({ externalId: `${prefix}-${i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] }));
+
+  /**
+   * Programme A (the default one): subscriptions whose receiver hangs, with hundreds of deliveries
+   * waiting. One subscription takes its share of A's (a quarter of the pool); several take A's
+   * whole share (half the pool), and no more.
+   */
+  const hangingProgramme = async (subscriptions: number) => {
+    const webhooks = Array.from({ length: subscriptions }, (_, i) => ({ callbackUrl: `${hanging.url}/a${i}`, types: ALL }));
+    await control('POST', '/seed', { webhooks, customers: customers(40, 'a') });
+    const share = subscriptions === 1 ? MAX_IN_FLIGHT / 4 : MAX_IN_FLIGHT / 2;
+    await hanging.waitFor(MAX_IN_FLIGHT / 4, 30_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const held = sb.deps.services.webhooks.dispatcher.inFlight;
+    expect(held).toBeLessThanOrEqual(share);
+    if (subscriptions === 1) expect(held).toBe(share);
+    expect(hanging.requests).toHaveLength(held);
+  };
+
+  it("another programme's one delivery arrives at once, while the first's receiver hangs with hundreds waiting", async () => {
+    await hangingProgramme(6);
+    const b = (await control('POST', '/programmes', { name: 'b' })).body;
+    await control('POST', '/seed', { webhooks: [{ callbackUrl: `${healthy.url}/b`, types: ['customer.updated'] }], customers: [{ externalId: 'b-0' }] }, b.id);
+    expect(await beforeTimeout(healthy.waitFor(1, ATTEMPT_TIMEOUT_MS * 3))).toHaveLength(1);
+    expect(healthy.requests[0]!.path).toBe('/b');
+  });
+
+  it('another subscription of the same programme is not starved by the one that hangs', async () => {
+    await hangingProgramme(1);
+    await control('POST', '/seed', { webhooks: [{ callbackUrl: `${healthy.url}/a2`, types: ['customer.updated'] }], customers: [{ externalId: 'a2-0' }] });
+    expect(await beforeTimeout(healthy.waitFor(1, ATTEMPT_TIMEOUT_MS * 3))).toHaveLength(1);
+  });
+
+  it("a deleted programme's attempts are cut at once, their sockets closed, their slots free", async () => {
+    const a = (await control('POST', '/programmes', { name: 'a' })).body;
+    await control('POST', '/seed', { webhooks: [{ callbackUrl: `${hanging.url}/a`, types: ALL }], customers: customers(20, 'a') }, a.id);
+    await hanging.waitFor(MAX_IN_FLIGHT / 4, 30_000);
+    expect((await control('DELETE', `/programmes/${a.id}`)).status).toBe(204);
+    const cut = (async () => {
+      while (hanging.connections > 0) await new Promise((r) => setTimeout(r, 10));
+      return 'cut';
+    })();
+    expect(await beforeTimeout(cut)).toBe('cut');
+  });
+
+  it('a restore does not wait behind attempts hanging in flight, nor behind an advance waiting on them', async () => {
+    const saved = (await control('POST', '/snapshots', { name: 'empty' })).body;
+    await hangingProgramme(1);
+    // An advance whose retries wait on the receiver that hangs.
+    const advancing = control('POST', '/clock/advance', { by: '1h' });
+    const restored = beforeTimeout(control('POST', `/snapshots/${saved.id}/restore`));
+    expect(await restored).toMatchObject({ status: 200 });
+    expect((await beforeTimeout(advancing)) as { status: number }).toMatchObject({ status: 200 });
+    expect((await control('GET', '/world/counts')).body.customers).toBe(0);
+  });
+
+  it('a save does not wait behind an advance waiting on a receiver that hangs', async () => {
+    await hangingProgramme(1);
+    // An advance through an hour of retries, each batch waiting on the receiver that hangs (afterEach stops it).
+    void control('POST', '/clock/advance', { by: '1h' });
+    const saved = await beforeTimeout(control('POST', '/snapshots', { name: 'while advancing' }));
+    expect(saved).toMatchObject({ status: 201, body: { counts: { customers: 40 } } });
+  });
+});
