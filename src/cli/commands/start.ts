@@ -154,6 +154,8 @@ export const startCommand = command({
     ...((spec.defaultText ?? (spec.default !== undefined && spec.default !== false)) && { defaultText: spec.defaultText ?? String(spec.default) }),
   })),
   action: async ({ io, env }, opts) => {
+    // Taken first: npm may be stopped while the sandbox starts, and then the parent is already another.
+    const parent = process.ppid;
     const flags: Partial<Record<keyof Config, string | boolean>> = {};
     for (const [attribute, value] of Object.entries(opts as Record<string, string | boolean | undefined>)) {
       const key = CONFIG_KEYS.get(attribute);
@@ -181,7 +183,6 @@ export const startCommand = command({
     // Run by an npm script (`npm start`): stopping npm by its pid kills it and its shell but not us,
     // which would keep the port. Once the parent is gone, stop as for SIGTERM.
     if (env.npm_lifecycle_event !== undefined) {
-      const parent = process.ppid;
       const watch = setInterval(() => {
         if (process.ppid === parent) return;
         clearInterval(watch);
