@@ -1,0 +1,48 @@
+/**
+ * What the snapshot tests share (src/snapshots/*.e2e.test.ts): the control plane of the sandbox under
+ * test, everything a test compares of a programme, and a world with a held authorisation and a
+ * webhook whose deliveries fail.
+ */
+import { expect } from 'vitest';
+import type { TestSandbox } from './harness.js';
+import { payments, SECOND } from './payments.js';
+import type { Receiver } from './receiver.js';
+import { issuedCard } from './world.js';
+
+/** `made`: the sandbox and the receiver that answers 503, as the test's hooks made them. */
+export function snapshotHelpers(made: () => { sb: TestSandbox; failing: Receiver }) {
+  const sb = () => made().sb;
+  const failing = () => made().failing;
+  const control = (method: string, path: string, body?: unknown, programme?: string) =>
+    sb().json(method, `/_sandbox${path}`, { body, token: false, ...(programme && { headers: { 'Sandbox-Programme': programme } }) });
+
+  /** Everything a test could compare of a programme: its world, clock, queue of deliveries with their attempts, jobs and journal. */
+  const everything = async (programme?: string) => {
+    const get = async (path: string) => (await control('GET', path, undefined, programme)).body;
+    const events = (await get('/events?limit=1000')) as { id: string }[];
+    return {
+      world: await get('/world'),
+      clock: await get('/clock'),
+      events: await Promise.all(events.map((e) => get(`/events/${e.id}`))),
+      jobs: sb()
+        .deps.programmes.get(programme ?? 'default')
+        .services.jobs.pending(),
+      requests: await get('/requests'),
+      faults: await get('/webhooks/faults'),
+      apiFaults: await get('/api/faults'),
+    };
+  };
+
+  /** A card with a held authorisation, a webhook whose deliveries fail, three attempts made and the fourth due. */
+  const buildWorld = async () => {
+    const pay = payments(sb());
+    await pay.api('PUT', '/v1/webhooks', { body: { callbackUrl: `${failing().url}/hooks`, types: ['authorisation.updated'] } });
+    const { cardId } = await issuedCard(sb());
+    const held = await pay.authorise(cardId, { amount: '12.50', currency: 'EUR', capture: false });
+    expect(held.body.status).toBe('pending');
+    await pay.advance(2 * SECOND);
+    return { pay, cardId, authorisationId: held.body.id as string };
+  };
+
+  return { control, everything, buildWorld };
+}
