@@ -4,23 +4,14 @@
  * and bad files refused without changing anything.
  */
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
-import { startTestReceiver, type Receiver } from '../testing/receiver.js';
-import { snapshotHelpers } from '../testing/snapshots.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type TestSandbox } from '../testing/harness.js';
+import { snapshotSandbox } from '../testing/snapshots.js';
 
 describe('snapshot files', () => {
+  const { made, control, everything, buildWorld } = snapshotSandbox();
   let sb: TestSandbox;
-  let failing: Receiver;
-  beforeEach(async () => {
-    sb = createTestSandbox();
-    failing = await startTestReceiver(503);
-  });
-  afterEach(async () => {
-    await sb.deps.services.webhooks.drain(2000);
-    await failing.close();
-  });
-  const { control, everything, buildWorld } = snapshotHelpers(() => ({ sb, failing }));
+  beforeEach(() => ({ sb } = made));
 
   it('carries a programme as a file: restored into the programme it came from, or another, exactly', async () => {
     await buildWorld();

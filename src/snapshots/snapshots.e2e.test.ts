@@ -7,28 +7,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { MISSING, payments } from '../testing/payments.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
-import { snapshotHelpers } from '../testing/snapshots.js';
+import { snapshotSandbox } from '../testing/snapshots.js';
 import { openStore } from '../store/store.js';
 import { issuedCard, testWallet } from '../testing/world.js';
 
 describe('snapshots', () => {
+  const { made, control, everything, buildWorld } = snapshotSandbox();
   let sb: TestSandbox;
   let failing: Receiver;
-  beforeEach(async () => {
-    sb = createTestSandbox();
-    failing = await startTestReceiver(503);
-  });
-  afterEach(async () => {
-    await sb.deps.services.webhooks.drain(2000);
-    await failing.close();
-  });
-
-  const { control, everything, buildWorld } = snapshotHelpers(() => ({ sb, failing }));
+  beforeEach(() => ({ sb, failing } = made));
 
   it('puts back a wrecked programme as it was: its world, clock, held authorisation and retry schedule', async () => {
     const { pay, authorisationId } = await buildWorld();

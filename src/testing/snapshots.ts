@@ -3,16 +3,29 @@
  * test, everything a test compares of a programme, and a world with a held authorisation and a
  * webhook whose deliveries fail.
  */
-import { expect } from 'vitest';
-import type { TestSandbox } from './harness.js';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { createTestSandbox, type TestSandbox } from './harness.js';
 import { payments, SECOND } from './payments.js';
-import type { Receiver } from './receiver.js';
+import { startTestReceiver, type Receiver } from './receiver.js';
 import { issuedCard } from './world.js';
 
-/** `made`: the sandbox and the receiver that answers 503, as the test's hooks made them. */
-export function snapshotHelpers(made: () => { sb: TestSandbox; failing: Receiver }) {
-  const sb = () => made().sb;
-  const failing = () => made().failing;
+/**
+ * The sandbox and the receiver answering 503 a snapshot test works on, made before each test and
+ * closed after it (its hooks are registered where this is called), with what the tests share.
+ */
+export function snapshotSandbox() {
+  const made = {} as { sb: TestSandbox; failing: Receiver };
+  beforeEach(async () => {
+    made.sb = createTestSandbox();
+    made.failing = await startTestReceiver(503);
+  });
+  afterEach(async () => {
+    await made.sb.deps.services.webhooks.drain(2000);
+    await made.failing.close();
+  });
+  const sb = () => made.sb;
+  const failing = () => made.failing;
+
   const control = (method: string, path: string, body?: unknown, programme?: string) =>
     sb().json(method, `/_sandbox${path}`, { body, token: false, ...(programme && { headers: { 'Sandbox-Programme': programme } }) });
 
@@ -44,5 +57,5 @@ export function snapshotHelpers(made: () => { sb: TestSandbox; failing: Receiver
     return { pay, cardId, authorisationId: held.body.id as string };
   };
 
-  return { control, everything, buildWorld };
+  return { made, control, everything, buildWorld };
 }
