@@ -9,6 +9,25 @@ import { payments, SECOND } from './payments.js';
 import { startTestReceiver, type Receiver } from './receiver.js';
 import { issuedCard } from './world.js';
 
+/** Everything a test could compare of a programme: its world, clock, queue of deliveries with their attempts, jobs, journal and faults. */
+export async function programmeState(sb: TestSandbox, programme?: string) {
+  const get = async (path: string) => {
+    const res = await sb.json('GET', `/_sandbox${path}`, { token: false, ...(programme && { headers: { 'Sandbox-Programme': programme } }) });
+    expect(res.status, path).toBe(200);
+    return res.body;
+  };
+  const events = (await get('/events?limit=1000')) as { id: string }[];
+  return {
+    world: await get('/world'),
+    clock: await get('/clock'),
+    events: await Promise.all(events.map((e) => get(`/events/${e.id}`))),
+    jobs: sb.deps.programmes.get(programme ?? 'default').services.jobs.pending(),
+    requests: await get('/requests'),
+    faults: await get('/webhooks/faults'),
+    apiFaults: await get('/api/faults'),
+  };
+}
+
 /**
  * The sandbox and the receiver answering 503 a snapshot test works on, made before each test and
  * closed after it (its hooks are registered where this is called), with what the tests share.
@@ -29,22 +48,7 @@ export function snapshotSandbox() {
   const control = (method: string, path: string, body?: unknown, programme?: string) =>
     sb().json(method, `/_sandbox${path}`, { body, token: false, ...(programme && { headers: { 'Sandbox-Programme': programme } }) });
 
-  /** Everything a test could compare of a programme: its world, clock, queue of deliveries with their attempts, jobs and journal. */
-  const everything = async (programme?: string) => {
-    const get = async (path: string) => (await control('GET', path, undefined, programme)).body;
-    const events = (await get('/events?limit=1000')) as { id: string }[];
-    return {
-      world: await get('/world'),
-      clock: await get('/clock'),
-      events: await Promise.all(events.map((e) => get(`/events/${e.id}`))),
-      jobs: sb()
-        .deps.programmes.get(programme ?? 'default')
-        .services.jobs.pending(),
-      requests: await get('/requests'),
-      faults: await get('/webhooks/faults'),
-      apiFaults: await get('/api/faults'),
-    };
-  };
+  const everything = (programme?: string) => programmeState(sb(), programme);
 
   /** A card with a held authorisation, a webhook whose deliveries fail, three attempts made and the fourth due. */
   const buildWorld = async () => {
