@@ -11,6 +11,8 @@ import { addCalendar, CALENDAR_DURATION_PATTERN, parseCalendarDuration } from '.
 import { fail } from './errors.js';
 import { exactlyOneOf } from './field-rules.js';
 
+const DURATION = new RegExp(CALENDAR_DURATION_PATTERN);
+
 /** 100 years of the calendar, leap days included. */
 export const MAX_ADVANCE_MS = 36_525 * 86_400_000;
 
@@ -51,6 +53,8 @@ export function advanceTarget(request: AdvanceRequest, now: number): number {
   }
   if (by !== undefined) {
     const duration = parseCalendarDuration(by);
+    // What the document's pattern takes and the reader cannot hold is a count of days or seconds too large for any date.
+    if (duration === undefined && DURATION.test(by)) return refuse('by', `must be at most 100 years, got ${echo(by)}`);
     if (duration === undefined)
       return refuse(
         'by',
