@@ -15,11 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { coldStart, createCustomers, journeys, mainSandbox, prismWrites, READ_ROUNDS, strictReads, unsignedReads, WORLD_SIZE } from './phases/api.mjs';
 import { advanceWithFailures, deliveriesPerSecond, FAILING_DELIVERIES } from './phases/webhooks.mjs';
 import { PRISM_VERSION } from './lib/prism.mjs';
-import { programmeCosts } from './phases/programmes.mjs';
-import { PARITY_RUNS, parityRuns } from './phases/parity.mjs';
-import { PENDING_RETRIES, retriesAfterRestore, SNAPSHOT_CUSTOMERS, snapshotCosts } from './phases/snapshots.mjs';
+import { parityRows, programmeRows, snapshotRows } from './sections.mjs';
 import { CONNECTIONS, loadSeconds } from './lib/load.mjs';
-import { fixed, loadAverage, machine, markdownTable, row, textTable } from './lib/report.mjs';
+import { fixed, loadAverage, machine, markdownTable, ms, row, textTable } from './lib/report.mjs';
 
 const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', 'advance', 'programmes', 'snapshots', 'parity'];
 // Ratios are to a reference measured in the same run: Prism, the node:http ceiling, one core's P-384 rate.
@@ -65,7 +63,6 @@ const phase = async (name, fn) => {
   process.stderr.write(`bench: ${name} (load ${loadAverage()})…\n`);
   return fn();
 };
-const ms = (v) => `${fixed(v)} ms`;
 const cores = availableParallelism();
 /** What the sandbox's CPU per item allows on every core of this machine, as a multiple of one core's P-384 rate. */
 const cpuBound = (cpuUs, oneCore, item, sharer) =>
@@ -254,104 +251,10 @@ if (wants('advance')) {
   );
 }
 
-if (wants('programmes')) {
-  const p = await phase('programmes', () => programmeCosts(nodeArgs));
-  rows.push(
-    row(
-      `Make a programme (POST /_sandbox/programmes, median of ${p.count})`,
-      {},
-      `${fixed(p.medianMs, 2)} ms (p95 ${fixed(p.p95Ms, 2)} ms)`,
-      `≤ ${TARGETS.programmeMs} ms`,
-      p.medianMs <= TARGETS.programmeMs,
-    ),
-  );
-  rows.push(row('First request to a new programme (its token; builds its services)', {}, `${fixed(p.firstUseMs, 2)} ms (median)`));
-  rows.push(
-    row(
-      'Memory per programme (RSS growth over them all)',
-      {},
-      `${fixed(p.perProgrammeMiB, 3)} MiB; ${fixed(p.perProgrammeWithWorldMiB, 3)} MiB with a world each`,
-      `≤ ${TARGETS.programmeMiB} MiB`,
-      p.perProgrammeWithWorldMiB <= TARGETS.programmeMiB,
-    ),
-  );
-  rows.push(
-    row(
-      `CPU while idle, ${p.count} programmes each with a card`,
-      {},
-      `${fixed(p.idleManyMsPerS, 2)} ms/s (default programme alone: ${fixed(p.idleAloneMsPerS, 2)} ms/s)`,
-    ),
-  );
-  rows.push(row(`CPU while idle, ${p.count} programmes each with a card and a hold waiting to expire`, {}, `${fixed(p.idleHoldsMsPerS, 2)} ms/s`));
-  notes.push(
-    `Programmes: each has its own clock, jobs and retries, but one timer serves them all and wakes a programme only when its next item falls due; the worlds' card expiries are three years away, their holds' expiries seven days. Idle CPU is measured over ${p.idleSeconds} s.`,
-  );
-}
-
-if (wants('snapshots')) {
-  const s = await phase('snapshots', () => snapshotCosts(nodeArgs));
-  const world = `${fixed(SNAPSHOT_CUSTOMERS)} customers, accounts and cards`;
-  rows.push(
-    row(
-      `Save a snapshot of a programme of ${world} (median of ${s.rounds})`,
-      {},
-      `${ms(s.saveMs)}; its file ${fixed(s.bytes / 1_048_576, 1)} MiB`,
-      `≤ ${TARGETS.snapshotMs} ms`,
-      s.saveMs <= TARGETS.snapshotMs,
-    ),
-  );
-  rows.push(
-    row(
-      "Restore it after a test's worth of change: a customer with an account and a card more, an hour on",
-      {},
-      ms(s.restoreMs),
-      `≤ ${TARGETS.snapshotMs} ms`,
-      s.restoreMs <= TARGETS.snapshotMs,
-    ),
-  );
-  rows.push(row('Restore it after a reset: every row written again', {}, ms(s.restoreAfterResetMs)));
-  rows.push(row('Fork a programme from it (POST /_sandbox/programmes {from})', {}, ms(s.forkMs), `≤ ${TARGETS.forkMs} ms`, s.forkMs <= TARGETS.forkMs));
-  rows.push(row("Another programme's GET /v1/customers, alone", s.alone, s.alone.detail));
-  rows.push(
-    row(
-      '… while the first is saved and restored over and over',
-      s.during,
-      `p99 ${fixed(s.during.p99, 1)} ms against ${fixed(s.alone.p99, 1)} ms alone; ${s.churned} saves and restores meanwhile${s.during.bad ? `; ${s.during.detail}` : ''}`,
-    ),
-  );
-  notes.push(
-    `Snapshots: the world is loaded by POST /_sandbox/seed (its events and the cards' expiry jobs included); each time is a request's, as the client sees it, on loopback. A restore keeps each table's rows that are still as the snapshot holds them, from the first on, and writes the rest again.`,
-  );
-  const r = await phase('snapshots, retries', () => retriesAfterRestore(nodeArgs));
-  rows.push(
-    row(
-      `clock advance 24h after restoring a snapshot with ${fixed(PENDING_RETRIES)} failing deliveries mid-retry`,
-      {},
-      `${fixed(r.second.attempts)} attempts, ${fixed(r.second.requests)} sent; without the restore ${fixed(r.first.attempts)}, ${fixed(r.first.requests)}`,
-      'the same attempts',
-      r.same && r.restoredAsBefore,
-    ),
-  );
-  notes.push(
-    `Retries after a restore: ${r.pending} deliveries to a receiver answering 500, ${r.attemptsBefore} attempts made before the snapshot (--random-seed 7, frozen clock). A day advanced from the snapshot, the snapshot restored (${ms(r.restoreMs)}; the attempts then ${r.restoredAsBefore ? 'as at the snapshot' : 'NOT as at the snapshot'}), the same day advanced again: every attempt — delivery, number, time and status — ${r.same ? 'the same' : 'NOT the same'} both times.`,
-  );
-}
-
-if (wants('parity')) {
-  const p = await phase('parity', () => parityRuns(nodeArgs));
-  rows.push(
-    row(
-      `card-sandbox parity against a local upstream, spawn → exit (median of ${PARITY_RUNS})`,
-      {},
-      p.error ? `failed: ${p.error}` : `${fixed(p.medianSeconds, 1)} s; ${p.steps} steps, ${p.differing.join(', ')} differing`,
-      `≤ ${TARGETS.paritySeconds} s`,
-      !p.error && p.medianSeconds <= TARGETS.paritySeconds,
-    ),
-  );
-  notes.push(
-    `Parity: runs of ${p.runsSeconds.map((s) => `${fixed(s, 1)} s`).join(', ')} against a second sandbox (its own credentials and key, --verify strict), each comparing with a sandbox it starts in its own process; the journey's own waits (a 2 s deployment, 1 s captures and settlements) are most of it.`,
-  );
-}
+const later = { phase, nodeArgs, rows, notes, targets: TARGETS };
+if (wants('programmes')) await programmeRows(later);
+if (wants('snapshots')) await snapshotRows(later);
+if (wants('parity')) await parityRows(later);
 
 const m = machine();
 const loadAtEnd = loadAverage();

@@ -7,7 +7,8 @@ import { ConfigError } from './config/parsers.js';
 import { OPTIONS, type Config } from './config/options.js';
 
 export { ConfigError, type AllowedHosts } from './config/parsers.js';
-export { DEFAULT_API_KEY, DEFAULT_API_SECRET, OPTIONS, type Config, type Env, type Verify } from './config/options.js';
+export { OPTIONS, type Config } from './config/options.js';
+export { DEFAULT_API_KEY, DEFAULT_API_SECRET, type Env, type Verify } from './config/spec.js';
 
 /** The defaults, for tests and embedding. */
 export function defaultConfig(overrides: Partial<Config> = {}): Config {

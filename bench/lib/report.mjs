@@ -62,4 +62,7 @@ export function markdownTable(rows) {
   ].join('\n');
 }
 
-export { fixed };
+/** A duration in milliseconds, as the table writes it. */
+const ms = (value) => `${fixed(value)} ms`;
+
+export { fixed, ms };

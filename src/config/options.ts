@@ -7,27 +7,8 @@ import { DEFAULT_HOLD_EXPIRY_MS, holdExpiryProblem } from '../domain/authorisati
 import { parseDuration } from '../domain/duration.js';
 import { NETWORKS, type Network } from '../domain/pan.js';
 import { MAX_ADVANCE_MS } from '../domain/time-travel.js';
-import { apiFaults, bool, clock, ConfigError, faults, hosts, int, oneOf, size, str, strOpt, uuid, type AllowedHosts, type Parser } from './parsers.js';
-
-export type Verify = 'strict' | 'warn' | 'off';
-export type Env = 'sandbox' | 'production';
-
-export const DEFAULT_API_KEY = '11111111-1111-4111-8111-111111111111';
-export const DEFAULT_API_SECRET = 'sandbox-secret';
-
-export interface OptionSpec<K extends string = string, T = unknown> {
-  key: K;
-  flag: string;
-  env: string;
-  default: T;
-  doc: string;
-  /** Reads the raw flag or environment value (switches given as flags arrive as `true`). */
-  parse: Parser<T>;
-  /** How the default reads in help and in the manual. */
-  defaultText?: string;
-}
-
-const spec = <K extends string, T>(s: OptionSpec<K, T>): OptionSpec<K, T> => s;
+import { apiFaults, bool, clock, ConfigError, faults, hosts, int, oneOf, size, str, strOpt, uuid, type AllowedHosts } from './parsers.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET, spec, type Env, type OptionSpec, type Verify } from './spec.js';
 
 export const OPTIONS = [
   spec({

@@ -2,7 +2,8 @@
  * The events the sandbox writes and sends as webhooks (docs/webhooks.md: Webhooks): one
  * `<resource>.updated` per change of a resource, listed once here. Everything that names the types
  * or the resources — the schema's enums, the subscription defaults, the go-live report's coverage
- * (whose table of each resource's statuses must name every resource, or it does not compile) —
+ * (reach.ts: each resource's statuses and how each is reached, which must name every resource, or
+ * it does not compile) —
  * derives from this list. It imports nothing, so the inspector bundles it for a few bytes.
  */
 export const RESOURCES = {

@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { goLiveReport } from './report/index.js';
-import { REACHED_BY } from './reach.js';
-import { ACCOUNT_STATUSES } from './account.js';
-import { AUTHORISATION_STATUSES } from './authorisation.js';
-import { CARD_STATUSES } from './card.js';
-import { CUSTOMER_STATUSES } from './customer.js';
+import { REACHED_BY, STATUSES } from './reach.js';
 import { RESOURCE_TYPES } from './outbox.js';
-import { TRANSACTION_STATUSES } from './transaction.js';
-
-const STATUSES = {
-  customer: CUSTOMER_STATUSES,
-  account: ACCOUNT_STATUSES,
-  card: CARD_STATUSES,
-  authorisation: AUTHORISATION_STATUSES,
-  transaction: TRANSACTION_STATUSES,
-};
 
 describe('REACHED_BY', () => {
   it('says how every status of every resource is reached, and nothing else', () => {

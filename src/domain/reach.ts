@@ -1,11 +1,25 @@
 /**
- * How each status of each resource is reached (docs/money-path.md: The money path): the request,
- * control or wait that makes a resource go there — the go-live report's hint for a state the
- * integration never saw. One line per status of outbox.ts's RESOURCES; a test keeps them in step.
+ * Every status each resource of outbox.ts's RESOURCES can be in, and how each is reached
+ * (docs/money-path.md: The money path): the request, control or wait that makes a resource go
+ * there — the go-live report's coverage lists the statuses an integration never saw, with this
+ * hint for each. A resource or a status without its line here does not compile.
  */
+import { ACCOUNT_STATUSES } from './account.js';
+import { AUTHORISATION_STATUSES } from './authorisation.js';
+import { CARD_STATUSES } from './card.js';
+import { CUSTOMER_STATUSES } from './customer.js';
 import type { ResourceType } from './outbox.js';
+import { TRANSACTION_STATUSES } from './transaction.js';
 
-export const REACHED_BY: { readonly [R in ResourceType]: Readonly<Record<string, string>> } = {
+export const STATUSES = {
+  customer: CUSTOMER_STATUSES,
+  account: ACCOUNT_STATUSES,
+  card: CARD_STATUSES,
+  authorisation: AUTHORISATION_STATUSES,
+  transaction: TRANSACTION_STATUSES,
+} as const satisfies Record<ResourceType, readonly string[]>;
+
+export const REACHED_BY: { readonly [R in ResourceType]: Readonly<Record<(typeof STATUSES)[R][number], string>> } = {
   customer: {
     initiating: 'POST /v1/customers',
     screening: "POST /v1/customers/{id}/challenge/sign with the wallet's signature (screening, then verifying at once)",

@@ -11,6 +11,8 @@ import { addCalendar, CALENDAR_DURATION_PATTERN, durationMistake, parseCalendarD
 import { fail } from './errors.js';
 import { exactlyOneOf } from './field-rules.js';
 
+const DURATION = new RegExp(CALENDAR_DURATION_PATTERN);
+
 /** 100 years of the calendar, leap days included. */
 export const MAX_ADVANCE_MS = 36_525 * 86_400_000;
 
@@ -39,8 +41,6 @@ export type AdvanceRequest = z.infer<typeof AdvanceRequest>;
 /** Every timestamp the sandbox writes has a four-digit year: its clock stops short of year 10000 (instant.ts: the range of time). */
 export const LAST_INSTANT = MAX_INSTANT;
 
-const READABLE_DURATION = new RegExp(CALENDAR_DURATION_PATTERN);
-
 const refuse = (path: 'by' | 'to', message: string): never => fail('invalid_request', `invalid body: ${path} ${message}`, [{ path, message }]);
 
 /** The epoch ms to advance to from `now`, or a 400 naming the offending field. */
@@ -53,8 +53,8 @@ export function advanceTarget(request: AdvanceRequest, now: number): number {
   }
   if (by !== undefined) {
     const duration = parseCalendarDuration(by);
-    // What the pattern reads but no number holds exactly is a duration all the same, only far too long.
-    if (duration === undefined && READABLE_DURATION.test(by)) return refuse('by', `must be at most 100 years, got ${echo(by)}`);
+    // What the document's pattern takes and the reader cannot hold is a count of days or seconds too large for any date.
+    if (duration === undefined && DURATION.test(by)) return refuse('by', `must be at most 100 years, got ${echo(by)}`);
     if (duration === undefined)
       return refuse(
         'by',

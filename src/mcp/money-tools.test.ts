@@ -8,40 +8,15 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../cli/program.js';
 import { cliContext } from '../testing/cli.js';
-import { createTestSandbox } from '../testing/harness.js';
+import { moneyWorld } from '../testing/money-world.js';
 import { createMcpServer, fixedSandbox } from './server.js';
 
 async function connected() {
-  const sb = createTestSandbox();
-  const { body } = await sb.json('POST', '/_sandbox/seed', {
-    token: false,
-    body: {
-      customers: [
-        {
-          externalId: 'c',
-          accounts: [
-            {
-              currencies: ['EUR'],
-              cards: [
-                {
-                  authorisations: [
-                    { amount: '20', currency: 'EUR' },
-                    { amount: '9', currency: 'EUR', status: 'pending' },
-                  ],
-                },
-              ],
-            },
-            { currencies: ['EUR'], status: 'initiating' },
-          ],
-        },
-      ],
-    },
-  });
+  const { sb, card, pendingAccountId: accountId } = await moneyWorld();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await createMcpServer(fixedSandbox(cliContext(sb, { json: true }).client), COMMANDS).connect(serverSide);
   const agent = new Client({ name: 'test-agent', version: '1.0.0' });
   await agent.connect(clientSide);
-  const card = body.customers[0].accounts[0].cards[0];
   const call = async (name: string, args: Record<string, unknown> = {}) =>
     (await agent.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
   const ok = async (name: string, args: Record<string, unknown> = {}) => {
@@ -49,7 +24,7 @@ async function connected() {
     expect(answer.isError, answer.content[0]?.text).toBeFalsy();
     return JSON.parse(answer.content[0]!.text) as any;
   };
-  return { sb, agent, call, ok, card, accountId: body.customers[0].accounts[1].id as string };
+  return { sb, agent, call, ok, card, accountId };
 }
 
 describe('the money path as MCP tools', () => {

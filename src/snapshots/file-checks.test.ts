@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { programmeState } from '../testing/snapshots.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 
 const VERSION_2 = readFileSync(new URL('./fixtures/version-2.snapshot.json', import.meta.url), 'utf8');
@@ -23,25 +24,6 @@ function crafted(file: string, change: (state: any) => void): string {
 }
 
 const control = (sb: TestSandbox, method: string, path: string, body?: unknown) => sb.json(method, `/_sandbox${path}`, { token: false, body });
-
-/** Everything a client reads of the programme, and what it keeps in memory. */
-async function everything(sb: TestSandbox) {
-  const get = async (path: string) => {
-    const res = await control(sb, 'GET', path);
-    expect(res.status, path).toBe(200);
-    return res.body;
-  };
-  const events = (await get('/events?limit=1000')) as { id: string }[];
-  return {
-    world: await get('/world'),
-    clock: await get('/clock'),
-    events: await Promise.all(events.map((e) => get(`/events/${e.id}`))),
-    faults: await get('/webhooks/faults'),
-    apiFaults: await get('/api/faults'),
-    requests: await get('/requests'),
-    jobs: sb.deps.services.jobs.pending(),
-  };
-}
 
 /** A sandbox holding the fixture's world, and a request or two since. */
 async function sandbox() {
@@ -108,14 +90,14 @@ describe('a snapshot file crafted with a digest that matches', () => {
     ['a random stream past 32 bits', (s) => (s.random.main.words[0] = 2 ** 40), 'random.main.words.0', /./],
   ])('%s: 400 naming the place, and nothing changes', async (_, change, path, message) => {
     const sb = await sandbox();
-    const before = await everything(sb);
+    const before = await programmeState(sb);
     const refused = await control(sb, 'POST', '/snapshots/restore', crafted(VERSION_2, change));
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('invalid_snapshot');
     const error = (refused.body.errors as { path: string; message: string }[]).find((e) => e.path.startsWith(`state.${path}`));
     expect(error, JSON.stringify(refused.body.errors)).toBeDefined();
     expect(error!.message).toMatch(message);
-    expect(await everything(sb)).toEqual(before);
+    expect(await programmeState(sb)).toEqual(before);
     // The programme goes on: its clock moves and what falls due runs.
     expect((await control(sb, 'POST', '/clock/advance', { by: '1h' })).status).toBe(200);
   });
@@ -127,16 +109,16 @@ describe('a snapshot file crafted with a digest that matches', () => {
     ['a table without its columns', (s) => delete s.tables.cards.columns, 'tables.cards'],
   ])('version 1, %s: 400 naming the place, and nothing changes', async (_, change, path) => {
     const sb = await sandbox();
-    const before = await everything(sb);
+    const before = await programmeState(sb);
     const refused = await control(sb, 'POST', '/snapshots/restore', crafted(VERSION_1, change));
     expect(refused.status).toBe(400);
     expect(refused.body.errors.map((e: { path: string }) => e.path)).toContain(`state.${path}`);
-    expect(await everything(sb)).toEqual(before);
+    expect(await programmeState(sb)).toEqual(before);
   });
 
   it('rows that clash in the database (two customers of one id): 400, and nothing changes', async () => {
     const sb = await sandbox();
-    const before = await everything(sb);
+    const before = await programmeState(sb);
     const refused = await control(
       sb,
       'POST',
@@ -145,14 +127,14 @@ describe('a snapshot file crafted with a digest that matches', () => {
     );
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatch(/rows do not fit together .* nothing was restored/);
-    expect(await everything(sb)).toEqual(before);
+    expect(await programmeState(sb)).toEqual(before);
   });
 
   it('a restore that fails once the memory is being put back leaves it as it was: clock, journal, API and delivery faults', async () => {
     const sb = await sandbox();
     await control(sb, 'PUT', '/webhooks/faults', { duplicate: 0.5 });
     await control(sb, 'POST', '/clock/advance', { by: '3d' });
-    const before = await everything(sb);
+    const before = await programmeState(sb);
     // The journal's listener fails when the restored journal replaces it: the last step in memory.
     const unsubscribe = sb.deps.journal.subscribe({
       added: () => undefined,
@@ -163,7 +145,7 @@ describe('a snapshot file crafted with a digest that matches', () => {
     const failed = await control(sb, 'POST', '/snapshots/restore', VERSION_2);
     unsubscribe();
     expect(failed.status).toBeGreaterThanOrEqual(400);
-    const after = await everything(sb);
+    const after = await programmeState(sb);
     // The refused request itself is journalled nowhere (control plane), so all is as it was.
     expect(after).toEqual(before);
   });

@@ -6,51 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../client/operations.js';
 import { cliContext } from '../../testing/cli.js';
-import { createTestSandbox } from '../../testing/harness.js';
+import { moneyWorld } from '../../testing/money-world.js';
 import { payments } from '../../testing/payments.js';
 import { setFees, showFees } from './fees.js';
 import { failAccount, moveCard, refund, reverse } from './money.js';
 import { simulate } from './simulate.js';
 
-async function world() {
-  const sb = createTestSandbox();
-  const { body } = await sb.json('POST', '/_sandbox/seed', {
-    token: false,
-    body: {
-      customers: [
-        {
-          externalId: 'c',
-          accounts: [
-            {
-              currencies: ['EUR'],
-              cards: [
-                {
-                  authorisations: [
-                    { amount: '20', currency: 'EUR' },
-                    { amount: '9', currency: 'EUR', status: 'pending' },
-                  ],
-                },
-              ],
-            },
-            { currencies: ['EUR'], status: 'pending' },
-          ],
-        },
-      ],
-    },
-  });
-  const card = body.customers[0].accounts[0].cards[0];
-  return {
-    sb,
-    cardId: card.id as string,
-    debitId: card.authorisations[0].transaction.id as string,
-    holdId: card.authorisations[1].id as string,
-    pendingAccountId: body.customers[0].accounts[1].id as string,
-  };
-}
-
 describe('the money path from the CLI', () => {
   it('captures part of a hold, reverses a debit and refunds on a card, saying what happened', async () => {
-    const { sb, cardId, debitId, holdId } = await world();
+    const { sb, cardId, debitId, holdId } = await moneyWorld();
     const ctx = cliContext(sb);
     await simulate(ctx, 'capture', holdId, '4');
     await reverse(ctx, debitId);
@@ -67,7 +31,7 @@ describe('the money path from the CLI', () => {
   });
 
   it('prints the resource with --json, as the API returns it', async () => {
-    const { sb, cardId, pendingAccountId } = await world();
+    const { sb, cardId, pendingAccountId } = await moneyWorld();
     const ctx = cliContext(sb, { json: true });
     await moveCard(ctx, 'suspend', cardId);
     await moveCard(ctx, 'block', cardId);
@@ -88,7 +52,7 @@ describe('the money path from the CLI', () => {
   });
 
   it('sets, shows and clears fees', async () => {
-    const { sb } = await world();
+    const { sb } = await moneyWorld();
     const ctx = cliContext(sb);
     await showFees(ctx);
     await setFees(ctx, { partner: '0.50%', network: '0.10' });
@@ -106,7 +70,7 @@ describe('the money path from the CLI', () => {
   });
 
   it('surfaces a refusal as the problem, naming the state it needs', async () => {
-    const { sb, cardId, debitId } = await world();
+    const { sb, cardId, debitId } = await moneyWorld();
     const ctx = cliContext(sb);
     await reverse(ctx, debitId);
     const again = (await reverse(ctx, debitId).catch((e: unknown) => e)) as ApiError;

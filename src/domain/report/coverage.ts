@@ -4,25 +4,11 @@
  * it can (with what reaches each state never seen), and each webhook type's attempts and what the receiver answered — over every programme
  * the report covers.
  */
-import { ACCOUNT_STATUSES } from '../account.js';
 import { operationFinder } from '../api-fault-matching.js';
-import { AUTHORISATION_STATUSES } from '../authorisation.js';
-import { CARD_STATUSES } from '../card.js';
-import { CUSTOMER_STATUSES } from '../customer.js';
-import { RESOURCE_TYPES, type ResourceType, type WebhookType } from '../outbox.js';
-import { REACHED_BY } from '../reach.js';
-import { TRANSACTION_STATUSES } from '../transaction.js';
+import { RESOURCE_TYPES, type WebhookType } from '../outbox.js';
+import { REACHED_BY, STATUSES } from '../reach.js';
 import { pathOf } from './records.js';
 import type { Report, ReportInput } from './types.js';
-
-/** Every status each resource can be in: the coverage lists those an integration never saw. */
-const STATUSES: Record<ResourceType, readonly string[]> = {
-  customer: CUSTOMER_STATUSES,
-  account: ACCOUNT_STATUSES,
-  card: CARD_STATUSES,
-  authorisation: AUTHORISATION_STATUSES,
-  transaction: TRANSACTION_STATUSES,
-};
 
 export function coverage(input: ReportInput): Report['coverage'] {
   const operationOf = operationFinder(input.operations);
@@ -58,10 +44,10 @@ export function coverage(input: ReportInput): Report['coverage'] {
     operations,
     neverCalled: operations.filter((o) => o.calls === 0).map((o) => o.operationId),
     states: RESOURCE_TYPES.map((resource) => {
-      const statuses = STATUSES[resource];
+      const statuses: readonly string[] = STATUSES[resource];
       const reached = statuses.filter((s) => input.programmes.some((p) => p.statesReached[resource]?.includes(s)));
       const never = statuses.filter((s) => !reached.includes(s));
-      return { resource, reached, never, hints: Object.fromEntries(never.map((s) => [s, REACHED_BY[resource][s]!])) };
+      return { resource, reached, never, hints: Object.fromEntries(never.map((s) => [s, (REACHED_BY[resource] as Record<string, string>)[s]!])) };
     }),
     webhooks: [...webhooks].map(([type, w]) => ({ type, ...w })),
   };
