@@ -43,8 +43,9 @@ describe('the range of time, at every entry', () => {
       [{ by: 'P999999999999M' }, /at most 100 years/],
       [{ by: 'P101Y' }, /at most 100 years/],
       [{ by: 'P99Y13M' }, /at most 100 years/],
-      [{ by: '99999999999999999999d' }, /must be a positive ISO 8601 duration/],
-      [{ by: `${'9'.repeat(400)}s` }, /must be a positive ISO 8601 duration/],
+      // Of the document's form, too large for any date: past 100 years (domain/time-travel.ts).
+      [{ by: '99999999999999999999d' }, /must be at most 100 years/],
+      [{ by: `${'9'.repeat(400)}s` }, /must be at most 100 years/],
       [{ by: 'PT1E400S' }, /must be a positive ISO 8601 duration/],
       [{ by: 'P1Y99999999999999999D' }, /must be a positive ISO 8601 duration|at most 100 years/],
       [{ to: '+275760-09-13T00:00:00.000Z' }, /RFC 3339 instant/],
