@@ -10,8 +10,10 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'ui/**/*.test.ts', 'examples/*.test.ts'],
     exclude: ['**/node_modules/**', ...(leftOut ? [BROWSER_TESTS] : [])],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // How long before a test or hook counts as hung: tests wait on events, never on times, so this
+    // only has to be long enough that a loaded machine never reaches it.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
   },
 });

@@ -12,10 +12,13 @@
 //   databases start from (store/store.ts), made by the store itself;
 // - better-sqlite3's prebuilt Node-API addons into dist/prebuilds/, where store/sqlite-addon.ts
 //   finds them. Its JavaScript is in the bundles: npm never sees its binding.gyp, so nothing is
-//   compiled, whatever npm or pnpm installs the package and whether or not a toolchain is there.
+//   compiled, whatever npm or pnpm installs the package and whether or not a toolchain is there;
+// - the hash of the sources it was built from, dist/sources.sha256 (sources-hash.mjs), by which
+//   `npm start` knows the build is current.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
+import { RECORD, sourcesHash } from './sources-hash.mjs';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 
@@ -98,3 +101,6 @@ const stopped = new Promise((resolve) => child.once('exit', resolve));
 child.kill('SIGTERM');
 await stopped;
 if (!existsSync(CACHE)) throw new Error(`the warm-up did not write ${CACHE}`);
+
+// What this build was made from, for `npm start` (ensure-built.mjs).
+writeFileSync(RECORD, `${sourcesHash()}\n`);

@@ -5,7 +5,7 @@
  * the webhook attempts still waiting, write --export-on-exit's file, close the database).
  */
 import { serve, type ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.js';
 import { keepDotSegments } from './http/dot-segments.js';
 import type { Deps } from './deps.js';
@@ -85,6 +85,15 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
     server.close();
     throw error;
   }
+  // Connections that have not made a request yet: Node's closeIdleConnections leaves them open, and
+  // a client's pool may hold one ready (undici opens one after a stream it aborted), which would keep
+  // close() waiting until that client gives up on it.
+  const silent = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    silent.add(socket);
+    socket.once('close', () => silent.delete(socket));
+  });
+  server.on('request', (request: { socket: Socket }) => silent.delete(request.socket));
   deps.programmes.start();
   const pruning = setInterval(() => {
     for (const { services } of deps.programmes.loaded()) {
@@ -122,6 +131,7 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
             resolve();
           });
           if ('closeIdleConnections' in server) server.closeIdleConnections();
+          for (const socket of silent) socket.destroy();
         });
         // Attempts still in flight when the grace period ends are cut short and recorded as
         // failed before the database closes; both waits share the one grace period.

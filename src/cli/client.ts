@@ -11,6 +11,9 @@ import { runningSandboxes, type RunFile } from './run-files.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:4242';
 
+/** Where client commands look when told nothing, as their help says it. */
+export const DEFAULT_URL_TEXT = `the one sandbox running on this machine, else ${DEFAULT_URL}`;
+
 /** What the sandbox refused with, or, from something that is not a sandbox, its status described the same way. */
 export type Problem = Pick<SandboxProblem, 'title' | 'status'> & Partial<SandboxProblem>;
 
@@ -23,6 +26,12 @@ export function refusalOf(error: ApiError): Problem {
     }
   );
 }
+
+/** The fields a refusal names that its detail does not already say (a single-field refusal usually does). */
+export const fieldsNotInDetail = (problem: Problem): { path: string; message: string }[] =>
+  (problem.errors ?? []).filter(
+    (e) => !(problem.detail ?? '').includes(`${e.path} ${e.message}`) && !(problem.detail ?? '').includes(`${e.path}: ${e.message}`),
+  );
 
 /** The command ran and its outcome is a failure (exit 1): an unhealthy sandbox, a failed report. */
 export class CommandFailed extends Error {}
@@ -106,4 +115,6 @@ export interface CommandContext {
   io: Io;
   /** Machine output: the control plane's JSON on stdout, nothing else. */
   json: boolean;
+  /** The programme named by --programme or CARD_SANDBOX_PROGRAMME; the default one when undefined. */
+  programme?: string | undefined;
 }

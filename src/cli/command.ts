@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import type { z } from 'zod';
-import { parseDuration } from '../domain/duration.js';
+import { durationMistake, parseDuration } from '../domain/duration.js';
 import type { Client, CommandContext } from './client.js';
 import type { Io } from './io.js';
 
@@ -97,6 +97,8 @@ export interface CommandDeclaration<F = ClientFlags> {
   isDefault?: boolean;
   /** False for a command that does not talk to a sandbox: no --url, --admin-token, --programme or --json. */
   client?: boolean;
+  /** False for a client command that acts on the sandbox, not on a programme: no --programme. */
+  programme?: boolean;
   /**
    * A client command: checks the arguments (throwing UsageError) and returns the work to run with
    * the control client (program.ts's run(): a refusal exits 1, no sandbox 3).
@@ -136,7 +138,7 @@ export const PORT_OPTION: OptionDeclaration = {
 
 export const duration = (name: string) => (raw: string) => {
   const ms = parseDuration(raw);
-  if (ms === undefined) throw new InvalidArgumentError(`${name} must be a duration such as 30s, 2m or PT1M`);
+  if (ms === undefined) throw new InvalidArgumentError(`${name} ${durationMistake(raw) ?? 'must be a duration such as 30s, 2m, 1m30s or PT1M'}`);
   return ms;
 };
 

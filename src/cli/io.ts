@@ -18,6 +18,10 @@ export interface Io {
   status(text: string): string;
   /** Machine output: one JSON document, never coloured (`compact` keeps it on one line). */
   json(value: unknown, compact?: boolean): void;
+  /** Whether stderr is a terminal, where progress is shown. */
+  readonly live: boolean;
+  /** Progress of long work, on one line of stderr rewritten in place; undefined clears it. Nothing when stderr is not a terminal. */
+  progress(text: string | undefined): void;
 }
 
 export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr, env = process.env): Io {
@@ -31,6 +35,8 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
   });
   const out = (text: string) => void stdout.write(`${text}\n`);
   const err = (text: string) => void stderr.write(`${text}\n`);
+  const live = (stderr as NodeJS.WriteStream).isTTY === true;
+  let shown = false;
 
   const statusColour = (text: string) => {
     if (level === 0) return text;
@@ -49,6 +55,13 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
     color,
     status: statusColour,
     json: (value, compact = false) => out(compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)),
+    live,
+    progress(text) {
+      if (!live || (text === undefined && !shown)) return;
+      // Carriage return and erase-line: the line is rewritten where it stands.
+      stderr.write(`\r\x1b[2K${text === undefined ? '' : color.dim(text)}`);
+      shown = text !== undefined;
+    },
     log: () => {
       const requestLine = batchedLines((text) => void stdout.write(text));
       return {

@@ -8,7 +8,16 @@ import { Command, Option } from 'commander';
 import { version } from '../kernel/version.js';
 import { UnreachableError } from '../client/control.js';
 import { ApiError } from '../client/operations.js';
-import { ClientUsageError, CommandFailed, createClient, DEFAULT_URL, refusalOf, resolveClientOptions, type CommandContext } from './client.js';
+import {
+  ClientUsageError,
+  CommandFailed,
+  createClient,
+  DEFAULT_URL_TEXT,
+  fieldsNotInDetail,
+  refusalOf,
+  resolveClientOptions,
+  type CommandContext,
+} from './client.js';
 import { UsageError, type ClientFlags, type CommandDeclaration, type Declaration, type Local } from './command.js';
 import { apiFaultsCommands } from './commands/api-faults.js';
 import { authoriseCommand } from './commands/authorise.js';
@@ -23,6 +32,7 @@ import { moneyCommands } from './commands/money.js';
 import { parityCommand } from './commands/parity.js';
 import { programmesCommands } from './commands/programmes.js';
 import { reportCommand } from './commands/report.js';
+import { explainCommand } from './commands/explain.js';
 import { requestsCommand } from './commands/requests.js';
 import { resetCommand } from './commands/reset.js';
 import { seedCommand } from './commands/seed.js';
@@ -62,6 +72,7 @@ export const COMMANDS: readonly Declaration[] = [
   ...programmesCommands,
   ...snapshotCommands,
   requestsCommand,
+  explainCommand,
   resetCommand,
   parityCommand,
 ];
@@ -81,14 +92,15 @@ export function buildProgram(io: Io, env: Record<string, string | undefined> = p
   const run = async (flags: ClientFlags, work: (ctx: CommandContext) => Promise<void>) => {
     const json = flags.json === true;
     try {
-      await work({ client: createClient(resolveClientOptions(flags, env)), io, json });
+      const options = resolveClientOptions(flags, env);
+      await work({ client: createClient(options), io, json, programme: options.programme });
     } catch (error) {
       if (error instanceof ClientUsageError) throw new UsageError(error.message);
       if (error instanceof ApiError) {
         const problem = refusalOf(error);
         if (json) io.json(problem);
         io.err(`${io.color.red(problem.title)}${problem.detail ? `: ${problem.detail}` : ''}`);
-        for (const e of problem.errors ?? []) io.err(`  ${io.color.bold(e.path)} ${e.message}`);
+        for (const e of fieldsNotInDetail(problem)) io.err(`  ${io.color.bold(e.path)} ${e.message}`);
         process.exitCode = EXIT_REFUSED;
       } else if (error instanceof UnreachableError) {
         io.err(`${io.color.red('error')} ${error.message}`);
@@ -112,7 +124,7 @@ export function buildProgram(io: Io, env: Record<string, string | undefined> = p
       'authorise <cardId> --amount 12.50 --currency EUR',
       'events tail',
       'clock advance 25h',
-    ) + `\n\nClient commands talk to a running sandbox: --url or CARD_SANDBOX_URL (default ${DEFAULT_URL}).`,
+    ) + `\n\nClient commands talk to a running sandbox: --url or CARD_SANDBOX_URL (default: ${DEFAULT_URL_TEXT}).`,
   );
   return program;
 }
@@ -133,12 +145,14 @@ function register(program: Command, declaration: Declaration, local: Local): voi
   const command = parent
     .command(declaration.args ? `${last} ${declaration.args}` : last, declaration.isDefault ? { isDefault: true } : {})
     .description(declaration.description);
-  if (declaration.client !== false)
+  if (declaration.client !== false) {
     command
-      .option('--url <url>', `the sandbox to talk to (env CARD_SANDBOX_URL, default ${DEFAULT_URL})`)
-      .option('--admin-token <token>', 'bearer token, when the sandbox was started with --admin-token (env CARD_SANDBOX_ADMIN_TOKEN)')
-      .option('--programme <id>', 'the programme to act on (env CARD_SANDBOX_PROGRAMME, default: the default programme)')
-      .option('--json', "print the control plane's JSON and nothing else on stdout");
+      .option('--url <url>', `the sandbox to talk to (env CARD_SANDBOX_URL; default: ${DEFAULT_URL_TEXT})`)
+      .option('--admin-token <token>', 'bearer token, when the sandbox was started with --admin-token (env CARD_SANDBOX_ADMIN_TOKEN)');
+    if (declaration.programme !== false)
+      command.option('--programme <id>', 'the programme to act on (env CARD_SANDBOX_PROGRAMME, default: the default programme)');
+    command.option('--json', "print the control plane's JSON and nothing else on stdout");
+  }
   for (const spec of declaration.options ?? []) {
     const option = new Option(spec.flags, spec.description);
     if (spec.parse) option.argParser(spec.parse);

@@ -7,8 +7,8 @@ import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { runCli, startSandbox } from '../testing/spawn.js';
 
 // `card-sandbox report` (docs/go-live.md: Before you go live): exit 0 while no check fails, 1 once one does,
-// --junit writes the checks as test cases a CI shows, and --all or --programme a,b report on several
-// programmes together, deleted ones included.
+// --junit writes the checks as test cases a CI shows, says where, and exits 2 when it cannot; and --all
+// or --programme a,b report on several programmes together, deleted ones included.
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -51,6 +51,18 @@ test('prints the checks, exits 1 when one fails, and writes JUnit XML', async ()
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/),
     });
     expect(suite.testcase.find((t) => t.name === 'request-shapes')!.failure!.message).toBe('1 request refused for its shape');
+
+    // It says where it wrote them: on stdout, or on stderr when stdout is the report's JSON.
+    expect(failing.stdout).toContain(`✓ wrote ${suite.testcase.length} test cases as JUnit XML to ${file}\n`);
+    const json = await runCli(['report', '--url', sandbox.url, '--junit', file, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ summary: { fail: expect.any(Number) } });
+    expect(json.stderr).toContain(`as JUnit XML to ${file}`);
+
+    // A file it cannot write is bad usage (2), not a failed check (1).
+    const unwritable = join(dir, 'no-such-dir', 'go-live.xml');
+    const refused = await runCli(['report', '--url', sandbox.url, '--junit', unwritable]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`error cannot write --junit ${unwritable}: ENOENT`);
 
     // Two more programmes, one of them deleted: --all covers the three, --programme the two named.
     const made = async () =>

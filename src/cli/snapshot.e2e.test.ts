@@ -77,7 +77,7 @@ describe('snapshot commands', () => {
     ]) {
       const run = await cli(...args);
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain('give a snapshot id, or --file <file>');
+      expect(run.stderr).toContain('give a snapshot id or name, or --file <file>');
     }
     const missing = await cli('snapshot', 'restore', '--file', join(dir, 'missing.json'));
     expect(missing.code).toBe(2);

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { contentDigest } from '../signatures/digest.js';
 import { ApiError } from '../client/create-client.js';
 import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js';
@@ -60,6 +61,26 @@ describe('createSandbox() in-process', () => {
     await expect(waiting).rejects.toThrow(
       'timed out after 200 ms waiting for a card.updated event matching (c) => c.status === "active": no card.updated event arrived; the sandbox clock is frozen, so what falls due later needs clock.advance()',
     );
+  });
+
+  test('closes at once after a waitFor that timed out: no connection is left for the shutdown grace period to cut', async () => {
+    // The grace period's end is where the server cuts what is still open: reaching it means close() waited on something.
+    const cut = vi.spyOn(http.Server.prototype, 'closeAllConnections');
+    try {
+      const own = await createSandbox({ clock: '2026-01-01T09:00:00Z' });
+      await expect(own.events.waitFor('card.updated', undefined, { timeout: 100 })).rejects.toThrow(WaitTimeoutError);
+      await own.clock.now();
+      // What a client's pool holds after such a stream: a connection open, no request made on it.
+      const { port } = new URL(own.url);
+      const pooled = connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => pooled.once('connect', resolve));
+      const hungUp = new Promise((resolve) => pooled.once('close', resolve));
+      await own.close();
+      await hungUp;
+      expect(cut).not.toHaveBeenCalled();
+    } finally {
+      cut.mockRestore();
+    }
   });
 
   test('a receiver subscribes itself, keeps verified events and refuses tampered deliveries', async () => {

@@ -20,6 +20,16 @@ import { feesOf, simulatorOf, type SandboxFees, type SandboxSimulator } from './
 import { startReceiver, type ReceiverOptions, type WebhookReceiver } from './receiver.js';
 import { createWallet, seededWalletKey, type Wallet, type WalletOptions } from './wallet.js';
 
+/**
+ * The in-process server's time limits (server.ts has a public sandbox's). A test runner's worker
+ * keeps an idle connection while it loads the next test file, its event loop held for seconds on a
+ * busy machine: its client's idle timer cannot fire, and a request sent on a connection the server
+ * closed meanwhile meets ECONNRESET. So the server never closes an idle connection itself (the
+ * client's pool does, and close() ends what is left), and cuts no request for headers the loop had
+ * no turn to read.
+ */
+const IN_PROCESS_LIMITS = { keepAliveTimeoutMs: 0, headersTimeoutMs: 120_000, requestTimeoutMs: 120_000 };
+
 /** A snapshot of a sandbox's programme (docs/snapshots.md): what the control plane shows of it, and its file. */
 export interface SandboxSnapshot extends SnapshotSummary {
   /** Its portable file: to keep, or for `restore` and `createSandbox({ from })` in another sandbox. */
@@ -149,7 +159,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     url = options.url.replace(/\/+$/, '').replace(/\/(v1|_sandbox)$/, '');
   } else {
     const config = defaultConfig({ port: 0, host: '127.0.0.1', db: ':memory:', verify: 'strict', randomSeed: options.randomSeed, ...options.config });
-    const running = await startServer(buildDeps(config, { log: quietLog() }));
+    // The server shares this process with the test runner, whose workers reuse its connections:
+    // IN_PROCESS_LIMITS.
+    const running = await startServer(buildDeps(config, { log: quietLog() }), IN_PROCESS_LIMITS);
     url = running.url;
     stopServer = () => running.close();
   }

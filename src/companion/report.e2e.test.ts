@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, expect, test, vi } from 'vitest';
 import { junitXml } from '../domain/report/junit.js';
 import { FORGERIES } from '../domain/webhook-faults.js';
 import type { Check, Report } from '../domain/report/index.js';
@@ -76,14 +76,24 @@ test('a client that neither signs nor sends keys, and a receiver that answers 20
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   };
-  const address = naive.address() as { port: number };
-  expect((await api('PUT', '/webhooks', { callbackUrl: `http://127.0.0.1:${address.port}/hooks`, types: ['customer.updated'] })).status).toBe(200);
-  const wallet = careless.wallet();
-  const created = await api('POST', '/customers', { chainId: wallet.chainId, externalId: 'bob' });
-  expect(created.status).toBe(201);
-  const refused = await api('POST', '/customers', { chainId: 'nope' });
-  expect(refused.status).toBe(400);
-  await careless.clock.advance('1h');
+  // In warn mode the in-process sandbox logs each unsigned request on stderr: kept here, and checked, rather than printed among the results.
+  const logged: string[] = [];
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (logged.push(String(chunk)), true));
+  let created: Response;
+  let refused: Response;
+  try {
+    const address = naive.address() as { port: number };
+    expect((await api('PUT', '/webhooks', { callbackUrl: `http://127.0.0.1:${address.port}/hooks`, types: ['customer.updated'] })).status).toBe(200);
+    const wallet = careless.wallet();
+    created = await api('POST', '/customers', { chainId: wallet.chainId, externalId: 'bob' });
+    expect(created.status).toBe(201);
+    refused = await api('POST', '/customers', { chainId: 'nope' });
+    expect(refused.status).toBe(400);
+    await careless.clock.advance('1h');
+  } finally {
+    stderr.mockRestore();
+  }
+  expect(logged.filter((line) => line.includes('"level":"warn"') && line.includes('POST /v1/customers: missing_idempotency_key'))).toHaveLength(2);
 
   const report = await careless.report();
   const checks = byId(report);

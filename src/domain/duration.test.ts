@@ -1,6 +1,6 @@
 /** Duration parsing for `clock advance` and `--token-ttl`: ISO 8601 and shorthand, junk refused. */
 import { describe, expect, it } from 'vitest';
-import { addCalendar, parseCalendarDuration, parseDuration } from './duration.js';
+import { addCalendar, CALENDAR_DURATION_PATTERN, durationMistake, parseCalendarDuration, parseDuration } from './duration.js';
 
 const S = 1000;
 const H = 3_600_000;
@@ -24,11 +24,40 @@ describe('parseDuration', () => {
     ['2w', 14 * D],
     [' 10s ', 10 * S],
     ['0s', 0],
+    ['1d12h', D + 12 * H],
+    ['1h30m', H + 30 * 60 * S],
+    ['2m30s', 150 * S],
+    ['1s500ms', 1500],
+    ['1m', 60 * S],
   ])('%j → %d ms', (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['', 'P', 'PT', 'P1DT', 'P1M', 'P1Y', '-5s', '-PT1H', 'PT-1H', '5', 'h', '1e3s', '10 s', '5x', '1h30m', 'PT1H ago', 'soon'])('refuses %j', (text) => {
+  it.each([
+    '',
+    'P',
+    'PT',
+    'P1DT',
+    'P1M',
+    'P1Y',
+    '-5s',
+    '-PT1H',
+    'PT-1H',
+    '5',
+    'h',
+    '1e3s',
+    '10 s',
+    '5x',
+    'PT1H ago',
+    'soon',
+    '1M',
+    '25H',
+    '30m1h',
+    '1h1h',
+    '1mo',
+    '1y',
+    '1h 30m',
+  ])('refuses %j', (text) => {
     expect(parseDuration(text)).toBeUndefined();
   });
 });
@@ -45,7 +74,30 @@ describe('calendar durations', () => {
     expect(parseCalendarDuration('18mo')).toEqual({ years: 0, months: 18, ms: 0 });
     expect(parseCalendarDuration('PT1M')).toEqual({ years: 0, months: 0, ms: 60_000 });
     expect(parseCalendarDuration('25h')).toEqual({ years: 0, months: 0, ms: 90_000_000 });
-    for (const bad of ['P', 'P1.5Y', 'PY', '1yr', '-1y', 'P1MT', 'soon', '']) expect(parseCalendarDuration(bad), bad).toBeUndefined();
+    expect(parseCalendarDuration('1y6mo')).toEqual({ years: 1, months: 6, ms: 0 });
+    expect(parseCalendarDuration('1mo15d')).toEqual({ years: 0, months: 1, ms: 15 * 86_400_000 });
+    expect(parseCalendarDuration('1m')).toEqual({ years: 0, months: 0, ms: 60_000 });
+    for (const bad of ['P', 'P1.5Y', 'PY', '1yr', '-1y', 'P1MT', 'soon', '', '1M', '1.5mo', '1d1y', '1Y'])
+      expect(parseCalendarDuration(bad), bad).toBeUndefined();
+  });
+
+  it('says why 1M is refused, and that units are lowercase', () => {
+    expect(durationMistake('1M')).toBe('"1M" is ambiguous: write 1m for minutes or 1mo for months');
+    expect(durationMistake('25H')).toBe('shorthand units are lowercase: 25h');
+    expect(durationMistake('1D12H')).toBe('shorthand units are lowercase: 1d12h');
+    for (const fine of ['PT1M', 'P1M', '1m', 'soon']) expect(durationMistake(fine), fine).toBeUndefined();
+  });
+
+  it("states in the documents' pattern what it reads, compound shorthand included", () => {
+    const pattern = new RegExp(CALENDAR_DURATION_PATTERN);
+    for (const read of ['1d12h', '1y6mo', '1mo15d', '2m30s', '1s500ms', ' 90s ', '1.5h', 'PT25H', 'p1m', 'P1Y2M3DT4H']) {
+      expect(pattern.test(read), read).toBe(true);
+      expect(parseCalendarDuration(read), read).toBeDefined();
+    }
+    for (const refused of ['1M', '25H', '1Y', '30m1h', '1h1h', '1.5mo', '1d1y', '1h 30m', '5', 'mo', '']) {
+      expect(pattern.test(refused), refused).toBe(false);
+      expect(parseCalendarDuration(refused), refused).toBeUndefined();
+    }
   });
 
   it('adds them on the calendar in UTC, a missing day becoming the last of the month', () => {

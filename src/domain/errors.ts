@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   'snapshot_version_unsupported',
   'programme_limit_reached',
   'snapshot_limit_reached',
+  'snapshot_name_taken',
   'rate_limited',
   'internal_error',
   'bad_gateway',

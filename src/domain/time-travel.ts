@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { iso, MAX_INSTANT } from './instant.js';
 import { echo } from './echo.js';
-import { addCalendar, CALENDAR_DURATION_PATTERN, parseCalendarDuration } from './duration.js';
+import { addCalendar, CALENDAR_DURATION_PATTERN, durationMistake, parseCalendarDuration } from './duration.js';
 import { fail } from './errors.js';
 import { exactlyOneOf } from './field-rules.js';
 
@@ -31,7 +31,7 @@ export const AdvanceRequest = z
   .object({
     by: z.string().optional().meta({
       pattern: CALENDAR_DURATION_PATTERN,
-      description: 'A duration to move forward: `90s`, `2h`, `30d`, `1mo`, `P1Y`; more than zero, at most 100 years',
+      description: 'A duration to move forward: `90s`, `2h`, `1d12h`, `30d`, `1mo`, `P1Y`; more than zero, at most 100 years',
     }),
     to: z.string().optional().meta({ pattern: INSTANT.source, description: 'An RFC 3339 instant to move to, later than the clock, at most 100 years ahead' }),
   })
@@ -58,7 +58,8 @@ export function advanceTarget(request: AdvanceRequest, now: number): number {
     if (duration === undefined)
       return refuse(
         'by',
-        `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "30d", "1mo", "1y"), got ${echo(by)}`,
+        durationMistake(by) ??
+          `must be a positive ISO 8601 duration ("PT25H", "P30D", "P1M", "P3Y") or shorthand ("90s", "25h", "1d12h", "30d", "1mo", "1y"), got ${echo(by)}`,
       );
     const at = addCalendar(now, duration);
     if (at <= now) return refuse('by', `must be longer than zero, got ${echo(by)}`);

@@ -59,6 +59,7 @@ export const PROBLEMS = {
   challenge_already_signed: { status: 409, title: 'Challenge already signed' },
   idempotency_in_flight: { status: 409, title: 'Idempotency conflict' },
   default_programme: { status: 409, title: 'Programme cannot be deleted' },
+  snapshot_name_taken: { status: 409, title: 'Snapshot name taken' },
   payload_too_large: { status: 413, title: 'Invalid request' },
   snapshot_version_unsupported: { status: 422, title: 'Unsupported snapshot version' },
   programme_limit_reached: { status: 429, title: 'Too many programmes' },

@@ -42,7 +42,8 @@ const CASES: Case[] = [
       'invalid_request: the last instant RFC 3339 can write',
     ],
   },
-  { plane: 'control', method: 'post', path: '/_sandbox/snapshots', state: ['snapshot_limit_reached'] },
+  // A name is the programme's one snapshot of that name: a value drawn twice is refused the second time.
+  { plane: 'control', method: 'post', path: '/_sandbox/snapshots', state: ['snapshot_limit_reached', 'snapshot_name_taken'] },
   { plane: 'control', method: 'get', path: '/_sandbox/events', state: ['event_not_found'] },
 ];
 

@@ -7,7 +7,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { createClock } from './clock.js';
 import { memoryLog } from './log.js';
 import { createTestSandbox, T0 } from '../testing/harness.js';
-import { createScheduler, createTicker, type DueSource } from './scheduler.js';
+import { HUNG_MS } from '../testing/wait.js';
+import { ADVANCE_YIELD_EVERY, createScheduler, createTicker, type DueSource } from './scheduler.js';
 
 const S = 1000;
 
@@ -36,6 +37,23 @@ describe('advance (time travel)', () => {
       { kind: 'settle', subject: 'b', now: T0 + 3 * S, clock: T0 + 3 * S },
     ]);
     expect(jobs.pending().map((j) => j.subjectId)).toEqual(['c']);
+  });
+
+  it('lets the event loop in during a long advance, telling how far it has got; nothing once done', async () => {
+    const { scheduler, jobs, record, schedule } = setUp();
+    jobs.define('k', record('k'));
+    const n = 3 * ADVANCE_YIELD_EVERY;
+    for (let i = 1; i <= n; i++) schedule('k', `s${i}`, T0 + i * S);
+    const seen: ({ to: number; ran: number } | undefined)[] = [];
+    // Each runs when the advance gives the event loop a turn, and not before it has started.
+    const look = () => seen.push(scheduler.advancing());
+    setImmediate(look);
+    const advancing = scheduler.advance(T0 + n * S);
+    setImmediate(() => setImmediate(look));
+    expect(await advancing).toEqual({ now: T0 + n * S, ran: n });
+    expect(seen[0]).toEqual({ to: T0 + n * S, ran: ADVANCE_YIELD_EVERY });
+    expect(seen[1]).toEqual({ to: T0 + n * S, ran: 2 * ADVANCE_YIELD_EVERY });
+    expect(scheduler.advancing()).toBeUndefined();
   });
 
   it('picks up work that due work schedules, when it falls before the target', async () => {
@@ -174,7 +192,7 @@ describe('real time', () => {
     jobs.define('k', record('k'));
     schedule('k', 'now', clock.now());
     scheduler.start();
-    await vi.waitFor(() => expect(ran.map((r) => r.subject)).toEqual(['now']), { timeout: 10_000 });
+    await vi.waitFor(() => expect(ran.map((r) => r.subject)).toEqual(['now']), { timeout: HUNG_MS });
     scheduler.stop();
     schedule('k', 'later', clock.now());
     await new Promise((r) => setTimeout(r, 250));

@@ -26,6 +26,13 @@ export interface DueSource {
 
 const TICK_MS = 100;
 
+/**
+ * During time travel, the event loop gets a turn after this many due items have run, so that a
+ * long advance can be asked how far it has got (GET /_sandbox/clock: `advancing`) and a client can
+ * show it. Counted, not timed, so that a run does the same whatever the machine's speed.
+ */
+export const ADVANCE_YIELD_EVERY = 500;
+
 /** What the ticker ticks: a function that runs what is due and says when, on the wall clock, to tick it next. */
 type Tick = () => number;
 
@@ -80,6 +87,8 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
   let stopTicking: (() => void) | undefined;
   /** Settles when the work running exclusively (an advance, a restore) is done; undefined when none is. */
   let holding: Promise<void> | undefined;
+  /** The advance under way: where it goes, and how many due items have run so far. */
+  let progress: { to: number; ran: number } | undefined;
   /** Counts the calls to `interrupt`: an advance that sees it change stops where it got to. */
   let interruptions = 0;
 
@@ -136,6 +145,38 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
     return min;
   };
 
+  /** Time travel's steps: each due item in due order at its own time, counted in `progress`, then `to`; interrupted, where it got to. */
+  const travel = async (to: number, progress: { ran: number }): Promise<{ now: number; ran: number }> => {
+    const begun = interruptions;
+    let sinceTurn = 0;
+    for (;;) {
+      if (interruptions !== begun) return { now: clock.now(), ran: progress.ran };
+      const due = nextDue();
+      if (due === undefined || due > to) break;
+      clock.advanceTo(due);
+      const now = clock.now();
+      let ranHere = 0;
+      for (const source of sources) {
+        const d = source.nextDue();
+        if (d !== undefined && d <= now) ranHere += await source.runDue(now, windowEnd(source, now, to));
+      }
+      progress.ran += ranHere;
+      if (interruptions !== begun) return { now: clock.now(), ran: progress.ran };
+      // A source that reports due work but runs none would spin forever: stop instead.
+      if (ranHere === 0 && nextDue() === due) {
+        log.warn('scheduler: due work did not run during advance', { due });
+        break;
+      }
+      sinceTurn += ranHere;
+      if (sinceTurn >= ADVANCE_YIELD_EVERY) {
+        sinceTurn = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    clock.advanceTo(to);
+    return { now: clock.now(), ran: progress.ran };
+  };
+
   const exclusively = async <T>(work: () => Promise<T> | T): Promise<T> => {
     while (holding) await holding;
     const run = (async () => {
@@ -189,30 +230,16 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
     /** Time travel to `to` (epoch ms): runs every due item in due order at its own time. */
     advance: (to: number): Promise<{ now: number; ran: number }> =>
       exclusively(async () => {
-        let ran = 0;
-        const begun = interruptions;
-        for (;;) {
-          if (interruptions !== begun) return { now: clock.now(), ran };
-          const due = nextDue();
-          if (due === undefined || due > to) break;
-          clock.advanceTo(due);
-          const now = clock.now();
-          let ranHere = 0;
-          for (const source of sources) {
-            const d = source.nextDue();
-            if (d !== undefined && d <= now) ranHere += await source.runDue(now, windowEnd(source, now, to));
-          }
-          ran += ranHere;
-          if (interruptions !== begun) return { now: clock.now(), ran };
-          // A source that reports due work but runs none would spin forever: stop instead.
-          if (ranHere === 0 && nextDue() === due) {
-            log.warn('scheduler: due work did not run during advance', { due });
-            break;
-          }
+        const under = { to, ran: 0 };
+        progress = under;
+        try {
+          return await travel(to, under);
+        } finally {
+          progress = undefined;
         }
-        clock.advanceTo(to);
-        return { now: clock.now(), ran };
       }),
+    /** The advance under way, if any: where it goes and how many due items have run so far. */
+    advancing: (): { to: number; ran: number } | undefined => progress && { ...progress },
   };
 }
 

@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
 import { ROOT, runCli, startSandbox, type RunningCli } from '../testing/spawn.js';
+import { HUNG_MS, until } from '../testing/wait.js';
 
 let sandbox: RunningCli;
 let client: Client;
@@ -33,7 +34,7 @@ beforeAll(async () => {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('CARD_SANDBOX_'))) as Record<string, string>;
   client = new Client({ name: 'test-agent', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'bin/card-sandbox.cjs'), 'mcp', '--url', sandbox.url], env }));
-}, 30_000);
+}, HUNG_MS);
 
 afterAll(async () => {
   await client?.close();
@@ -110,8 +111,7 @@ test('from nothing to an authorised payment with a delivered webhook, and the cl
   expect(Date.parse(moved.now)).toBeGreaterThanOrEqual(before + 2000);
   const events = (await ok('events_list', { type: 'transaction.updated' })).result as { deliveries: { status: string }[] }[];
   expect(events.length).toBeGreaterThan(0);
-  for (let i = 0; i < 100 && !delivered.some((d) => (d as { webhookType: string }).webhookType === 'transaction.updated'); i++)
-    await new Promise((r) => setTimeout(r, 50));
+  await until(() => delivered.some((d) => (d as { webhookType: string }).webhookType === 'transaction.updated'), 'the transaction.updated delivery');
   expect(delivered).toContainEqual(expect.objectContaining({ webhookType: 'authorisation.updated', id: authorisation.id }));
   expect(delivered).toContainEqual(expect.objectContaining({ webhookType: 'transaction.updated', authorisationId: authorisation.id }));
 });
@@ -172,19 +172,23 @@ test('explains why a tampered request was refused: the failed check, how to fix 
   expect(refusedOnly.map((r) => r.requestId)).toEqual([res.headers.get('Request-Id')]);
 });
 
-test('with --start it runs a sandbox of its own, in the same process', async () => {
-  const own = new Client({ name: 'test-agent', version: '1.0.0' });
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('CARD_SANDBOX_'))) as Record<string, string>;
-  await own.connect(new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'bin/card-sandbox.cjs'), 'mcp', '--start'], env }));
-  try {
-    const health = (await own.callTool({ name: 'health', arguments: {} })) as Answer;
-    expect(health.structuredContent).toMatchObject({ status: 'ok' });
-    const journey = (await own.callTool({ name: 'journey', arguments: {} })) as Answer;
-    expect(journey.structuredContent).toMatchObject({ cardId: expect.any(String) });
-  } finally {
-    await own.close();
-  }
-}, 30_000);
+test(
+  'with --start it runs a sandbox of its own, in the same process',
+  async () => {
+    const own = new Client({ name: 'test-agent', version: '1.0.0' });
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('CARD_SANDBOX_'))) as Record<string, string>;
+    await own.connect(new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'bin/card-sandbox.cjs'), 'mcp', '--start'], env }));
+    try {
+      const health = (await own.callTool({ name: 'health', arguments: {} })) as Answer;
+      expect(health.structuredContent).toMatchObject({ status: 'ok' });
+      const journey = (await own.callTool({ name: 'journey', arguments: {} })) as Answer;
+      expect(journey.structuredContent).toMatchObject({ cardId: expect.any(String) });
+    } finally {
+      await own.close();
+    }
+  },
+  HUNG_MS,
+);
 
 test('the skill prints, and installs where an agent looks for skills', async () => {
   const printed = await runCli(['skill']);

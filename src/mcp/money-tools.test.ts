@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../cli/program.js';
 import { cliContext } from '../testing/cli.js';
 import { moneyWorld } from '../testing/money-world.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, fixedSandbox } from './server.js';
 
 async function connected() {
   const { sb, card, pendingAccountId: accountId } = await moneyWorld();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(cliContext(sb, { json: true }).client, COMMANDS).connect(serverSide);
+  await createMcpServer(fixedSandbox(cliContext(sb, { json: true }).client), COMMANDS).connect(serverSide);
   const agent = new Client({ name: 'test-agent', version: '1.0.0' });
   await agent.connect(clientSide);
   const call = async (name: string, args: Record<string, unknown> = {}) =>

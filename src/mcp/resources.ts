@@ -7,13 +7,14 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Client } from '../cli/client.js';
 import { packagePath } from '../kernel/paths.js';
 
-export function registerResources(server: McpServer, client: Client): void {
+/** `client` finds the sandbox when the OpenAPI document is read. */
+export function registerResources(server: McpServer, client: () => Client): void {
   server.registerResource(
     'openapi',
     'card-sandbox://openapi.json',
     { description: "The sandbox's OpenAPI document of the /v1 API", mimeType: 'application/json' },
     async (uri) => {
-      const res = await fetch(`${client.url}/openapi.json`);
+      const res = await fetch(`${client().url}/openapi.json`);
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: await res.text() }] };
     },
   );

@@ -1,9 +1,10 @@
 /**
  * `card-sandbox mcp` (docs/agents.md: Coding agents): a Model Context Protocol server over stdio for coding
  * agents. Its tools (tools.ts) are the CLI's declared commands, answering with each command's data,
- * plus a few of its own; a refusal is a tool error carrying the problem. Its resources
- * (resources.ts) are the API's OpenAPI document, the README and each page of the manual. Loaded
- * only by that command (its own bundle, dist/mcp.cjs), which hands it the commands.
+ * plus a few of its own; a refusal is a tool error carrying the problem, and so is a sandbox that
+ * cannot be found or does not answer (with how to choose one). Its resources (resources.ts) are
+ * the API's OpenAPI document, the README and each page of the manual. Loaded only by that command
+ * (its own bundle, dist/mcp.cjs), which hands it the commands and how to find the sandbox.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -13,6 +14,14 @@ import type { Declaration } from '../cli/command.js';
 import { version } from '../kernel/version.js';
 import { registerResources } from './resources.js';
 import { toolsOf } from './tools.js';
+
+/** The sandbox the tools talk to. */
+export interface McpSandbox {
+  /** Its control client, found again for each call; throws, saying why and how to choose, when none or several could be meant. */
+  client(): Client;
+  /** What to say when nothing answered (the client's message given): where sandboxes run, and how to choose. */
+  unreachable(message: string): string;
+}
 
 /** The text beside a tool's structured answer: the JSON itself, which agents read best. No data (the simulator's 202) is null. */
 const answer = (data: unknown) => {
@@ -25,33 +34,38 @@ const answer = (data: unknown) => {
  * A refusal as a tool error. The client comes from the CLI's bundle, this server from its own, so a
  * refusal is known by the problem it carries rather than by its class.
  */
-function failure(error: Error) {
+function failure(error: Error, sandbox: McpSandbox) {
   const { problem } = error as Partial<ApiError>;
   const text = problem
     ? `${problem.title ?? 'Refused'} (${problem.status ?? ''} ${problem.code ?? ''}): ${problem.detail ?? ''}${problem.errors?.length ? `\n${problem.errors.map((e) => `  ${e.path} ${e.message}`).join('\n')}` : ''}`
-    : error.message;
+    : error.name === 'UnreachableError'
+      ? sandbox.unreachable(error.message)
+      : error.message;
   return { isError: true, content: [{ type: 'text' as const, text }], ...(problem && { structuredContent: { problem } }) };
 }
 
+/** A sandbox that is always `client`. */
+export const fixedSandbox = (client: Client): McpSandbox => ({ client: () => client, unreachable: (message) => message });
+
 /** Builds the server, with a tool for each of `commands` that has one; `serveMcp` connects it. */
-export function createMcpServer(client: Client, commands: readonly Declaration[]): McpServer {
+export function createMcpServer(sandbox: McpSandbox, commands: readonly Declaration[]): McpServer {
   const server = new McpServer({ name: 'card-sandbox', version: version() });
   for (const tool of toolsOf(commands)) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, async (args: Record<string, unknown>) => {
       try {
-        return answer(await tool.data(client, args));
+        return answer(await tool.data(sandbox.client(), args));
       } catch (error) {
-        if (error instanceof Error) return failure(error);
+        if (error instanceof Error) return failure(error, sandbox);
         throw error;
       }
     });
   }
-  registerResources(server, client);
+  registerResources(server, () => sandbox.client());
   return server;
 }
 
-export async function serveMcp(client: Client, commands: readonly Declaration[]): Promise<void> {
-  const server = createMcpServer(client, commands);
+export async function serveMcp(sandbox: McpSandbox, commands: readonly Declaration[]): Promise<void> {
+  const server = createMcpServer(sandbox, commands);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
   await server.connect(transport);

@@ -10,7 +10,7 @@ import { toolName, type CommandDeclaration } from '../cli/command.js';
 import { COMMANDS } from '../cli/program.js';
 import { cliContext } from '../testing/cli.js';
 import { createTestSandbox } from '../testing/harness.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, fixedSandbox } from './server.js';
 import { toolsOf } from './tools.js';
 
 async function connected() {
@@ -24,7 +24,7 @@ async function connected() {
   });
   const cli = cliContext(sb, { json: true });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(cli.client, COMMANDS).connect(serverSide);
+  await createMcpServer(fixedSandbox(cli.client), COMMANDS).connect(serverSide);
   const agent = new Client({ name: 'test-agent', version: '1.0.0' });
   await agent.connect(clientSide);
   return { sb, cli, agent };
@@ -34,9 +34,11 @@ describe('the tools', () => {
   it('are the declared commands’ tools, named after them, then the server’s own, each name once', () => {
     const declared = COMMANDS.filter((d): d is CommandDeclaration => d.kind === 'command' && d.tool !== undefined).map(toolName);
     const names = toolsOf(COMMANDS).map((t) => t.name);
-    expect(names).toEqual([...declared, 'webhooks_subscribe', 'explain_request', 'journey']);
+    expect(names).toEqual([...declared, 'webhooks_subscribe', 'journey']);
     expect(new Set(names).size).toBe(names.length);
-    expect(declared).toEqual(expect.arrayContaining(['clock_advance', 'cards_list', 'webhooks_faults_set', 'api_faults_set', 'snapshot_restore']));
+    expect(declared).toEqual(
+      expect.arrayContaining(['clock_advance', 'cards_list', 'webhooks_faults_set', 'api_faults_set', 'snapshot_restore', 'explain_request']),
+    );
   });
 
   it('answer with what the command prints with --json', async () => {
@@ -60,6 +62,31 @@ describe('the tools', () => {
     expect(await answered('webhooks_faults_show')).toEqual(await printed('webhooks faults show'));
     expect(await answered('programmes_list')).toEqual(await printed('programmes list'));
     expect(await answered('requests')).toEqual(await printed('requests'));
+  });
+
+  it('pause, resume and delete the subscription an agent made', async () => {
+    const { sb, agent } = await connected();
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const answer = (await agent.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+      expect(answer.isError, answer.content[0]?.text).toBeFalsy();
+      return JSON.parse(answer.content[0]!.text) as Record<string, unknown>;
+    };
+    const hook = await call('webhooks_subscribe', { callbackUrl: 'http://127.0.0.1:9/agent', types: ['card.updated'] });
+    expect(await call('webhooks_pause', { webhookId: hook.id })).toMatchObject({ paused: true });
+    expect(await call('webhooks_resume', { webhookId: hook.id })).toMatchObject({ paused: false });
+    expect(await call('webhooks_delete', { webhookId: hook.id })).toEqual({ deleted: hook.id });
+    expect(sb.deps.services.webhooks.list().map((w) => w.id)).not.toContain(hook.id);
+  });
+
+  it('authorise takes the amount as a JSON number, as models and the inspector send it', async () => {
+    const { sb, agent } = await connected();
+    const [card] = sb.deps.store.sqlite.prepare('select id from cards').all() as { id: string }[];
+    const answer = (await agent.callTool({ name: 'authorise', arguments: { cardId: card!.id, amount: 12.5, currency: 'EUR' } })) as {
+      isError?: boolean;
+      content: { text: string }[];
+    };
+    expect(answer.isError, answer.content[0]?.text).toBeFalsy();
+    expect(JSON.parse(answer.content[0]!.text)).toMatchObject({ cardId: card!.id, merchantAmount: '12.5', merchantCurrency: 'EUR' });
   });
 
   it('tell a refusal as a tool error carrying the problem', async () => {

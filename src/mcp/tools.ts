@@ -1,9 +1,8 @@
 /**
  * The MCP server's tools (docs/agents.md: Coding agents): one for each declared CLI command that has
  * a tool — named by the command with `_` for spaces, answering with the command's data, what it
- * prints with --json — then the tools no command has: `webhooks_subscribe`, `explain_request` (why
- * the sandbox refused a request, and how to fix it) and `journey` (a verified customer with an
- * active account and an issued card in one call).
+ * prints with --json — then the tools no command has: `webhooks_subscribe` and `journey` (a
+ * verified customer with an active account and an issued card in one call).
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -11,7 +10,6 @@ import type { Client } from '../cli/client.js';
 import { tool, toolName, type Declaration, type ToolDeclaration } from '../cli/command.js';
 import { createWallet } from '../companion/wallet.js';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
-import { explainRequest } from './explain.js';
 
 /** A tool as the server registers it. */
 export type Tool = ToolDeclaration & { name: string };
@@ -27,15 +25,6 @@ const OWN: Tool[] = [
         types: z.array(z.enum(WEBHOOK_TYPES)).optional().describe('every event type by default'),
       },
       data: (client, { callbackUrl, types }) => client.saveWebhook({ callbackUrl, types: types ?? [...WEBHOOK_TYPES] }),
-    }),
-  },
-  {
-    name: 'explain_request',
-    ...tool({
-      description:
-        'Why the sandbox refused (or warned about) a request: the problem, each failed check with how to fix it, the headers it read and the signature base it computed.',
-      input: { requestId: z.string().describe('the Request-Id header of the answer, or requestId of the problem') },
-      data: async (client, { requestId }) => explainRequest(await client.listRequests(), requestId),
     }),
   },
   {

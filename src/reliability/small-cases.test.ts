@@ -16,7 +16,7 @@ import { createControlClient } from '../client/control.js';
 import { defaultConfig } from '../config.js';
 import { buildDeps } from '../deps.js';
 import { memoryLog } from '../kernel/log.js';
-import { createMcpServer } from '../mcp/server.js';
+import { createMcpServer, fixedSandbox } from '../mcp/server.js';
 import { startServer } from '../server.js';
 import { cliContext } from '../testing/cli.js';
 import { createTestSandbox } from '../testing/harness.js';
@@ -121,7 +121,7 @@ describe('the MCP server', () => {
   it('adds no listener to stdout per call, and its seed tool says what is wrong with a file without a byte of it', async () => {
     const sb = createTestSandbox();
     const listening = process.stdout.listenerCount('error');
-    const server = createMcpServer(cliContext(sb).client, COMMANDS);
+    const server = createMcpServer(fixedSandbox(cliContext(sb).client), COMMANDS);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const mcp = new Client({ name: 'small-cases', version: '1.0.0' });

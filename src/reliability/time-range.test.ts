@@ -15,7 +15,7 @@ import { COMMANDS } from '../cli/program.js';
 import { createSandbox } from '../companion/create-sandbox.js';
 import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, resolveConfig } from '../config.js';
 import { INSTANT_RANGE, MAX_INSTANT } from '../domain/instant.js';
-import { createMcpServer } from '../mcp/server.js';
+import { createMcpServer, fixedSandbox } from '../mcp/server.js';
 import { cliContext } from '../testing/cli.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 
@@ -43,8 +43,9 @@ describe('the range of time, at every entry', () => {
       [{ by: 'P999999999999M' }, /at most 100 years/],
       [{ by: 'P101Y' }, /at most 100 years/],
       [{ by: 'P99Y13M' }, /at most 100 years/],
-      [{ by: '99999999999999999999d' }, /must be a positive ISO 8601 duration/],
-      [{ by: `${'9'.repeat(400)}s` }, /must be a positive ISO 8601 duration/],
+      // Of the document's form, too large for any date: past 100 years (domain/time-travel.ts).
+      [{ by: '99999999999999999999d' }, /must be at most 100 years/],
+      [{ by: `${'9'.repeat(400)}s` }, /must be at most 100 years/],
       [{ by: 'PT1E400S' }, /must be a positive ISO 8601 duration/],
       [{ by: 'P1Y99999999999999999D' }, /must be a positive ISO 8601 duration|at most 100 years/],
       [{ to: '+275760-09-13T00:00:00.000Z' }, /RFC 3339 instant/],
@@ -149,7 +150,7 @@ describe('the range of time, at every entry', () => {
 
     it('the clock_advance tool answers a tool error naming the limit, and the clock answers after it', async () => {
       const sb = createTestSandbox();
-      const server = createMcpServer(cliContext(sb).client, COMMANDS);
+      const server = createMcpServer(fixedSandbox(cliContext(sb).client), COMMANDS);
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await server.connect(serverSide);
       const mcp = new Client({ name: 'time-range', version: '1.0.0' });

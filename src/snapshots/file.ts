@@ -201,6 +201,8 @@ export async function readSnapshot(text: string, verify: boolean): Promise<Snaps
       `the file is a version ${file.version} snapshot${writer}; card-sandbox ${version()} reads versions ${READABLE.join(', ')} and writes version ${SNAPSHOT_VERSION}: restore it with the version that wrote it`,
     );
   }
+  if (typeof file.state !== 'object' || file.state === null)
+    fail('invalid_snapshot', 'the file has a snapshot header but no "state": it holds no programme (was it cut short, or written by hand?)');
   if (verify && (typeof file.sha256 !== 'string' || !digestMatches(text, file))) {
     fail('invalid_snapshot', 'the file is corrupt: its state does not match its sha256 (was it changed, or cut short and mended?)');
   }

@@ -9,7 +9,8 @@
  * of the programme's due work (its scheduler, kernel/scheduler.ts), in memory as in the database all or nothing; other
  * programmes carry on.
  */
-import { and, asc, count, eq, sql, sum } from 'drizzle-orm';
+import { and, asc, count, eq, or, sql, sum } from 'drizzle-orm';
+import { echo } from '../domain/echo.js';
 import { iso } from '../domain/instant.js';
 import type { Config } from '../config.js';
 import { fail } from '../domain/errors.js';
@@ -145,6 +146,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
   };
 
   const mine = (programme: Programme, id: string) => and(eq(snapshots.programmeId, programme.id), eq(snapshots.id, id));
+  const named = (programme: Programme, name: string) => and(eq(snapshots.programmeId, programme.id), or(eq(snapshots.name, name), eq(snapshots.id, name)));
   const missing = (programme: Programme, id: string): never => fail('snapshot_not_found', `programme ${programme.id} has no snapshot with id ${id}`);
 
   /** A new snapshot's id, never one kept already (a seeded sandbox draws the same ones after a restart). */
@@ -179,11 +181,21 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
   };
 
   const service = {
-    /** Takes a snapshot of the programme as it stands and keeps it; 429 past --max-snapshots or --max-snapshot-bytes. */
+    /**
+     * Takes a snapshot of the programme as it stands and keeps it; 429 past --max-snapshots or
+     * --max-snapshot-bytes. A name is the programme's one snapshot of that name (docs/snapshots.md:
+     * Snapshots), so that commands can take it for the id: 409 for another.
+     */
     save: (programme: Programme, name?: string): Promise<SnapshotSummary> =>
       Promise.resolve().then(() =>
         store.transaction(() => {
           checkRoom();
+          const taken = name === undefined ? undefined : db.select({ id: snapshots.id }).from(snapshots).where(named(programme, name)).get();
+          if (taken)
+            fail(
+              'snapshot_name_taken',
+              `programme ${programme.id} has a snapshot named ${echo(name!)} already (${taken.id}): delete it first, or choose another name`,
+            );
           const state = capture(programme);
           const head = header(name);
           const file = snapshotFile(head, state);

@@ -25,11 +25,15 @@ const SOURCES = [...filesUnder('src'), ...filesUnder('ui')];
 
 /** The project modules a file imports, type-only imports and re-exports included, as paths from the package root. */
 export function importsOf(file: string, source: string): string[] {
-  const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)].map((m) => (m[1] ?? m[2])!);
+  const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
   return specifiers.flatMap((specifier) => {
     if (!specifier.startsWith('.')) return [];
     const base = resolve(ROOT, dirname(file), specifier);
-    const target = [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base].find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+    const target = [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base].find(
+      (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+    );
     return target ? [relative(ROOT, target)] : [];
   });
 }

@@ -20,12 +20,26 @@ function sink() {
 
 export function cliContext(
   sb: TestSandbox,
-  options: { json?: boolean; adminToken?: string } = {},
+  options: { json?: boolean; adminToken?: string; programme?: string; terminal?: boolean } = {},
 ): CommandContext & { stdout: () => string; stderr: () => string } {
   const out = sink();
   const err = sink();
-  const client = createClient({ url: 'http://127.0.0.1:4242', ...(options.adminToken ? { adminToken: options.adminToken } : {}) }, (input, init) =>
-    Promise.resolve(sb.app.request(input, init)),
+  // A terminal: progress is shown on stderr as it would be on a TTY.
+  if (options.terminal) Object.assign(err.stream, { isTTY: true });
+  const client = createClient(
+    {
+      url: 'http://127.0.0.1:4242',
+      ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+      ...(options.programme ? { programme: options.programme } : {}),
+    },
+    (input, init) => Promise.resolve(sb.app.request(input, init)),
   );
-  return { client, io: createIo(out.stream, err.stream, { NO_COLOR: '1' }), json: options.json ?? false, stdout: out.text, stderr: err.text };
+  return {
+    client,
+    io: createIo(out.stream, err.stream, { NO_COLOR: '1' }),
+    json: options.json ?? false,
+    programme: options.programme,
+    stdout: out.text,
+    stderr: err.text,
+  };
 }

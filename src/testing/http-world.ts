@@ -5,6 +5,7 @@
  * shipped.
  */
 import { proofFor, testWallet } from './world.js';
+import { HUNG_MS } from './wait.js';
 
 export interface ProgrammeAccess {
   /** The sandbox, e.g. http://127.0.0.1:4242. */
@@ -54,7 +55,7 @@ export interface Journey {
 }
 
 /** Asks until `ready` holds: for a programme whose clock runs, what falls due happens in real time. */
-async function until(ready: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+async function until(ready: () => Promise<boolean>, what: string, timeoutMs = HUNG_MS): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!(await ready())) {
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);

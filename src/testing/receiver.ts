@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { HUNG_MS } from './wait.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -69,7 +70,7 @@ export async function startTestReceiver(initial: Answer = 200): Promise<Receiver
     answer(reply) {
       decide = typeof reply === 'function' ? reply : () => reply;
     },
-    waitFor(count, timeoutMs = 10_000) {
+    waitFor(count, timeoutMs = HUNG_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (requests.length < count) return false;

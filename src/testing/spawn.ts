@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { HUNG_MS } from './wait.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/card-sandbox.cjs', import.meta.url));
@@ -57,7 +58,7 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, optio
 export const runCli = (args: string[], env?: Record<string, string>, options?: SpawnOptions): Promise<Run> => spawnCli(args, env, options).exited;
 
 /** Resolves when `predicate` holds for the output so far; rejects if the process ends first. */
-export async function waitForOutput(process: Spawned, predicate: (stdout: string, stderr: string) => boolean, timeoutMs = 30_000): Promise<string> {
+export async function waitForOutput(process: Spawned, predicate: (stdout: string, stderr: string) => boolean, timeoutMs = HUNG_MS): Promise<string> {
   let ended = false;
   void process.exited.then(() => (ended = true));
   const deadline = Date.now() + timeoutMs;

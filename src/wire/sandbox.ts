@@ -12,6 +12,15 @@ export const Instant = z.string().meta({ format: 'date-time' });
 export const ClockState = z.object({ now: Instant, frozen: z.boolean() }).meta({ id: 'ClockState' });
 export type ClockState = z.infer<typeof ClockState>;
 
+/** GET /_sandbox/clock: the clock, and while an advance runs, where it goes and how many due items have run so far. */
+export const ClockReading = ClockState.extend({
+  advancing: z
+    .object({ to: Instant, ran: Count })
+    .optional()
+    .meta({ description: 'While `POST /_sandbox/clock/advance` runs: its target, and the due items run so far (for a progress count)' }),
+}).meta({ id: 'ClockReading' });
+export type ClockReading = z.infer<typeof ClockReading>;
+
 /** POST /_sandbox/clock/advance: the new time and how many due jobs ran on the way. */
 export const Advanced = z.object({ now: Instant, ran: Count }).meta({ id: 'Advanced' });
 

@@ -96,6 +96,37 @@ export type SeedCard = SeedAccount['cards'][number];
 export type SeedAuthorisation = SeedCard['authorisations'][number];
 export type SeedRefund = SeedCard['refunds'][number];
 
+/** The customers, accounts, cards and payments of a document that did not parse, as far as their statuses are valid, for the tree's checks. */
+function looseTree(value: unknown): Parameters<typeof seedTreeErrors>[0] {
+  const items = (v: unknown, key: string): Record<string, unknown>[] => {
+    const list = (v as Record<string, unknown> | null)?.[key];
+    return Array.isArray(list) ? list.filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null) : [];
+  };
+  // A status the schema refused (or left to its default) is one that holds children: its own error says enough.
+  const status = (item: Record<string, unknown>, valid: readonly string[], holding: string) =>
+    typeof item.status === 'string' && valid.includes(item.status) ? item.status : holding;
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const card = (c: Record<string, unknown>) => ({
+    status: status(c, SEED_CARD_STATUSES, 'active'),
+    authorisations: items(c, 'authorisations').map((a) => ({
+      status: status(a, SEED_AUTHORISATION_STATUSES, 'captured'),
+      capturedAmount: text(a.capturedAmount),
+      transaction: SEED_DEBIT_STATUSES.find((t) => t === a.transaction),
+      refunds: items(a, 'refunds'),
+    })),
+    refunds: items(c, 'refunds'),
+  });
+  return {
+    customers: items(value, 'customers').map((customer) => ({
+      status: status(customer, SEED_CUSTOMER_STATUSES, 'active'),
+      accounts: items(customer, 'accounts').map((account) => ({
+        status: status(account, SEED_ACCOUNT_STATUSES, 'active'),
+        cards: items(account, 'cards').map(card),
+      })),
+    })),
+  };
+}
+
 /** The document checked whole; a 400 naming every bad place, or the typed document. */
 export function parseSeedDocument(value: unknown): SeedDocument {
   const result = SeedDocument.safeParse(value);
@@ -109,6 +140,11 @@ export function parseSeedDocument(value: unknown): SeedDocument {
         : [{ path: path || 'body', message: issue.message }];
     })
     .flat();
+  // The checks of the tree run on what parsed: told with the others, not after they are fixed.
+  for (const error of seedTreeErrors(looseTree(value))) {
+    const path = seedPath(error.path);
+    if (!errors.some((e) => e.path === path)) errors.push({ path, message: error.message });
+  }
   throw new SandboxError('invalid_request', `invalid seed document (nothing was loaded): ${[...new Set(errors.map((e) => e.path))].join(', ')}`, errors);
 }
 

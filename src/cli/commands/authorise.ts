@@ -76,7 +76,7 @@ export const authoriseCommand = command<AuthoriseFlags>({
     description: 'A merchant authorises a payment on an active card; captured about a second later unless capture is false.',
     input: {
       cardId: z.string().describe("the card's id"),
-      amount: z.string().describe('a decimal amount, 12.50'),
+      amount: z.union([z.string(), z.number()]).describe('a decimal amount: "12.50", or the number 12.5'),
       currency: z.string().describe('ISO 4217, USD'),
       capture: z.boolean().optional().describe('capture automatically (default true)'),
       merchantName: z.string().optional(),
@@ -87,7 +87,7 @@ export const authoriseCommand = command<AuthoriseFlags>({
     },
     data: (client, { cardId, amount, currency, capture, merchantName, merchantId, mcc, merchantCountry, merchantCity }) =>
       authorise.data(client, cardId, {
-        amount,
+        amount: String(amount),
         currency,
         capture: capture ?? true,
         merchant: { name: merchantName, id: merchantId, mcc, country: merchantCountry, city: merchantCity },

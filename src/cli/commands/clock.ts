@@ -1,19 +1,63 @@
 /** `clock` and `clock advance <duration>`: read and move the sandbox clock. */
 import { z } from 'zod';
-import type { Client } from '../client.js';
+import type { Client, CommandContext } from '../client.js';
 import { command, printed, tool, UsageError } from '../command.js';
+import { count } from '../words.js';
 
 export const showClock = printed(
   (client: Client) => client.getClock(),
   ({ io }, clock) => io.out(`${io.color.bold(clock.now)} ${io.color.dim(clock.frozen ? '(frozen: moves only with `clock advance`)' : '(running)')}`),
 );
 
-export const advanceClock = printed(
-  // Neither given (no duration and no --to): the sandbox's refusal says what to give.
-  (client: Client, target: { by?: string | undefined; to?: string | undefined }) => client.advanceClock(target as { by: string } | { to: string }),
-  ({ io }, result) =>
-    io.out(`${io.color.green('✓')} clock now ${io.color.bold(result.now)}, ${result.ran} due item${result.ran === 1 ? '' : 's'} ran on the way`),
-);
+type Target = { by?: string | undefined; to?: string | undefined };
+
+/** How often a long advance is asked how far it has got. */
+const PROGRESS_EVERY_MS = 250;
+
+/**
+ * Moves the clock; on a terminal (and not with --json), a count of the due items run so far while
+ * a long advance runs (docs/cli.md: CLI).
+ */
+export async function advanceClock(ctx: CommandContext, target: Target): Promise<void> {
+  const { client, io, json } = ctx;
+  const work = advanceClock.data(client, target);
+  const result = json || !io.live ? await work : await withProgress(ctx, work);
+  if (json) return io.json(result);
+  io.out(
+    `${io.color.green('✓')} clock now ${io.color.bold(result.now)}, ${result.ran === 0 ? 'nothing fell due on the way' : `${count(result.ran, 'due item')} ran on the way`}`,
+  );
+}
+/** What `clock advance --json` prints. */
+// Neither given (no duration and no --to): the sandbox's refusal says what to give.
+advanceClock.data = (client: Client, target: Target) => client.advanceClock(target as { by: string } | { to: string });
+
+/** Shows how far the advance has got until `work` settles, then clears the line. */
+async function withProgress<T>({ client, io }: CommandContext, work: Promise<T>): Promise<T> {
+  let done = false;
+  let wake = () => {};
+  const polling = (async () => {
+    for (;;) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, PROGRESS_EVERY_MS);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (done) return;
+      const advancing = (await client.getClock().catch(() => undefined))?.advancing;
+      if (advancing && !done) io.progress(`advancing to ${advancing.to}: ${count(advancing.ran, 'due item')} ran so far…`);
+    }
+  })();
+  try {
+    return await work;
+  } finally {
+    done = true;
+    wake();
+    await polling;
+    io.progress(undefined);
+  }
+}
 
 export const clockCommands = [
   command({

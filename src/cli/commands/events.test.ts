@@ -24,10 +24,13 @@ describe('events list', () => {
     const ctx = cliContext(sb);
     await listEvents(ctx, { type: 'customer.updated' });
     const lines = ctx.stdout().trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^CREATED\s+TYPE\s+ENTITY\s+EVENT\s+DELIVERIES$/);
+    expect(lines[0]).toMatch(/^CREATED\s+TYPE\s+ENTITY\s+STATUS\s+EVENT\s+DELIVERIES$/);
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(eventIds(sb)[0]);
     expect(lines[1]).toContain('1 pending');
+    // Two events of one entity at the same instant, told apart by the status each carried.
+    expect(lines[1]).toMatch(new RegExp(`${customerId}\\s+active\\s+`));
+    expect(lines[2]).toMatch(new RegExp(`${customerId}\\s+initiating\\s+`));
   });
 
   it('passes the filters and prints the JSON with --json', async () => {

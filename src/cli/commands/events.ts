@@ -40,8 +40,8 @@ export const listEvents = printed(
   ({ io }, events) => {
     if (events.length === 0) return io.out(io.color.dim('no events yet'));
     io.table(
-      ['CREATED', 'TYPE', 'ENTITY', 'EVENT', 'DELIVERIES'],
-      events.map((e) => [e.createdAt, e.type, e.entityId, e.id, deliveriesText(io, e.deliveries)]),
+      ['CREATED', 'TYPE', 'ENTITY', 'STATUS', 'EVENT', 'DELIVERIES'],
+      events.map((e) => [e.createdAt, e.type, e.entityId, io.status(bodyStatus(e.body) ?? ''), e.id, deliveriesText(io, e.deliveries)]),
     );
   },
 );
@@ -148,7 +148,7 @@ export const eventsCommands = [
   group('events', 'Events and their webhook deliveries (list, show, tail, resend)'),
   command<ListEventsOptions>({
     name: 'events list',
-    description: 'List events, newest first, with the state of their deliveries',
+    description: "List events, newest first, with the entity's status each carried and the state of their deliveries",
     examples: ['events list', 'events list --type card.updated --limit 20', 'events list --entity <cardId> --json'],
     isDefault: true,
     options: [

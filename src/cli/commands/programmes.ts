@@ -3,6 +3,7 @@
  * credentials, world and clock (docs/programmes.md: Parallel test suites), made afresh or from a snapshot.
  */
 import { z } from 'zod';
+import { ApiError } from '../../client/operations.js';
 import type { NewProgramme } from '../../wire/programmes.js';
 import type { Client } from '../client.js';
 import { command, group, integer, printed, tool } from '../command.js';
@@ -33,7 +34,14 @@ export const listProgrammes = printed(
 
 export const deleteProgramme = printed(
   async (client: Client, id: string) => {
-    await client.deleteProgramme(id);
+    try {
+      await client.deleteProgramme(id);
+    } catch (error) {
+      // The sandbox names its route; from the terminal, the command is the way.
+      if (!(error instanceof ApiError && error.code === 'default_programme' && error.problem)) throw error;
+      const problem = { ...error.problem, detail: 'the default programme cannot be deleted; wipe its world with `card-sandbox reset`' };
+      throw new ApiError(error.operation, error.method, error.path, error.status, problem, JSON.stringify(problem));
+    }
     return { deleted: id };
   },
   ({ io }, _answer, id) => io.out(`${io.color.green('✓')} programme ${io.color.bold(id)} deleted with everything it held`),

@@ -2,15 +2,17 @@
  * `report [--all | --programme <id>,<id>] [--json] [--junit <file>]`: the go-live report
  * (docs/go-live.md: Before you go live) — each check with its verdict, what was found, what could not
  * be judged and a hint, then the coverage — of one programme, of a list, or of every programme a
- * test run made (`--all`); with --junit, the same as JUnit XML for CI (domain/report/junit.ts).
- * Exits 1 when a check fails.
+ * test run made (`--all`); with --junit, the same as JUnit XML for CI (domain/report/junit.ts),
+ * saying where it wrote it. Exits 1 when a check fails; a file it cannot write is bad usage (exit 2),
+ * not a failed check.
  */
 import { z } from 'zod';
 import { writeFileAtomic } from '../../kernel/files.js';
 import type { Report } from '../../client/control.generated.js';
 import { junitXml } from '../../domain/report/junit.js';
-import { CommandFailed, type Client, type CommandContext } from '../client.js';
+import { ClientUsageError, CommandFailed, type Client, type CommandContext } from '../client.js';
 import { command, tool } from '../command.js';
+import { count } from '../words.js';
 
 export interface ReportOptions {
   junit?: string | undefined;
@@ -27,7 +29,14 @@ export const goLiveReport = (client: Client, programmes?: string): Promise<Repor
 export async function report({ client, io, json }: CommandContext, options: ReportOptions = {}): Promise<void> {
   const programmes = options.all ? 'all' : options.programmes;
   const answer = await goLiveReport(client, programmes);
-  if (options.junit !== undefined) await writeFileAtomic(options.junit, junitXml(answer));
+  const { junit } = options;
+  if (junit !== undefined) {
+    try {
+      await writeFileAtomic(junit, junitXml(answer));
+    } catch (error) {
+      throw new ClientUsageError(`cannot write --junit ${junit}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
   if (json) io.json(answer);
   else {
     const c = io.color;
@@ -49,12 +58,17 @@ export async function report({ client, io, json }: CommandContext, options: Repo
       io.out(`States of ${s.resource}: ${s.reached.join(', ') || 'none'}${s.never.length ? c.dim(` (never: ${s.never.join(', ')})`) : ''}`);
     for (const w of webhooks)
       io.out(
-        `Webhooks ${w.type}: ${w.attempts} attempts, answered ${Object.entries(w.answers)
+        `Webhooks ${w.type}: ${count(w.attempts, 'attempt')}, answered ${Object.entries(w.answers)
           .map(([k, v]) => `${k}×${v}`)
           .join(', ')}`,
       );
     const { summary } = answer;
     io.out(`\nChecks: ${summary.pass} pass, ${summary.fail} fail, ${summary['not judged']} not judged, ${summary['not exercised']} not exercised`);
+  }
+  if (junit !== undefined) {
+    const cases = answer.checks.length + answer.coverage.neverCalled.length;
+    // On stderr with --json, so that stdout stays the report's JSON.
+    (json ? io.err : io.out)(`${io.color.green('✓')} wrote ${count(cases, 'test case')} as JUnit XML to ${junit}`);
   }
   if (answer.summary.fail > 0) throw new CommandFailed(`${answer.summary.fail} check${answer.summary.fail === 1 ? '' : 's'} failed`);
 }

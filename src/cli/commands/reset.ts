@@ -4,10 +4,10 @@ import { command, printed } from '../command.js';
 
 export const reset = printed(
   (client: Client) => client.reset(),
-  ({ io }, result) => {
+  ({ io, programme }, result) => {
     const wiped = Object.entries(result.wiped).filter(([, n]) => n > 0);
     io.out(
-      `${io.color.green('✓')} sandbox reset${wiped.length ? `, wiped ${wiped.map(([name, n]) => `${name}: ${n}`).join(', ')}` : ' (it was already empty)'}`,
+      `${io.color.green('✓')} ${programme === undefined ? 'sandbox' : `programme ${programme}`} reset${wiped.length ? `, wiped ${wiped.map(([name, n]) => `${name}: ${n}`).join(', ')}` : ' (it was already empty)'}`,
     );
   },
 );

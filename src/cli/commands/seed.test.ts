@@ -27,6 +27,40 @@ describe('seed <file>', () => {
     expect(ctx.stdout()).toContain(`  customer ${alice!.id} active demo-alice`);
   });
 
+  it('counts one of a kind as one', async () => {
+    const sb = createTestSandbox();
+    const ctx = cliContext(sb);
+    await seed(ctx, file('one.json', '{"customers":[{"externalId":"a","accounts":[{"currencies":["EUR"],"cards":[{}]}]}]}'));
+    expect(ctx.stdout()).toMatch(/^✓ seeded 1 customer, 1 account, 1 card and 0 webhooks from /);
+    expect(await seedAtStart(createTestSandbox().deps, join(dir, 'one.json'))).toBe(`${join(dir, 'one.json')}: 1 customer, 0 webhooks`);
+  });
+
+  it('points a snapshot file at snapshot restore --file, sending nothing', async () => {
+    const sb = createTestSandbox();
+    const snapshot = file('world.snapshot.json', sb.deps.snapshots.export(sb.deps.programmes.default()));
+    await expect(seed(cliContext(sb), snapshot)).rejects.toThrow(
+      new ClientUsageError(
+        `${snapshot} is a snapshot file, not a seed world: put it back with \`card-sandbox snapshot restore --file ${snapshot}\`, or start with \`card-sandbox start --import ${snapshot}\``,
+      ),
+    );
+    await expect(seedAtStart(sb.deps, snapshot)).rejects.toThrow(/is a snapshot file, not a seed world/);
+  });
+
+  it('reports the checks of the tree with those of the fields, not after they are fixed', async () => {
+    const sb = createTestSandbox();
+    const bad = file(
+      'levels.json',
+      '{"customers":[{"externalId":"a","status":"rejected","accounts":[{"currencies":["EUR"],"status":"pending","cards":[{"type":"plastic"}]}]}]}',
+    );
+    const error = (await seed(cliContext(sb), bad).catch((e: unknown) => e)) as ApiError;
+    expect(error.problem!.errors).toEqual([
+      { path: 'customers[0].accounts[0].cards[0].type', message: 'must be one of virtual, physical' },
+      { path: 'customers[0].accounts', message: expect.stringContaining('a customer seeded as rejected cannot have accounts') },
+      { path: 'customers[0].accounts[0].cards', message: expect.stringContaining('an account seeded as pending cannot have cards') },
+    ]);
+    expect(sb.deps.services.customers.list()).toEqual([]);
+  });
+
   it('refuses a file that is missing or not JSON, sending nothing', async () => {
     const sb = createTestSandbox();
     await expect(seed(cliContext(sb), join(dir, 'missing.json'))).rejects.toThrow(

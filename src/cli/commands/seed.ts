@@ -2,12 +2,14 @@
 import type { Deps } from '../../deps.js';
 import { MAX_BODY_BYTES } from '../../app.js';
 import { SandboxError } from '../../domain/errors.js';
+import { SNAPSHOT_FORMAT } from '../../snapshots/file.js';
 import { jsonProblem } from '../../domain/json-problem.js';
 import { readBounded } from '../../kernel/files.js';
 import { parseSeedDocument } from '../../wire/seed.js';
 import { z } from 'zod';
 import { ClientUsageError, type Client } from '../client.js';
 import { command, printed, tool } from '../command.js';
+import { count } from '../words.js';
 
 /**
  * Reads and parses a seed file, at most what POST /_sandbox/seed takes (1 MiB); an unreadable,
@@ -22,11 +24,17 @@ export async function readSeedFile(file: string): Promise<unknown> {
     const { code, message } = error as NodeJS.ErrnoException;
     throw new ClientUsageError(`cannot read the seed file ${file}: ${code === 'EFBIG' ? message : (code ?? message)}`);
   }
+  let document: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    document = JSON.parse(text) as unknown;
   } catch (error) {
     throw new ClientUsageError(`the seed file ${file} is not JSON: ${jsonProblem(error, text)}`);
   }
+  if ((document as { format?: unknown } | null)?.format === SNAPSHOT_FORMAT)
+    throw new ClientUsageError(
+      `${file} is a snapshot file, not a seed world: put it back with \`card-sandbox snapshot restore --file ${file}\`, or start with \`card-sandbox start --import ${file}\``,
+    );
+  return document;
 }
 
 export const seed = printed(
@@ -36,7 +44,7 @@ export const seed = printed(
     const accounts = result.customers.reduce((n, customer) => n + customer.accounts.length, 0);
     const cards = result.customers.reduce((n, customer) => n + customer.accounts.reduce((m, a) => m + a.cards.length, 0), 0);
     io.out(
-      `${c.green('✓')} seeded ${result.customers.length} customers, ${accounts} accounts, ${cards} cards and ${result.webhooks.length} webhooks from ${file}`,
+      `${c.green('✓')} seeded ${count(result.customers.length, 'customer')}, ${count(accounts, 'account')}, ${count(cards, 'card')} and ${count(result.webhooks.length, 'webhook')} from ${file}`,
     );
     for (const hook of result.webhooks) io.out(`  webhook  ${hook.id} → ${hook.callbackUrl}`);
     for (const customer of result.customers) {
@@ -72,7 +80,7 @@ export async function seedAtStart(deps: Deps, file: string): Promise<string> {
   if (!deps.services.sandbox.isEmpty()) return `${file} not loaded: the database already holds a world`;
   try {
     const result = deps.services.sandbox.seed(parseSeedDocument(document));
-    return `${file}: ${result.customers.length} customers, ${result.webhooks.length} webhooks`;
+    return `${file}: ${count(result.customers.length, 'customer')}, ${count(result.webhooks.length, 'webhook')}`;
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     const places = (error.errors ?? []).map((e) => `\n  ${e.path}: ${e.message}`).join('');

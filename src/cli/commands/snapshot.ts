@@ -8,9 +8,10 @@ import { readBounded, writeFileAtomic } from '../../kernel/files.js';
 import { MAX_SNAPSHOT_FILE_BYTES } from '../../snapshots/file.js';
 import type { SnapshotSummary } from '../../client/control.generated.js';
 import { z } from 'zod';
-import { ClientUsageError, type Client, type CommandContext } from '../client.js';
+import { ClientUsageError, CommandFailed, type Client, type CommandContext } from '../client.js';
 import { command, group, printed, tool, UsageError } from '../command.js';
 import type { Io } from '../io.js';
+import { count } from '../words.js';
 
 const size = (bytes: number) =>
   bytes < 1024 ? `${bytes} B` : bytes < 1_048_576 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1_048_576).toFixed(1)} MiB`;
@@ -19,7 +20,16 @@ const clock = ({ clock: { now, frozen } }: SnapshotSummary) => `${now}${frozen ?
 /** One line of what a snapshot holds. */
 function holds(s: SnapshotSummary): string {
   const { customers, accounts, cards, events, deliveries, jobs, requests } = s.counts;
-  return `clock ${clock(s)}; ${customers} customers, ${accounts} accounts, ${cards} cards, ${events} events, ${deliveries} deliveries, ${jobs} jobs, ${requests} requests; ${size(s.bytes)}`;
+  const held = [
+    count(customers, 'customer'),
+    count(accounts, 'account'),
+    count(cards, 'card'),
+    count(events, 'event'),
+    count(deliveries, 'delivery', 'deliveries'),
+    count(jobs, 'job'),
+    count(requests, 'request'),
+  ];
+  return `clock ${clock(s)}; ${held.join(', ')}; ${size(s.bytes)}`;
 }
 
 const done = (io: Io, text: string) => io.out(`${io.color.green('✓')} ${text}`);
@@ -35,6 +45,20 @@ async function readSnapshotFile(file: string): Promise<Buffer> {
     );
   }
 }
+
+/**
+ * The id of the programme's snapshot `ref` names: its id, or its name (names are unique in a
+ * programme, docs/snapshots.md: The CLI). An unknown name fails the command; an unknown id is left for the sandbox to refuse.
+ */
+export async function snapshotId(client: Client, ref: string): Promise<string> {
+  const snapshots = await client.listSnapshots();
+  const found = snapshots.find((s) => s.id === ref) ?? snapshots.find((s) => s.name === ref);
+  if (found) return found.id;
+  if (UUID.test(ref)) return ref;
+  throw new CommandFailed(`no snapshot of this programme is named "${ref}": \`card-sandbox snapshot list\` shows their ids and names`);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const saveSnapshot = printed(
   (client: Client, name: string | undefined) => client.saveSnapshot(name === undefined ? {} : { name }),
@@ -56,7 +80,7 @@ export const listSnapshots = printed(
 /** Puts the programme back as snapshot `id` holds it, or as a snapshot file does. */
 export const restoreSnapshot = printed(
   async (client: Client, from: { id: string } | { file: string }) =>
-    'id' in from ? client.restoreSnapshot(from.id) : client.restoreSnapshotFile(await readSnapshotFile(from.file)),
+    'id' in from ? client.restoreSnapshot(await snapshotId(client, from.id)) : client.restoreSnapshotFile(await readSnapshotFile(from.file)),
   ({ io }, restored, from) => {
     done(io, `programme restored from snapshot ${named(io, restored)}${'file' in from ? ` in ${from.file}` : ''}`);
     io.out(`  ${io.color.dim(holds(restored))}`);
@@ -64,15 +88,17 @@ export const restoreSnapshot = printed(
 );
 
 export const deleteSnapshot = printed(
-  async (client: Client, id: string) => {
+  async (client: Client, ref: string) => {
+    const id = await snapshotId(client, ref);
     await client.deleteSnapshot(id);
     return { deleted: id };
   },
-  ({ io }, _answer, id) => done(io, `snapshot ${io.color.bold(id)} deleted`),
+  ({ io }, { deleted }, ref) => done(io, `snapshot ${io.color.bold(deleted)}${ref === deleted ? '' : ` (${ref})`} deleted`),
 );
 
-/** Writes snapshot `id`'s file to `out`, or to stdout. */
-export async function exportSnapshot({ client, io, json }: CommandContext, id: string, out: string | undefined): Promise<void> {
+/** Writes the file of the snapshot `ref` names (its id or name) to `out`, or to stdout. */
+export async function exportSnapshot({ client, io, json }: CommandContext, ref: string, out: string | undefined): Promise<void> {
+  const id = await snapshotId(client, ref);
   const file = await (await client.open('getSnapshotFile', id)).text();
   if (out === undefined) return io.out(file);
   await writeFileAtomic(out, file);
@@ -81,7 +107,7 @@ export async function exportSnapshot({ client, io, json }: CommandContext, id: s
   done(io, `snapshot ${io.color.bold(id)} written to ${out} (${size(bytes)})`);
 }
 
-const snapshotId = z.string().describe("the snapshot's id");
+const snapshotRef = z.string().describe("the snapshot's id or name");
 
 // Snapshots (docs/snapshots.md).
 export const snapshotCommands = [
@@ -90,7 +116,7 @@ export const snapshotCommands = [
     name: 'snapshot save',
     description: 'Take a snapshot of the programme and keep it in the sandbox',
     examples: ['snapshot save', 'snapshot save --name golden --json'],
-    options: [{ flags: '--name <name>', description: 'a name to tell it by (default: its id)' }],
+    options: [{ flags: '--name <name>', description: 'a name to tell it by, unique in the programme (default: its id)' }],
     run: (flags) => (ctx) => saveSnapshot(ctx, flags.name),
     tool: tool({
       description:
@@ -109,34 +135,34 @@ export const snapshotCommands = [
   }),
   command<{ file?: string }>({
     name: 'snapshot restore',
-    args: '[id]',
+    args: '[id|name]',
     description: 'Put the programme back as a snapshot holds it (what was scheduled since is gone), or as a snapshot file does',
-    examples: ['snapshot restore <id>', 'snapshot restore --file world.snapshot.json'],
+    examples: ['snapshot restore <id>', 'snapshot restore golden', 'snapshot restore --file world.snapshot.json'],
     options: [{ flags: '--file <file>', description: 'a snapshot file, as `snapshot export` writes it' }],
     run: (flags, id?: string) => {
       const from = id !== undefined ? { id } : flags.file !== undefined ? { file: flags.file } : undefined;
-      if (from === undefined || (id !== undefined && flags.file !== undefined)) throw new UsageError('give a snapshot id, or --file <file>');
+      if (from === undefined || (id !== undefined && flags.file !== undefined)) throw new UsageError('give a snapshot id or name, or --file <file>');
       return (ctx) => restoreSnapshot(ctx, from);
     },
     tool: tool({
       description: 'Put the programme back as a snapshot holds it; what was scheduled since is gone, credentials stay.',
-      input: { id: snapshotId },
+      input: { id: snapshotRef },
       data: (client, { id }) => restoreSnapshot.data(client, { id }),
     }),
   }),
   command({
     name: 'snapshot delete',
-    args: '<id>',
+    args: '<id|name>',
     description: 'Delete a snapshot',
-    examples: ['snapshot delete <id>'],
+    examples: ['snapshot delete <id>', 'snapshot delete golden'],
     run: (_flags, id) => (ctx) => deleteSnapshot(ctx, id),
-    tool: tool({ description: 'Delete a snapshot.', input: { id: snapshotId }, data: (client, { id }) => deleteSnapshot.data(client, id) }),
+    tool: tool({ description: 'Delete a snapshot.', input: { id: snapshotRef }, data: (client, { id }) => deleteSnapshot.data(client, id) }),
   }),
   command<{ out?: string }>({
     name: 'snapshot export',
-    args: '<id>',
+    args: '<id|name>',
     description: 'Write a snapshot as a portable file, for `snapshot restore --file` or `start --import`',
-    examples: ['snapshot export <id> --out world.snapshot.json', 'snapshot export <id> > world.snapshot.json'],
+    examples: ['snapshot export <id> --out world.snapshot.json', 'snapshot export golden > world.snapshot.json'],
     options: [{ flags: '--out <file>', description: 'the file to write (default: stdout)' }],
     run: (flags, id) => (ctx) => exportSnapshot(ctx, id, flags.out),
   }),

@@ -25,17 +25,16 @@ import { faultsText } from './webhooks.js';
 
 export class StartError extends Error {}
 
-/** The banner's clock: frozen, real time, or running ahead of it by an offset a database kept. */
-export function clockText(frozen: boolean, now: number, offsetMs: number): string {
+/**
+ * The banner's clock: frozen, real time, or running ahead of it or behind it by an offset that the
+ * database kept or that an imported snapshot set (`from` says which).
+ */
+export function clockText(frozen: boolean, now: number, offsetMs: number, from = 'kept in the database'): string {
   if (frozen) return `frozen at ${new Date(now).toISOString()}`;
-  if (offsetMs < 1000) return 'real time';
-  const ahead =
-    offsetMs >= 86_400_000
-      ? `${+(offsetMs / 86_400_000).toFixed(1)} d`
-      : offsetMs >= 3_600_000
-        ? `${+(offsetMs / 3_600_000).toFixed(1)} h`
-        : `${Math.round(offsetMs / 1000)} s`;
-  return `running at ${new Date(now).toISOString()}, ${ahead} ahead of real time (kept in the database)`;
+  const by = Math.abs(offsetMs);
+  if (by < 1000) return 'real time';
+  const amount = by >= 86_400_000 ? `${+(by / 86_400_000).toFixed(1)} d` : by >= 3_600_000 ? `${+(by / 3_600_000).toFixed(1)} h` : `${Math.round(by / 1000)} s`;
+  return `running at ${new Date(now).toISOString()}, ${amount} ${offsetMs > 0 ? 'ahead of' : 'behind'} real time (${from})`;
 }
 
 function registerSigningKey(config: Config, register: (id: string, base64Pem: string) => void): string | undefined {
@@ -126,7 +125,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
       config.apiKey ? c.dim('(as configured)') : defaultSecret ? DEFAULT_API_SECRET : c.yellow('refused with --admin-token: give --api-key and --api-secret'),
     );
     row('Mode', `env ${config.env}, verify ${config.verify}${config.physicalCards ? ', physical cards' : ''}`);
-    row('Clock', clockText(deps.clock.frozen, deps.clock.now(), deps.clock.offset()));
+    row('Clock', clockText(deps.clock.frozen, deps.clock.now(), deps.clock.offset(), imported ? 'from the imported snapshot' : undefined));
     row('Database', config.db === ':memory:' ? 'in memory (nothing kept after exit)' : config.db);
     if (signingKeyId) row('Signing key', signingKeyId);
     if (config.webhookFaults) row('Faults', `${faultsText(faultsView(config.webhookFaults))} ${c.dim('(webhooks faults show)')}`);
@@ -155,6 +154,8 @@ export const startCommand = command({
     ...((spec.defaultText ?? (spec.default !== undefined && spec.default !== false)) && { defaultText: spec.defaultText ?? String(spec.default) }),
   })),
   action: async ({ io, env }, opts) => {
+    // Taken first: npm may be stopped while the sandbox starts, and then the parent is already another.
+    const parent = process.ppid;
     const flags: Partial<Record<keyof Config, string | boolean>> = {};
     for (const [attribute, value] of Object.entries(opts as Record<string, string | boolean | undefined>)) {
       const key = CONFIG_KEYS.get(attribute);
@@ -182,7 +183,6 @@ export const startCommand = command({
     // Run by an npm script (`npm start`): stopping npm by its pid kills it and its shell but not us,
     // which would keep the port. Once the parent is gone, stop as for SIGTERM.
     if (env.npm_lifecycle_event !== undefined) {
-      const parent = process.ppid;
       const watch = setInterval(() => {
         if (process.ppid === parent) return;
         clearInterval(watch);

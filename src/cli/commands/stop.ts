@@ -43,5 +43,6 @@ export const stopCommand = command({
   description: 'Stop the sandbox `start` left running on this machine (found as health finds it), and wait until it has',
   examples: ['stop', 'stop --port 5000'],
   options: [PORT_OPTION],
+  programme: false,
   run: () => stop,
 });

@@ -1,5 +1,5 @@
 /**
- * `webhooks list`, `webhooks faults set|show|clear`, `webhooks pause|resume` and `deliveries
+ * `webhooks list|delete`, `webhooks faults set|show|clear`, `webhooks pause|resume` and `deliveries
  * retry|exhaust`: the delivery lab from the terminal (docs/webhooks.md: Webhooks → The delivery lab). The
  * faults take the `--webhook-faults` syntax; the sandbox checks the values.
  */
@@ -69,6 +69,14 @@ export const pauseOrResume = printed(
     const still = answer.paused ? io.color.yellow(' — still held: all webhooks are paused') : '';
     io.out(`${io.color.green('▶')} deliveries to ${whose(webhookId)} resumed (${n} let go)${still}`);
   },
+);
+
+export const deleteWebhook = printed(
+  async (client: Client, webhookId: string) => {
+    await client.deleteWebhook(webhookId);
+    return { deleted: webhookId };
+  },
+  ({ io }, _answer, webhookId) => io.out(`${io.color.green('✓')} webhook ${io.color.bold(webhookId)} deleted: its pending deliveries are not sent`),
 );
 
 export const deliveryAction = printed(
@@ -144,8 +152,28 @@ export const webhooksCommands = [
       examples: [`webhooks ${action}`, `webhooks ${action} --webhook <id>`],
       options: [WEBHOOK],
       run: (flags) => (ctx) => pauseOrResume(ctx, action, flags.webhook),
+      tool: tool({
+        description:
+          action === 'pause'
+            ? "Hold every webhook delivery, or one subscription's (webhookId): events queue until resumed."
+            : 'Let held deliveries go, each at the time it was due: all of them, or one subscription’s (webhookId).',
+        input: { webhookId },
+        data: (client, { webhookId }) => pauseOrResume.data(client, action, webhookId),
+      }),
     }),
   ),
+  command({
+    name: 'webhooks delete',
+    args: '<webhookId>',
+    description: 'Delete a webhook subscription: nothing more is delivered to it, and its pending deliveries are not sent',
+    examples: ['webhooks delete <webhookId>'],
+    run: (_flags, id) => (ctx) => deleteWebhook(ctx, id),
+    tool: tool({
+      description: 'Delete a webhook subscription (one webhooks_subscribe made, say): nothing more is delivered to it.',
+      input: { webhookId: z.string().describe("the webhook's id") },
+      data: (client, { webhookId }) => deleteWebhook.data(client, webhookId),
+    }),
+  }),
 ];
 
 const deliveryId = z.string().describe("the delivery's id");

@@ -48,7 +48,11 @@ export function controlSnapshotRoutes(control: ControlPlane, { snapshots }: Deps
       summary: "Take a snapshot of the programme's whole state and keep it",
       tags,
       body: NewSnapshot,
-      responses: { 201: jsonResponse(SnapshotSummary), 429: problem('Too many snapshots (--max-snapshots)') },
+      responses: {
+        201: jsonResponse(SnapshotSummary),
+        409: problem('The programme has a snapshot of that name (or id) already'),
+        429: problem('Too many snapshots (--max-snapshots)'),
+      },
     },
     async (c, { body }) => answer(c, await snapshots.save(c.get('programme'), body.name), 201),
   );

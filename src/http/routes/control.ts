@@ -13,7 +13,7 @@ import type { DeclaredOperation } from '../../domain/api-fault-matching.js';
 import type { FieldError } from '../../domain/errors.js';
 import { AdvanceRequest } from '../../domain/time-travel.js';
 import { version } from '../../kernel/version.js';
-import { Advanced, ClockState, Health, Wiped } from '../../wire/sandbox.js';
+import { Advanced, ClockReading, Health, Wiped } from '../../wire/sandbox.js';
 import { declareControlPipeline, registerProgrammeParameters } from '../control-openapi.js';
 import { ControlPlane } from '../control-plane.js';
 import { controlRoute } from '../control-route.js';
@@ -115,9 +115,16 @@ function clockRoutes(control: ControlPlane, config: Config): void {
       operationId: 'getClock',
       summary: "The programme's sandbox time, and whether it is frozen",
       tags,
-      responses: { 200: jsonResponse(ClockState) },
+      responses: { 200: jsonResponse(ClockReading) },
     },
-    (c) => answer(c, { now: iso(clockOf(c).now()), frozen: clockOf(c).frozen } satisfies ClockState),
+    (c) => {
+      const advancing = servicesOf(c).scheduler.advancing();
+      return answer(c, {
+        now: iso(clockOf(c).now()),
+        frozen: clockOf(c).frozen,
+        ...(advancing && { advancing: { to: iso(advancing.to), ran: advancing.ran } }),
+      } satisfies ClockReading);
+    },
   );
   controlRoute(
     control,
