@@ -25,9 +25,6 @@ export function instantProblem(t: number): string | undefined {
   return undefined;
 }
 
-/** Whether `t` is an instant of sandbox time. */
-export const inRange = (t: number): boolean => instantProblem(t) === undefined;
-
 /** A clock option read: the instant, or why there is none. */
 export type ClockOption = { at: number } | { problem: string };
 

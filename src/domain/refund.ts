@@ -9,6 +9,7 @@ import type { AccountStatus } from './account.js';
 import type { CardStatus } from './card.js';
 import type { ErrorCode, FieldError } from './errors.js';
 import type { TransactionStatus } from './transaction.js';
+import { either } from './words.js';
 
 /** A card that was issued takes a refund whatever became of it since: money comes back to a blocked or terminated card's account too. */
 export const REFUNDABLE_CARDS: readonly CardStatus[] = ['active', 'inactive', 'blocked', 'suspended', 'terminated'];
@@ -18,8 +19,6 @@ export const REFUNDABLE_ACCOUNTS: readonly AccountStatus[] = ['active', 'inactiv
 export const REFUNDABLE_DEBITS: readonly TransactionStatus[] = ['processed'];
 
 export type Refusal = { code: ErrorCode; detail: string; errors?: FieldError[] };
-
-const either = (words: readonly string[]) => (words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`);
 
 /** Why the card (or its account) takes no refund, or undefined when it does. */
 export function refundTargetRefusal(card: { id: string; status: CardStatus }, account: { id: string; status: AccountStatus }): Refusal | undefined {

@@ -6,6 +6,7 @@
  * is wire/seed.ts.
  */
 import type { Address } from './address.js';
+import { either } from './words.js';
 
 /** Target states, each reached through the same transitions as the API, the simulator and the money path's controls. */
 export const SEED_CUSTOMER_STATUSES = ['initiating', 'active', 'rejected', 'inactive'] as const;
@@ -30,8 +31,6 @@ export const DEFAULT_BILLING_ADDRESS: Address = { firstLine: '1 Sandbox Street',
 export function seedPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
 }
-
-const either = (words: readonly string[]) => `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 
 export type SeedPath = (string | number)[];
 

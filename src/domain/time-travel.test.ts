@@ -1,7 +1,8 @@
 /** advanceTarget: how far one advance may move the clock (docs/control-plane.md: Time travel and the control plane). */
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from './errors.js';
-import { advanceTarget, LAST_INSTANT } from './time-travel.js';
+import { MAX_INSTANT } from './instant.js';
+import { advanceTarget } from './time-travel.js';
 
 const NOW = Date.parse('2026-03-01T09:00:00.000Z');
 const refusal = (run: () => unknown) => {
@@ -35,8 +36,8 @@ describe('advanceTarget', () => {
     const near = Date.parse('9999-06-01T00:00:00.000Z');
     expect(refusal(() => advanceTarget({ by: '1y' }, near))).toMatch(/^invalid_request by: must not move the clock past 9999-12-31T23:59:59.999Z/);
     expect(refusal(() => advanceTarget({ to: '10000-01-01T00:00:00Z' }, near))).toMatch(/^invalid_request to:/);
-    expect(advanceTarget({ by: '6mo' }, near)).toBeLessThanOrEqual(LAST_INSTANT);
-    expect(advanceTarget({ to: '9999-12-31T23:59:59.999Z' }, near)).toBe(LAST_INSTANT);
+    expect(advanceTarget({ by: '6mo' }, near)).toBeLessThanOrEqual(MAX_INSTANT);
+    expect(advanceTarget({ to: '9999-12-31T23:59:59.999Z' }, near)).toBe(MAX_INSTANT);
   });
 
   it('reads `to` as the pattern the document states: each field in its range, 24:00 as the next midnight', () => {

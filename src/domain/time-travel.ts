@@ -38,9 +38,6 @@ export const AdvanceRequest = z
   .meta(exactlyOneOf(['by', 'to']));
 export type AdvanceRequest = z.infer<typeof AdvanceRequest>;
 
-/** Every timestamp the sandbox writes has a four-digit year: its clock stops short of year 10000 (instant.ts: the range of time). */
-export const LAST_INSTANT = MAX_INSTANT;
-
 const refuse = (path: 'by' | 'to', message: string): never => fail('invalid_request', `invalid body: ${path} ${message}`, [{ path, message }]);
 
 /** The epoch ms to advance to from `now`, or a 400 naming the offending field. */
@@ -65,13 +62,13 @@ export function advanceTarget(request: AdvanceRequest, now: number): number {
     if (at <= now) return refuse('by', `must be longer than zero, got ${echo(by)}`);
     // A count of years or months past what a date holds gives no instant at all (NaN).
     if (!(at - now <= MAX_ADVANCE_MS)) return refuse('by', `must be at most 100 years, got ${echo(by)}`);
-    if (at > LAST_INSTANT) return refuse('by', `must not move the clock past ${iso(LAST_INSTANT)}, the last instant RFC 3339 can write`);
+    if (at > MAX_INSTANT) return refuse('by', `must not move the clock past ${iso(MAX_INSTANT)}, the last instant RFC 3339 can write`);
     return at;
   }
   const at = INSTANT.test(to!) ? Date.parse(to!) : Number.NaN;
   if (Number.isNaN(at)) return refuse('to', `must be an RFC 3339 instant such as "2027-01-01T00:00:00Z", got ${echo(to!)}`);
   if (at <= now) return refuse('to', `must be later than the sandbox clock (${iso(now)}); the clock never moves backwards`);
   if (at - now > MAX_ADVANCE_MS) return refuse('to', 'must be at most 100 years ahead');
-  if (at > LAST_INSTANT) return refuse('to', `must be at most ${iso(LAST_INSTANT)}, the last instant RFC 3339 can write`);
+  if (at > MAX_INSTANT) return refuse('to', `must be at most ${iso(MAX_INSTANT)}, the last instant RFC 3339 can write`);
   return at;
 }

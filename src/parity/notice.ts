@@ -4,8 +4,7 @@
  * the journey, so that it cannot say less than the journey does. Pure.
  */
 import type { Step } from './step.js';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { count } from '../domain/words.js';
 
 export interface NoticeOptions {
   upstream: string;
@@ -16,20 +15,20 @@ export interface NoticeOptions {
 }
 
 export function notice(journey: readonly Step[], options: NoticeOptions): string {
-  const count = (kind: string) => journey.filter((s) => s.creates?.kind === kind).length;
-  const customers = count('customer');
+  const made = (kind: string) => journey.filter((s) => s.creates?.kind === kind).length;
+  const customers = made('customer');
   const refusedCustomers = journey.filter((s) => s.creates?.kind === 'customer' && s.id.startsWith('refuse-')).length;
   const authorisations = journey.filter((s) => s.operationId === 'simulateCardAuthorisation').length;
-  const made = [
-    `${plural(customers - refusedCustomers, 'customer')}${refusedCustomers ? ` (${customers} if the upstream takes a reused Idempotency-Key)` : ''}`,
-    plural(count('account'), 'account'),
-    plural(count('card'), 'virtual card'),
-    `${plural(authorisations, 'simulated authorisation')} with their transactions`,
-    `${plural(count('webhook'), 'webhook subscription')} to https://parity-<run>.invalid, which receives nothing`,
+  const things = [
+    `${count(customers - refusedCustomers, 'customer')}${refusedCustomers ? ` (${customers} if the upstream takes a reused Idempotency-Key)` : ''}`,
+    count(made('account'), 'account'),
+    count(made('card'), 'virtual card'),
+    `${count(authorisations, 'simulated authorisation')} with their transactions`,
+    `${count(made('webhook'), 'webhook subscription')} to https://parity-<run>.invalid, which receives nothing`,
   ];
   return [
-    `parity: ${plural(journey.length, 'step')} against ${options.upstream} (API key ${options.apiKey}) and ${options.local}.`,
-    `On the upstream it makes ${made.join(', ')}, and touches nothing else: no credential is changed, and no signing key${options.ownKey ? ' but one of its own, registered for the run and deleted after it' : ''}.`,
+    `parity: ${count(journey.length, 'step')} against ${options.upstream} (API key ${options.apiKey}) and ${options.local}.`,
+    `On the upstream it makes ${things.join(', ')}, and touches nothing else: no credential is changed, and no signing key${options.ownKey ? ' but one of its own, registered for the run and deleted after it' : ''}.`,
     `It ends what it made as far as the API allows: cards deleted, accounts closed, webhooks deleted, customers deactivated (the API deletes no customer).`,
   ].join('\n');
 }

@@ -73,6 +73,9 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
     ];
   };
 
+  /** Whether the card's account and customer are both active: a card arriving in `active` stays so only then. */
+  const parentsActive = (accountId: string) => parentsOf(accountId).every((p) => p.status === 'active');
+
   const requireActiveParents = (accountId: string) => {
     const refusal = inactiveParent(parentsOf(accountId), (parent) => `cards need an active ${parent.kind}`);
     if (refusal) fail(refusal.code, refusal.detail);
@@ -170,10 +173,7 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
         return card.save(
           row,
           {
-            ...arrival(
-              outcome.next,
-              parentsOf(row.accountId).every((p) => p.status === 'active'),
-            ),
+            ...arrival(outcome.next, parentsActive(row.accountId)),
             name: config.cardholderName,
             network: config.network,
             maskedPan: maskPan(generatePan(config.network, (n) => random.bytes(n))),
@@ -200,8 +200,7 @@ export function createCards(core: Core, { events, jobs }: { events: Events; jobs
       card.mutate(id, (row, now) => {
         const outcome = cardTransition(row.status, 'reinstate');
         if (!outcome.ok) fail(outcome.code, outcome.detail);
-        const parentsActive = parentsOf(row.accountId).every((p) => p.status === 'active');
-        return card.save(row, arrival(outcome.next, parentsActive), now);
+        return card.save(row, arrival(outcome.next, parentsActive(row.accountId)), now);
       }),
 
     /** Account cascade: its active cards become inactive, marked so that `restoreForAccount` brings back exactly these. */

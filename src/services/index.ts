@@ -21,7 +21,6 @@ import type { Engine } from './engine.js';
 import { createEvents } from './outbox.js';
 import { createFees } from './fees.js';
 import { createIdempotency } from './idempotency.js';
-import { createReport } from './report.js';
 import { createJobs } from './jobs.js';
 import { createRefunds } from './refunds.js';
 import { createRetention } from './retention.js';
@@ -84,10 +83,8 @@ export function createServices(core: Core, { pool, engine, money }: Shared, { sc
   const retention = createRetention(core, { events });
   const world = createWorld(core);
   const apiFaults = createApiFaults(core);
-  const report = createReport(core);
   return {
     apiFaults,
-    report,
     /** The programme's scheduler, as handed in: time travel in tests that hold only the services. */
     scheduler,
     jobs,

@@ -7,7 +7,6 @@
  * domain/report/.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Core } from './core.js';
 import { resourceOf, type ResourceType } from '../domain/outbox.js';
 import type { ProgrammeRecords, ReportAttempt } from '../domain/report/index.js';
 import { attempts, deliveries, events } from '../store/schema.js';
@@ -52,10 +51,6 @@ export function storedRecords(store: Store, programme: string): StoredRecords {
     if (resource) (statesReached[resource] ??= []).push(status);
   }
   return { attempts: rows, statesReached };
-}
-
-export function createReport({ store, programme }: Core) {
-  return { records: (): StoredRecords => storedRecords(store, programme) };
 }
 
 /** How many deleted programmes' records are kept, the newest. */

@@ -29,6 +29,7 @@ import { worldProblems, type World } from './checks.js';
 import { cellsOf, recordOf, type RecordProblem } from './format.js';
 import { FORMAT_TABLES } from './tables.js';
 import { migrate, MigrationProblem, readableVersions } from './migrations.js';
+import { echo } from '../domain/echo.js';
 
 export const SNAPSHOT_FORMAT = 'card-sandbox snapshot';
 /** The version of the format this sandbox writes; it reads this one and every earlier one (migrations.ts). */
@@ -195,7 +196,7 @@ export async function readSnapshot(text: string, verify: boolean): Promise<Snaps
   if (file.format !== SNAPSHOT_FORMAT) fail('invalid_snapshot', `this is not a snapshot file: it has no "format": "${SNAPSHOT_FORMAT}"`);
   if (typeof file.version !== 'number') fail('invalid_snapshot', 'the file has no version');
   if (!READABLE.includes(file.version)) {
-    const writer = typeof file.sandbox === 'string' ? ` (written by card-sandbox ${file.sandbox.slice(0, 40)})` : '';
+    const writer = typeof file.sandbox === 'string' ? ` (written by card-sandbox ${echo(file.sandbox, 40)})` : '';
     fail(
       'snapshot_version_unsupported',
       `the file is a version ${file.version} snapshot${writer}; card-sandbox ${version()} reads versions ${READABLE.join(', ')} and writes version ${SNAPSHOT_VERSION}: restore it with the version that wrote it`,
@@ -208,8 +209,7 @@ export async function readSnapshot(text: string, verify: boolean): Promise<Snaps
   }
   let current: Record<string, unknown>;
   try {
-    const state = typeof file.state === 'object' && file.state !== null ? (file.state as Record<string, unknown>) : {};
-    current = { ...file, version: SNAPSHOT_VERSION, state: migrate(state, file.version, SNAPSHOT_VERSION) };
+    current = { ...file, version: SNAPSHOT_VERSION, state: migrate(file.state as Record<string, unknown>, file.version, SNAPSHOT_VERSION) };
   } catch (error) {
     if (error instanceof MigrationProblem) throw refused([{ path: error.path, message: error.message }]);
     throw error;

@@ -15,7 +15,6 @@ import { useLoad } from '../load.js';
 import { useSignal } from '../state.js';
 import type { Kind, TreeRow } from '../tree.js';
 
-export const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'KWD'];
 const FEE_TYPES = ['partner', 'service', 'network'] as const;
 
 function Field({

@@ -8,13 +8,15 @@ import { useMemo, useState } from 'preact/hooks';
 import { control } from '../api.js';
 import { canIssue, canSettle, canVerify, DONE, OutcomeLine, simulate } from '../actions.js';
 import { Pick, useRun } from '../forms.js';
-import { CURRENCIES, MoneyPanels } from './money.js';
+import { MoneyPanels } from './money.js';
 import { Empty, Failure, Panel } from '../components.js';
 import { health, worldChanged } from '../live.js';
 import { useLoad, useSettled } from '../load.js';
 import { href, route } from '../route.js';
 import { useSignal } from '../state.js';
 import { treeRows, type Kind, type TreeRow } from '../tree.js';
+
+const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'KWD'];
 
 function TwoWay({
   title,

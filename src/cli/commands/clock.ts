@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Client, CommandContext } from '../client.js';
 import { command, printed, tool, UsageError } from '../command.js';
-import { count } from '../words.js';
+import { count } from '../../domain/words.js';
 
 export const showClock = printed(
   (client: Client) => client.getClock(),

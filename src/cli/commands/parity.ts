@@ -6,8 +6,8 @@
  * it could not run. It talks to both over HTTP, as an integrator's client does.
  */
 import { createPrivateKey, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../../kernel/files.js';
 import { UnreachableError } from '../../client/control.js';
 import { ApiError } from '../../client/operations.js';
 import { cleanUp } from '../../parity/clean-up.js';
@@ -92,12 +92,6 @@ async function localProgramme(options: ParityOptions, env: Record<string, string
     if (error instanceof ApiError) throw new CannotStart(`the sandbox refused a new programme: ${error.message}`);
     throw error;
   }
-}
-
-function writeAtomically(file: string, text: string): void {
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  writeFileSync(temp, text);
-  renameSync(temp, file);
 }
 
 function printSteps(io: Io, json: boolean): void {
@@ -189,8 +183,8 @@ export async function parity(io: Io, options: ParityOptions, env: Record<string,
 
   if (results.length < JOURNEY.length) return cannot(`stopped after ${results.length} of ${JOURNEY.length} steps; what it made on the upstream was cleaned up`);
   const report = parityReport(upstreamBase, `${local.url}/v1`, results);
-  if (options.junit !== undefined) writeAtomically(options.junit, junitXml(report, results, startedAt));
-  if (options.out !== undefined) writeAtomically(options.out, `${JSON.stringify(report, null, 2)}\n`);
+  if (options.junit !== undefined) writeFileAtomicSync(options.junit, junitXml(report, results, startedAt));
+  if (options.out !== undefined) writeFileAtomicSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
   if (options.json) io.json(report);
   else printTable(io, report);
   return report.summary.differing > 0 ? EXIT_DIFFERENT : EXIT_SAME;

@@ -12,7 +12,7 @@ import type { Report } from '../../client/control.generated.js';
 import { junitXml } from '../../domain/report/junit.js';
 import { ClientUsageError, CommandFailed, type Client, type CommandContext } from '../client.js';
 import { command, tool } from '../command.js';
-import { count } from '../words.js';
+import { count } from '../../domain/words.js';
 
 export interface ReportOptions {
   junit?: string | undefined;

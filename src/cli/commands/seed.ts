@@ -9,7 +9,7 @@ import { parseSeedDocument } from '../../wire/seed.js';
 import { z } from 'zod';
 import { ClientUsageError, type Client } from '../client.js';
 import { command, printed, tool } from '../command.js';
-import { count } from '../words.js';
+import { count } from '../../domain/words.js';
 
 /**
  * Reads and parses a seed file, at most what POST /_sandbox/seed takes (1 MiB); an unreadable,

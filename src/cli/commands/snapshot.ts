@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { ClientUsageError, CommandFailed, type Client, type CommandContext } from '../client.js';
 import { command, group, printed, tool, UsageError } from '../command.js';
 import type { Io } from '../io.js';
-import { count } from '../words.js';
+import { count } from '../../domain/words.js';
 
 const size = (bytes: number) =>
   bytes < 1024 ? `${bytes} B` : bytes < 1_048_576 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1_048_576).toFixed(1)} MiB`;

@@ -5,9 +5,10 @@
  * (docs/go-live.md: Telling the sandbox what your receiver did); an event sent twice whose later
  * answers did not say is not judged. What the receiver made of the order is not judged at all.
  */
-import { each, is2xx, plural, problem, shown, verdict, type Seen } from './records.js';
+import { each, is2xx, problem, shown, verdict, type Seen } from './records.js';
 import { answerOf } from './receiver-answers.js';
 import type { Check, Problem, ReportAttempt } from './types.js';
+import { count } from '../words.js';
 
 const TITLE = 'The receiver answered 2xx to duplicates and to events out of order, and acted on each event once';
 
@@ -44,7 +45,7 @@ export function duplicatesAndOrder(seen: Seen): Check {
     notJudged: untold
       ? [
           {
-            what: `whether the receiver acted once on ${plural(untold, 'event')} it was sent twice`,
+            what: `whether the receiver acted once on ${count(untold, 'event')} it was sent twice`,
             why: 'its answers did not say how many times it acted (no Sandbox-Processed header)',
             instead:
               'answer each delivery with Sandbox-Processed: <times you acted on this eventId> (processingTally() from card-sandbox counts them), or count your side effects per eventId in your own test',
@@ -52,10 +53,10 @@ export function duplicatesAndOrder(seen: Seen): Check {
         ]
       : [],
     finding: problems.length
-      ? [notAcked.length && `${plural(notAcked.length, 'attempt')} not answered 2xx`, doubled && `${plural(doubled, 'event')} acted on more than once`]
+      ? [notAcked.length && `${count(notAcked.length, 'attempt')} not answered 2xx`, doubled && `${count(doubled, 'event')} acted on more than once`]
           .filter(Boolean)
           .join('; ')
-      : `${plural(touched.length, 'duplicate or reordered attempt')}, each answered 2xx; ${plural(duplicated - untold, 'event')} sent twice, acted on once`,
+      : `${count(touched.length, 'duplicate or reordered attempt')}, each answered 2xx; ${count(duplicated - untold, 'event')} sent twice, acted on once`,
     evidence: {
       attempts: touched.length,
       notAcknowledged: notAcked.length,

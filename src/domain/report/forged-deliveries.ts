@@ -5,9 +5,10 @@
  * first. Kinds the forge fault has not tried yet are not judged.
  */
 import { FORGERIES, type Forgery } from '../webhook-faults.js';
-import { each, is2xx, is4xx, plural, problem, shown, verdict, type Seen } from './records.js';
+import { each, is2xx, is4xx, problem, shown, verdict, type Seen } from './records.js';
 import { answerOf } from './receiver-answers.js';
 import type { Check, Problem } from './types.js';
+import { count } from '../words.js';
 
 const TITLE = 'The receiver refused every kind of forged delivery with a 4xx';
 
@@ -47,7 +48,7 @@ export function forgedDeliveries(seen: Seen): Check {
       ? [
           {
             what: `forgeries never tried: ${neverTried.join(', ')}`,
-            why: `the forge fault tries the ${FORGERIES.length} kinds in turn, and sent ${plural(forged.length, 'forgery', 'forgeries')}`,
+            why: `the forge fault tries the ${FORGERIES.length} kinds in turn, and sent ${count(forged.length, 'forgery', 'forgeries')}`,
             instead: `forge more deliveries (a higher forge rate, or more events) until each of the ${FORGERIES.length} kinds has come round`,
           },
         ]
@@ -56,7 +57,7 @@ export function forgedDeliveries(seen: Seen): Check {
       ? [accepted.length && `accepted (2xx): ${accepted.join(', ')}`, notRefused.length && `not refused with a 4xx: ${notRefused.join(', ')}`]
           .filter(Boolean)
           .join('; ')
-      : `${plural(forged.length, 'forgery', 'forgeries')} of ${FORGERIES.length - neverTried.length} kinds, each refused with a 4xx`,
+      : `${count(forged.length, 'forgery', 'forgeries')} of ${FORGERIES.length - neverTried.length} kinds, each refused with a 4xx`,
     evidence: { forged: forged.length, kinds, accepted, notRefused, neverTried, problems: shown(problems) },
     fix: 'verify every delivery before acting on it (verifyWebhook from card-sandbox/client: the digest, the signature by the verification key, its keyid and a created within 5 minutes) and answer 4xx when it fails',
     exercise: 'set the delivery-lab fault forge (webhooks faults set forge=0.3)',

@@ -5,9 +5,10 @@
  * or before it was answered. Keys are read as sent, whatever --verify says.
  */
 import { Uuid } from '../formats.js';
-import { each, isWrite, plural, problem, shown, verdict, type Seen } from './records.js';
+import { each, isWrite, problem, shown, verdict, type Seen } from './records.js';
 import { duplicates, retries } from './writes.js';
 import type { Check, Problem } from './types.js';
+import { count } from '../words.js';
 
 const TITLE = 'Every state-changing request carried an Idempotency-Key, retries reused it, and no retry made a duplicate';
 
@@ -49,17 +50,17 @@ export function idempotencyKeys(seen: Seen): Check {
   }
   const bad = withoutKey + invalidKey + newKeys.length + doubles.length;
   const parts = [
-    withoutKey && `${plural(withoutKey, 'write')} without a key`,
-    invalidKey && `${plural(invalidKey, 'key')} not a UUID`,
-    newKeys.length && `${plural(newKeys.length, 'retry', 'retries')} under a new key or none`,
-    doubles.length && `${plural(doubles.length, 'duplicate')} made by retries`,
+    withoutKey && `${count(withoutKey, 'write')} without a key`,
+    invalidKey && `${count(invalidKey, 'key')} not a UUID`,
+    newKeys.length && `${count(newKeys.length, 'retry', 'retries')} under a new key or none`,
+    doubles.length && `${count(doubles.length, 'duplicate')} made by retries`,
   ].filter(Boolean);
   return verdict('idempotency-keys', TITLE, {
     exercised: writes.length > 0,
     failed: bad > 0,
     finding: bad
       ? parts.join('; ')
-      : `${plural(writes.length, 'write')}, each with a key; ${plural(each(seen, (p) => retries(p.requests).filter((r) => r.sameKey)).length, 'retry', 'retries')} reused theirs`,
+      : `${count(writes.length, 'write')}, each with a key; ${count(each(seen, (p) => retries(p.requests).filter((r) => r.sameKey)).length, 'retry', 'retries')} reused theirs`,
     evidence: {
       writes: writes.length,
       withoutKey,

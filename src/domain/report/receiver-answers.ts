@@ -4,8 +4,9 @@
  * (judged by `forged-deliveries`), are left out.
  */
 import type { ReportAttempt } from './types.js';
-import { each, is2xx, plural, problem, shown, verdict, type Seen } from './records.js';
+import { each, is2xx, problem, shown, verdict, type Seen } from './records.js';
 import type { Check } from './types.js';
+import { count } from '../words.js';
 
 const TITLE = 'The receiver answered every delivery with a 2xx within 10 s';
 const RECEIVER_DEADLINE_MS = 10_000;
@@ -20,8 +21,8 @@ export function receiverAnswers(seen: Seen): Check {
     exercised: real.length > 0,
     failed: bad.length > 0,
     finding: bad.length
-      ? `${plural(bad.length, 'attempt')} of ${real.length} not answered 2xx within 10 s`
-      : `${plural(real.length, 'attempt')}, each answered 2xx within 10 s`,
+      ? `${count(bad.length, 'attempt')} of ${real.length} not answered 2xx within 10 s`
+      : `${count(real.length, 'attempt')}, each answered 2xx within 10 s`,
     evidence: {
       attempts: real.length,
       failed: bad.length,

@@ -65,7 +65,7 @@ export const problem = (seen: Seen, programme: string, fields: Omit<Problem, 'pr
 export const shown = (problems: readonly Problem[]) => problems.slice(0, SHOWN);
 
 export interface Verdict {
-  /** Nothing the check names happened. */
+  /** Something the check names happened (false: `not exercised`). */
   exercised: boolean;
   failed: boolean;
   notJudged?: NotJudged[];
@@ -85,5 +85,3 @@ export function verdict(id: CheckId, title: string, v: Verdict): Check {
     status === 'fail' ? v.fix : status === 'not exercised' ? v.exercise : status === 'not judged' ? notJudged!.map((n) => n.instead).join('; ') : undefined;
   return { id, title, status, finding: v.finding, evidence: v.evidence, ...(notJudged && { notJudged }), ...(hint && { hint }) };
 }
-
-export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -2,8 +2,9 @@
  * `request-shapes` (docs/go-live.md: Before you go live): none of each programme's newest requests was
  * refused for its shape — a body the API does not take, or a key reused for another body.
  */
-import { each, plural, problem, shown, verdict, type Seen } from './records.js';
+import { each, problem, shown, verdict, type Seen } from './records.js';
 import type { Check } from './types.js';
+import { count } from '../words.js';
 
 /** How many of each programme's newest requests the check reads. */
 export const SHAPE_WINDOW = 100;
@@ -16,7 +17,7 @@ export function requestShapes(seen: Seen): Check {
   return verdict('request-shapes', title, {
     exercised: recent.length > 0,
     failed: refused.length > 0,
-    finding: refused.length ? `${plural(refused.length, 'request')} refused for its shape` : `${plural(recent.length, 'request')}, none refused for its shape`,
+    finding: refused.length ? `${count(refused.length, 'request')} refused for its shape` : `${count(recent.length, 'request')}, none refused for its shape`,
     evidence: {
       requests: recent.length,
       refused: refused.length,

@@ -4,9 +4,10 @@
  * The wait is measured on the machine's clock — from the failure's answer to the retry's arrival —
  * so a frozen or jumping sandbox clock changes nothing; a quarter second is allowed for timers.
  */
-import { each, plural, problem, shown, verdict, type Seen } from './records.js';
+import { each, problem, shown, verdict, type Seen } from './records.js';
 import { retries as retriesOf } from './writes.js';
 import type { Check, NotJudged, Problem } from './types.js';
+import { count } from '../words.js';
 
 const TITLE = 'After a 5xx, a 429 or a dropped connection the client retried the write with the same Idempotency-Key, no sooner than Retry-After';
 /** How much earlier than Retry-After a retry may come: timers fire late, never this early. */
@@ -47,7 +48,7 @@ export function retries(seen: Seen): Check {
   const notJudged: NotJudged[] = unmeasured
     ? [
         {
-          what: `whether ${plural(unmeasured, 'retry', 'retries')} waited for Retry-After`,
+          what: `whether ${count(unmeasured, 'retry', 'retries')} waited for Retry-After`,
           why: 'their requests were journaled without the times they came and were answered (a snapshot from an older sandbox)',
           instead: 'run the retries again against this sandbox',
         },
@@ -59,8 +60,8 @@ export function retries(seen: Seen): Check {
     failed: problems.length > 0,
     notJudged,
     finding: problems.length
-      ? `${plural(problems.length, 'failed write')} not retried as it should be, of ${found.length}`
-      : `${plural(found.length, 'failed write')}: ${retried} retried with the same key${asked ? `, ${honoured} of ${asked} after Retry-After` : ''}${gaveUp ? `; ${gaveUp} given up after retries` : ''}`,
+      ? `${count(problems.length, 'failed write')} not retried as it should be, of ${found.length}`
+      : `${count(found.length, 'failed write')}: ${retried} retried with the same key${asked ? `, ${honoured} of ${asked} after Retry-After` : ''}${gaveUp ? `; ${gaveUp} given up after retries` : ''}`,
     evidence: {
       failures: found.length,
       retried,

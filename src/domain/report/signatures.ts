@@ -4,8 +4,9 @@
  * fault lab first, or refused at authentication, never reached verification: they are counted, and
  * judged by nothing.
  */
-import { answeredByFaultLab, each, isApi, plural, problem, refusedAtAuthentication, shown, verdict, type Seen } from './records.js';
+import { answeredByFaultLab, each, isApi, problem, refusedAtAuthentication, shown, verdict, type Seen } from './records.js';
 import type { Check } from './types.js';
+import { count } from '../words.js';
 
 const TITLE = 'Every request carried a valid RFC 9421 signature and a Content-Digest that matched its body';
 const FAILURES = new Set(['invalid_signature', 'invalid_content_digest']);
@@ -48,10 +49,10 @@ export function signatures(seen: Seen): Check {
     failed: failed.length > 0,
     notJudged: unchecked,
     finding: failed.length
-      ? `${plural(failed.length, 'request')} of ${checked.length} checked failed the signature or digest check`
+      ? `${count(failed.length, 'request')} of ${checked.length} checked failed the signature or digest check`
       : api.length === 0
         ? 'no API request was sent'
-        : `${checked.length} of ${plural(api.length, 'request')} checked, none failed`,
+        : `${checked.length} of ${count(api.length, 'request')} checked, none failed`,
     evidence,
     fix: 'sign "@method", "@authority", "@path" and "content-digest" with the key registered at PUT /v1/auth/signing; explain a request id to see the base the sandbox computed',
     exercise: 'send API requests',

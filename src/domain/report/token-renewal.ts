@@ -6,8 +6,9 @@
  * its request for a new one had arrived. Those make the burst, two of them forgiven (identical calls
  * of concurrent journeys, sockets that overtake each other). All on the machine's clock.
  */
-import { each, isTokenRequest, pathOf, plural, problem, shown, tokenExpired, verdict, type Programme, type Seen } from './records.js';
+import { each, isTokenRequest, pathOf, problem, shown, tokenExpired, verdict, type Programme, type Seen } from './records.js';
 import type { Check, NotJudged, Problem, ReportRequest } from './types.js';
+import { count } from '../words.js';
 
 const TITLE = 'When its token expired the client got a new one, without a burst of 401s';
 /** 401s the client is seen to have provoked knowingly that are forgiven. */
@@ -73,21 +74,21 @@ export function tokenRenewal(seen: Seen): Check {
       problems.push(
         problem(seen, programme, {
           requestId: notice.requestId,
-          why: `the token expired and the client never got a new one (${plural(later, 'call')} after, each refused)`,
+          why: `the token expired and the client never got a new one (${count(later, 'call')} after, each refused)`,
         }),
       );
     if (afterNotice.length > FORGIVEN_AFTER_NOTICE)
       problems.push(
         problem(seen, programme, {
           requestId: afterNotice[0]!.requestId,
-          why: `${plural(afterNotice.length, '401')} for calls sent again with the expired token after their own 401, or after the client asked for a new one (the first 401: ${notice.requestId}${renewal ? `; the new token: ${renewal.requestId}` : ''})`,
+          why: `${count(afterNotice.length, '401')} for calls sent again with the expired token after their own 401, or after the client asked for a new one (the first 401: ${notice.requestId}${renewal ? `; the new token: ${renewal.requestId}` : ''})`,
         }),
       );
   }
   const notJudged: NotJudged[] = unended
     ? [
         {
-          what: `whether the client renews its token (${plural(unended, 'expiry', 'expiries')})`,
+          what: `whether the client renews its token (${count(unended, 'expiry', 'expiries')})`,
           why: 'no request came after the token expired: the run ended first',
           instead: 'make a call after the token expires (clock advance 1h, then a request)',
         },
@@ -101,7 +102,7 @@ export function tokenRenewal(seen: Seen): Check {
     notJudged,
     finding: problems.length
       ? problems.map((p) => p.why).join('; ')
-      : `${plural(found.length, 'expiry', 'expiries')}, ${plural(found.filter(({ item }) => item.renewal).length, 'renewal')}, at most ${plural(longest, '401')} the client provoked knowing`,
+      : `${count(found.length, 'expiry', 'expiries')}, ${count(found.filter(({ item }) => item.renewal).length, 'renewal')}, at most ${count(longest, '401')} the client provoked knowing`,
     evidence: {
       expired,
       expiries: found.length,

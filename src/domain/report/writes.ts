@@ -5,7 +5,7 @@
  * path — whichever came first — so that another journey's concurrent write to the same path is never
  * taken for it, and a client that makes a new key per attempt shows. Within one programme.
  */
-import { isFailure, isWrite, pathOf } from './records.js';
+import { is2xx, isFailure, isWrite, pathOf } from './records.js';
 import type { ReportRequest } from './types.js';
 
 /** The same write: method, path and body digest. */
@@ -52,7 +52,7 @@ export function retries(requests: readonly ReportRequest[]): Retry[] {
 }
 
 /** It took effect: answered 2xx afresh, or failed after the fault lab let it commit (`effect: after`). */
-const tookEffect = (e: ReportRequest) => (e.status >= 200 && e.status < 300 && !e.replayed) || (isFailure(e) && e.fault?.effect === 'after');
+const tookEffect = (e: ReportRequest) => (is2xx(e.status) && !e.replayed) || (isFailure(e) && e.fault?.effect === 'after');
 
 export interface Duplicate {
   first: ReportRequest;
