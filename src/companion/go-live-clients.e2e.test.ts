@@ -110,6 +110,12 @@ describe('a report over the whole run', () => {
     const run = await made[0]!.report({ programmes: 'run' });
     expect(run.programmes).toEqual(made.map((s) => s.programme));
     expect((await fetch(`${home.url}/_sandbox/report?since=2026-01-01T00:00:00Z`)).status).toBe(400);
+    const badSince = await fetch(`${home.url}/_sandbox/report?programmes=all&since=yesterday`);
+    expect(badSince.status).toBe(400);
+    expect(await badSince.json()).toMatchObject({
+      code: 'invalid_request',
+      errors: [{ path: 'since', message: expect.stringMatching(/ISO 8601 date or date-time/) }],
+    });
 
     const missing = await fetch(`${home.url}/_sandbox/report?programmes=${closed.programme},00000000-0000-4000-8000-000000000000`);
     expect(missing.status).toBe(404);

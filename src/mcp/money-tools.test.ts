@@ -3,20 +3,14 @@
  * refund, block, suspend, reinstate, fail_account and the fees tools, each answering with what
  * its command prints with --json, a refusal a tool error carrying the problem. In-process.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../cli/program.js';
 import { cliContext } from '../testing/cli.js';
 import { moneyWorld } from '../testing/money-world.js';
-import { createMcpServer, fixedSandbox } from './server.js';
+import { connectedAgent } from '../testing/mcp.js';
 
 async function connected() {
   const { sb, card, pendingAccountId: accountId } = await moneyWorld();
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(fixedSandbox(cliContext(sb, { json: true }).client), COMMANDS).connect(serverSide);
-  const agent = new Client({ name: 'test-agent', version: '1.0.0' });
-  await agent.connect(clientSide);
+  const agent = await connectedAgent(cliContext(sb, { json: true }).client);
   const call = async (name: string, args: Record<string, unknown> = {}) =>
     (await agent.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
   const ok = async (name: string, args: Record<string, unknown> = {}) => {

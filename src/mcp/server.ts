@@ -44,9 +44,6 @@ function failure(error: Error, sandbox: McpSandbox) {
   return { isError: true, content: [{ type: 'text' as const, text }], ...(problem && { structuredContent: { problem } }) };
 }
 
-/** A sandbox that is always `client`. */
-export const fixedSandbox = (client: Client): McpSandbox => ({ client: () => client, unreachable: (message) => message });
-
 /** Builds the server, with a tool for each of `commands` that has one; `serveMcp` connects it. */
 export function createMcpServer(sandbox: McpSandbox, commands: readonly Declaration[]): McpServer {
   const server = new McpServer({ name: 'card-sandbox', version: version() });

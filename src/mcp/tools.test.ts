@@ -3,14 +3,12 @@
  * command that declares a tool, named after it, and each answers with what its command prints with
  * --json. In-process: the SDK's client over a memory transport, the CLI against a test sandbox.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { toolName, type CommandDeclaration } from '../cli/command.js';
 import { COMMANDS } from '../cli/program.js';
 import { cliContext } from '../testing/cli.js';
 import { createTestSandbox } from '../testing/harness.js';
-import { createMcpServer, fixedSandbox } from './server.js';
+import { connectedAgent } from '../testing/mcp.js';
 import { toolsOf } from './tools.js';
 
 async function connected() {
@@ -23,10 +21,7 @@ async function connected() {
     },
   });
   const cli = cliContext(sb, { json: true });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(fixedSandbox(cli.client), COMMANDS).connect(serverSide);
-  const agent = new Client({ name: 'test-agent', version: '1.0.0' });
-  await agent.connect(clientSide);
+  const agent = await connectedAgent(cli.client);
   return { sb, cli, agent };
 }
 

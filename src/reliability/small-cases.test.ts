@@ -8,15 +8,12 @@ import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../cli/program.js';
 import { createControlClient } from '../client/control.js';
 import { defaultConfig } from '../config.js';
 import { buildDeps } from '../deps.js';
 import { memoryLog } from '../kernel/log.js';
-import { createMcpServer, fixedSandbox } from '../mcp/server.js';
+import { connectedAgent } from '../testing/mcp.js';
 import { startServer } from '../server.js';
 import { cliContext } from '../testing/cli.js';
 import { createTestSandbox } from '../testing/harness.js';
@@ -121,11 +118,7 @@ describe('the MCP server', () => {
   it('adds no listener to stdout per call, and its seed tool says what is wrong with a file without a byte of it', async () => {
     const sb = createTestSandbox();
     const listening = process.stdout.listenerCount('error');
-    const server = createMcpServer(fixedSandbox(cliContext(sb).client), COMMANDS);
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const mcp = new Client({ name: 'small-cases', version: '1.0.0' });
-    await mcp.connect(clientSide);
+    const mcp = await connectedAgent(cliContext(sb).client, 'small-cases');
     try {
       for (let i = 0; i < 20; i++) await mcp.callTool({ name: 'clock', arguments: {} });
       expect(process.stdout.listenerCount('error') - listening).toBeLessThanOrEqual(1);

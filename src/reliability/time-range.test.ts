@@ -6,16 +6,13 @@
  * it is in range; after every one, the programme and the sandbox answer as before: never a clock of
  * NaN, never a 500, no reset needed.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../client/operations.js';
 import { advanceClock } from '../cli/commands/clock.js';
-import { COMMANDS } from '../cli/program.js';
 import { createSandbox } from '../companion/create-sandbox.js';
 import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, resolveConfig } from '../config.js';
 import { INSTANT_RANGE, MAX_INSTANT } from '../domain/instant.js';
-import { createMcpServer, fixedSandbox } from '../mcp/server.js';
+import { connectedAgent } from '../testing/mcp.js';
 import { cliContext } from '../testing/cli.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 
@@ -150,11 +147,7 @@ describe('the range of time, at every entry', () => {
 
     it('the clock_advance tool answers a tool error naming the limit, and the clock answers after it', async () => {
       const sb = createTestSandbox();
-      const server = createMcpServer(fixedSandbox(cliContext(sb).client), COMMANDS);
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const mcp = new Client({ name: 'time-range', version: '1.0.0' });
-      await mcp.connect(clientSide);
+      const mcp = await connectedAgent(cliContext(sb).client, 'time-range');
       try {
         for (const args of [{ by: 'P300000Y' }, { to: '+275760-09-13T00:00:00.000Z' }]) {
           const result = (await mcp.callTool({ name: 'clock_advance', arguments: args })) as { isError?: boolean; content: { text: string }[] };

@@ -1,11 +1,25 @@
 /**
- * `card-sandbox mcp` run from an installed copy of the package (a packed tarball unpacked, the
+ * MCP in the tests: an agent connected in-process to the server, its tools acting on one sandbox;
+ * and `card-sandbox mcp` run from an installed copy of the package (a packed tarball unpacked, the
  * image's files): its markdown resources, each with the text it serves, as an agent reads them.
  * Not shipped.
  */
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client as ControlClient } from '../cli/client.js';
+import { COMMANDS } from '../cli/program.js';
+import { createMcpServer } from '../mcp/server.js';
+
+/** An agent connected in-process to the MCP server, every tool acting on `control`'s sandbox. */
+export async function connectedAgent(control: ControlClient, name = 'test-agent'): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer({ client: () => control, unreachable: (message) => message }, COMMANDS).connect(serverSide);
+  const agent = new Client({ name, version: '1.0.0' });
+  await agent.connect(clientSide);
+  return agent;
+}
 
 /** The markdown resources of the MCP server in `dir` (a package's root), attached to `url`. */
 export async function manualResources(dir: string, url: string): Promise<Map<string, string>> {

@@ -3,12 +3,11 @@
  * queries that list and stream them, and what a resend takes and answers.
  */
 import { z } from 'zod';
-import { parseClockOption } from '../domain/instant.js';
 import { DELIVERY_STATUSES, WEBHOOK_TYPES } from '../domain/outbox.js';
 import { notEmpty } from '../domain/field-rules.js';
 import { Count, Uuid } from '../domain/formats.js';
 import { ATTEMPT_FAULTS, FORGERIES } from '../domain/webhook-faults.js';
-import { Instant } from './sandbox.js';
+import { Instant, InstantInput } from './sandbox.js';
 
 export const DeliverySummary = z
   .object({
@@ -94,19 +93,9 @@ export const EventListQuery = EventStreamQuery.extend({
 /** The query as validated: `limit` defaulted. */
 export type EventListQuery = z.output<typeof EventListQuery>;
 
-/** An instant of sandbox time: an ISO 8601 date or date-time (UTC unless it has an offset). */
-const SandboxInstant = z.string().transform((value, ctx) => {
-  const at = value === 'now' ? undefined : parseClockOption(value, 0);
-  if (at === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, such as 2026-03-01T09:00:00Z' });
-    return z.NEVER;
-  }
-  return at;
-});
-
 /** POST /_sandbox/events/resend: which events to send again — `since` inclusive, `until` exclusive (sandbox time, epoch ms once read). */
 export const ResendWindow = z
-  .strictObject({ since: SandboxInstant.optional(), until: SandboxInstant.optional(), type: z.enum(WEBHOOK_TYPES).optional() })
+  .strictObject({ since: InstantInput.optional(), until: InstantInput.optional(), type: z.enum(WEBHOOK_TYPES).optional() })
   .superRefine((window, ctx) => {
     if (window.since === undefined && window.until === undefined && window.type === undefined)
       ctx.addIssue({ code: 'custom', message: 'give since, until or type: which events to send again' });

@@ -4,11 +4,10 @@
  */
 import { z } from 'zod';
 import { Count } from '../domain/formats.js';
-import { parseClockOption } from '../domain/instant.js';
 import { RESOURCE_TYPES, WEBHOOK_TYPES } from '../domain/outbox.js';
 import { PROGRAMME_ID } from '../domain/programme.js';
 import { CHECK_IDS, CHECK_STATUSES, type Report as GoLiveReport } from '../domain/report/index.js';
-import { Instant } from './sandbox.js';
+import { Instant, InstantInput } from './sandbox.js';
 
 const CheckStatus = z.enum(CHECK_STATUSES);
 const Tally = z.record(z.string(), Count);
@@ -39,18 +38,7 @@ export const ReportQuery = z.object({
       description:
         'The programmes to report on together: `all` (every programme, and those deleted since the sandbox started, the newest 100), or ids separated by commas. Without it, the programme the request names.',
     }),
-  since: z
-    .string()
-    .transform((text, ctx) => {
-      const at = text === 'now' ? undefined : parseClockOption(text, 0);
-      if (at === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time' });
-        return z.NEVER;
-      }
-      return at;
-    })
-    .optional()
-    .meta({ description: 'With `programmes=all`: only the programmes made at or after this instant (those of one test run).' }),
+  since: InstantInput.optional().meta({ description: 'With `programmes=all`: only the programmes made at or after this instant (those of one test run).' }),
 });
 
 /** GET /_sandbox/report: the go-live report's checks, with evidence, and coverage. */
