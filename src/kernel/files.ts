@@ -96,6 +96,10 @@ export class FileTooLarge extends Error {
   }
 }
 
+/** Why a file could not be read, in a few words: the bound it passed, or the system's code (ENOENT, EACCES…). */
+export const readProblem = (error: unknown): string =>
+  error instanceof FileTooLarge ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+
 export const bytesText = (bytes: number): string =>
   bytes >= 1_073_741_824 && bytes % 1_073_741_824 === 0
     ? `${bytes / 1_073_741_824} GiB`

@@ -8,7 +8,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { resourceOf, type ResourceType } from '../domain/outbox.js';
-import type { ProgrammeRecords, ReportAttempt } from '../domain/report/index.js';
+import { ENDED_KEPT, type ProgrammeRecords, type ReportAttempt } from '../domain/report/index.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 
@@ -52,9 +52,6 @@ export function storedRecords(store: Store, programme: string): StoredRecords {
   }
   return { attempts: rows, statesReached };
 }
-
-/** How many deleted programmes' records are kept, the newest. */
-export const ENDED_KEPT = 100;
 
 /** A deleted programme's records, and when the programme was made (epoch ms). */
 export interface EndedProgramme {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Count } from '../domain/formats.js';
 import { RESOURCE_TYPES, WEBHOOK_TYPES } from '../domain/outbox.js';
 import { PROGRAMME_ID } from '../domain/programme.js';
-import { CHECK_IDS, CHECK_STATUSES, type Report as GoLiveReport } from '../domain/report/index.js';
+import { CHECK_IDS, CHECK_STATUSES, ENDED_KEPT, type Report as GoLiveReport } from '../domain/report/index.js';
 import { Instant, InstantInput } from './sandbox.js';
 
 const CheckStatus = z.enum(CHECK_STATUSES);
@@ -35,8 +35,7 @@ export const ReportQuery = z.object({
     })
     .optional()
     .meta({
-      description:
-        'The programmes to report on together: `all` (every programme, and those deleted since the sandbox started, the newest 100), or ids separated by commas. Without it, the programme the request names.',
+      description: `The programmes to report on together: \`all\` (every programme, and those deleted since the sandbox started, the newest ${ENDED_KEPT}), or ids separated by commas. Without it, the programme the request names.`,
     }),
   since: InstantInput.optional().meta({ description: 'With `programmes=all`: only the programmes made at or after this instant (those of one test run).' }),
 });

@@ -4,7 +4,7 @@ import { MAX_BODY_BYTES } from '../../app.js';
 import { SandboxError } from '../../domain/errors.js';
 import { SNAPSHOT_FORMAT } from '../../snapshots/file.js';
 import { jsonProblem } from '../../domain/json-problem.js';
-import { readBounded } from '../../kernel/files.js';
+import { readBounded, readProblem } from '../../kernel/files.js';
 import { parseSeedDocument } from '../../wire/seed.js';
 import { z } from 'zod';
 import { ClientUsageError, type Client } from '../client.js';
@@ -21,8 +21,7 @@ export async function readSeedFile(file: string): Promise<unknown> {
   try {
     text = (await readBounded(file, MAX_BODY_BYTES)).toString('utf8');
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new ClientUsageError(`cannot read the seed file ${file}: ${code === 'EFBIG' ? message : (code ?? message)}`);
+    throw new ClientUsageError(`cannot read the seed file ${file}: ${readProblem(error)}`);
   }
   let document: unknown;
   try {

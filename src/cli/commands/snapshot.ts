@@ -4,7 +4,7 @@
  */
 import type { Deps } from '../../deps.js';
 import { SandboxError } from '../../domain/errors.js';
-import { readBounded, writeFileAtomic } from '../../kernel/files.js';
+import { readBounded, readProblem, writeFileAtomic } from '../../kernel/files.js';
 import { MAX_SNAPSHOT_FILE_BYTES } from '../../snapshots/file.js';
 import type { SnapshotSummary } from '../../client/control.generated.js';
 import { z } from 'zod';
@@ -40,9 +40,7 @@ async function readSnapshotFile(file: string): Promise<Buffer> {
   try {
     return await readBounded(file, MAX_SNAPSHOT_FILE_BYTES);
   } catch (error) {
-    throw new ClientUsageError(
-      `cannot read the snapshot file ${file}: ${(error as NodeJS.ErrnoException).code === 'EFBIG' ? (error as Error).message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`,
-    );
+    throw new ClientUsageError(`cannot read the snapshot file ${file}: ${readProblem(error)}`);
   }
 }
 

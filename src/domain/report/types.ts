@@ -56,6 +56,9 @@ export interface ProgrammeRecords {
   statesReached: Readonly<Partial<Record<ResourceType, readonly string[]>>>;
 }
 
+/** How many deleted programmes' records a sandbox keeps for the report, the newest. */
+export const ENDED_KEPT = 100;
+
 export interface ReportInput {
   verify: 'strict' | 'warn' | 'off';
   /** Every /v1 operation the app declares. */
