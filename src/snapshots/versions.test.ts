@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { programmeState } from '../testing/snapshots.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { buildFixtureWorld } from '../testing/snapshot-world.js';
 import { openStore } from '../store/store.js';
@@ -32,18 +33,8 @@ const comparable = (state: any) => ({ ...state, journal: state.journal.map(({ du
 
 /** What the programme serves: every list and every event, as a client reads them. */
 async function served(sb: TestSandbox) {
-  const get = async (path: string) => {
-    const res = await control(sb, 'GET', path);
-    expect(res.status, path).toBe(200);
-    return res.body;
-  };
-  const events = (await get('/events?limit=1000')) as { id: string }[];
-  return {
-    world: await get('/world'),
-    clock: await get('/clock'),
-    events: await Promise.all(events.map((e) => get(`/events/${e.id}`))),
-    faults: await get('/api/faults'),
-  };
+  const { world, clock, events, apiFaults } = await programmeState(sb);
+  return { world, clock, events, apiFaults };
 }
 
 describe('snapshot files across versions', () => {
