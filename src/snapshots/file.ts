@@ -26,7 +26,7 @@ import type { ApiFaultDraws } from '../services/api-faults.js';
 import type { WorldTableName } from '../store/world.js';
 import { version } from '../kernel/version.js';
 import { worldProblems, type World } from './checks.js';
-import { cellsOf, recordOf, type RecordProblem } from './format.js';
+import { cellsOf, fileInstant, recordOf, type RecordProblem } from './format.js';
 import { FORMAT_TABLES } from './tables.js';
 import { migrate, MigrationProblem, readableVersions } from './migrations.js';
 import { echo } from '../domain/echo.js';
@@ -87,13 +87,10 @@ const Stream = z.strictObject({ key: z.string(), words: z.tuple([word, word, wor
 
 /** An instant of the file: RFC 3339, within the sandbox's range of time; epoch ms once read. */
 const FileInstant = z.string().transform((text, ctx) => {
-  const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(text) ? Date.parse(text) : Number.NaN;
-  const problem = Number.isNaN(t) ? 'must be an RFC 3339 instant in UTC, such as 2026-01-01T09:00:00.000Z' : instantProblem(t);
-  if (problem !== undefined) {
-    ctx.addIssue({ code: 'custom', message: problem });
-    return z.NEVER;
-  }
-  return t;
+  const read = fileInstant(text);
+  if ('cell' in read) return read.cell;
+  ctx.addIssue({ code: 'custom', message: read.problem });
+  return z.NEVER;
 });
 
 const Entry = JournalEntry.superRefine((entry, ctx) => {

@@ -100,6 +100,14 @@ export const columnsOf = (table: FormatTable): SQLiteColumn[] => [...table.field
 /** RFC 3339 as the file writes it: UTC, with milliseconds. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 
+/** An instant of the file as epoch ms, or what is wrong with it: RFC 3339 in UTC, within the sandbox's range of time. */
+export function fileInstant(value: unknown): { cell: number } | { problem: string } {
+  if (typeof value !== 'string' || !INSTANT.test(value)) return { problem: 'must be an RFC 3339 instant in UTC, such as 2026-01-01T09:00:00.000Z' };
+  const t = Date.parse(value);
+  const problem = instantProblem(t);
+  return problem === undefined ? { cell: t } : { problem };
+}
+
 /** What is wrong with a value the file holds for `field`, or its cell. */
 function cellOf(field: Field, value: unknown): { cell: unknown } | { problem: string } {
   if (value === null || value === undefined) return field.nullable ? { cell: null } : { problem: value === undefined ? 'is missing' : 'must not be null' };
@@ -115,12 +123,8 @@ function cellOf(field: Field, value: unknown): { cell: unknown } | { problem: st
         : { problem: `must be an integer from ${kind.min} to ${kind.max}` };
     case 'bool':
       return typeof value === 'boolean' ? { cell: value ? 1 : 0 } : { problem: 'must be true or false' };
-    case 'instant': {
-      if (typeof value !== 'string' || !INSTANT.test(value)) return { problem: 'must be an RFC 3339 instant in UTC, such as 2026-01-01T09:00:00.000Z' };
-      const t = Date.parse(value);
-      const problem = instantProblem(t);
-      return problem === undefined ? { cell: t } : { problem };
-    }
+    case 'instant':
+      return fileInstant(value);
     case 'json': {
       const parsed = kind.schema.safeParse(value);
       if (!parsed.success) {
