@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { Uuid } from '../domain/formats.js';
 import { amountProblems, type MoneyTables } from '../domain/money.js';
 import { MerchantOverride } from './payment.js';
+import { AmountInput, CurrencyInput } from './scalars.js';
 
-const amount = (description: string) => z.string({ error: 'must be a decimal string such as "12.50"' }).meta({ format: 'decimal', description });
+const amount = (description: string) => AmountInput.meta({ format: 'decimal', description });
 
 /** PATCH /_sandbox/simulator/authorisations/{id}/capture: without `amount`, the whole authorisation. */
 export const CaptureRequest = z
@@ -20,7 +21,7 @@ export const RefundRequest = (currencies: MoneyTables['currencies']) =>
   z
     .object({
       amount: amount('Amount the merchant gives back in `currency`, > 0, at most its ISO 4217 minor-unit digits'),
-      currency: z.string({ error: 'must be an ISO 4217 currency code such as "EUR"' }).meta({ description: 'Merchant currency (ISO 4217)' }),
+      currency: CurrencyInput.meta({ description: 'Merchant currency (ISO 4217)' }),
       merchant: MerchantOverride.optional(),
       transactionId: Uuid.toLowerCase().optional().meta({ description: 'The debit it gives back (part of): the refund is linked to its authorisation' }),
     })

@@ -10,12 +10,14 @@ import type { authorisations, transactions } from '../store/schema.js';
 import { amountRules, anyAmountPattern } from './amount.js';
 import {
   AccountId,
+  AmountInput,
   AuthorisationId,
   AuthorisationStatus,
   BlockchainAssetId,
   BlockchainTransactionId,
   CardId,
   Currency,
+  CurrencyInput,
   DateTime,
   Decimal,
   FeeType,
@@ -84,14 +86,15 @@ export const AuthorisationRequest = ({ currencies, rates }: MoneyTables) => {
   return (
     z
       .object({
-        amount: z.string({ error: 'must be a decimal string such as "12.50"' }).meta({
+        amount: AmountInput.meta({
           format: 'decimal',
           pattern: anyAmountPattern(convertible),
           description: 'Amount in `currency`, > 0, at most its ISO 4217 minor-unit digits',
         }),
-        currency: z
-          .string({ error: 'must be an ISO 4217 currency code such as "EUR"' })
-          .meta({ pattern: oneOfPattern(Object.keys(convertible)), description: 'Merchant currency (ISO 4217), one the sandbox has a rate for' }),
+        currency: CurrencyInput.meta({
+          pattern: oneOfPattern(Object.keys(convertible)),
+          description: 'Merchant currency (ISO 4217), one the sandbox has a rate for',
+        }),
         capture: z.boolean({ error: 'must be true or false' }).default(true).meta({ description: 'Capture automatically one second after authorising' }),
         merchant: MerchantOverride.optional(),
       })

@@ -80,6 +80,11 @@ export const URL = z.url().meta({ id: 'URL', format: 'uri' });
 
 /** ISO 4217: three capitals. Which codes a request may name is the operation's own rule. */
 export const CURRENCY_PATTERN = '^[A-Z]{3}$';
+/** An amount a request sends, before its value is checked: a decimal string. */
+export const AmountInput = z.string({ error: 'must be a decimal string such as "12.50"' });
+/** A currency a request names, before its value is checked: an ISO 4217 code. */
+export const CurrencyInput = z.string({ error: 'must be an ISO 4217 currency code such as "EUR"' });
+
 export const Currency = z.string().regex(new RegExp(CURRENCY_PATTERN)).meta({ pattern: CURRENCY_PATTERN, description: 'ISO 4217 currency code' });
 
 /** A pattern that takes exactly these values, for a field whose type stays a string in generated clients. */

@@ -20,27 +20,24 @@ import {
   seedPath,
   seedTreeErrors,
 } from '../domain/seed.js';
-import { BlockchainAccountId } from './scalars.js';
+import { AmountInput, BlockchainAccountId, CurrencyInput } from './scalars.js';
 import { MerchantOverride } from './payment.js';
 
 const list = <T extends z.ZodType>(item: T) => z.array(item, { error: 'must be an array' }).default([]);
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
-const amount = z.string({ error: 'must be a decimal string such as "12.50"' });
-const currency = z.string({ error: 'must be an ISO 4217 currency code such as "EUR"' });
-
 /** A merchant's refund: a credit on the card's account (docs/money-path.md: Refunds). */
 const SeedRefund = z.strictObject({
-  amount,
-  currency,
+  amount: AmountInput,
+  currency: CurrencyInput,
   merchant: MerchantOverride.optional(),
   status: oneOf(SEED_REFUND_STATUSES).default('processed'),
 });
 
 /** A card payment: authorised, then held, captured (whole or `capturedAmount` of it) or released; a capture's debit, then its refunds. */
 const SeedAuthorisation = z.strictObject({
-  amount,
-  currency,
+  amount: AmountInput,
+  currency: CurrencyInput,
   merchant: MerchantOverride.optional(),
   status: oneOf(SEED_AUTHORISATION_STATUSES).default('captured'),
   capturedAmount: z.string({ error: 'must be a decimal string such as "5"' }).optional(),
