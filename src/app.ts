@@ -16,6 +16,7 @@ import { defaultHook, problemResponse, toSandboxError } from './http/errors.js';
 import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
 import { sameSite } from './http/middleware/same-site.js';
+import { traceRequests } from './http/middleware/tracing.js';
 import { declarePipeline, METHOD_NOT_ALLOWED, registerHeaders, registerNamedSchemas, registerWebhooks } from './http/openapi.js';
 import { methodNotAllowed, methodsOf } from './http/method-not-allowed.js';
 import { accountRoutes } from './http/routes/accounts.js';
@@ -45,6 +46,8 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     problemResponse(c, deletedMeanwhile(c, programmes) ?? toSandboxError(error, log, c.get('rawBody')));
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
+  // First, so that a request's span holds everything done for it (docs/tracing.md: Tracing).
+  if (deps.tracing) app.use('*', traceRequests(deps.tracing));
   app.use('*', requestContext(deps));
   app.use('*', sameSite(config.host, config.allowedHosts));
   app.onError(onError);

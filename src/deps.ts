@@ -39,6 +39,7 @@ export function buildDeps(config: Config, overrides: Partial<Core> = {}): Deps {
     pool: createSendPool(MAX_IN_FLIGHT),
     engine: createEngine(config.env),
     money: loadMoneyTables(),
+    tracing: overrides.tracing,
   };
   const programmes = createProgrammes(
     { store, config, log, shared, ids: overrides.ids ?? idsOf(random), random },

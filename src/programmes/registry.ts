@@ -61,7 +61,7 @@ export function createRegistry({ store, config, log, shared, settings }: Registr
 
   const build = (row: ProgrammeRow): Programme => {
     const { clock, seed, random, ids, signer } = settings.of(row);
-    const core: Core = { programme: row.id, store, clock, ids, random, config, log };
+    const core: Core = { programme: row.id, store, clock, ids, random, config, log, tracing: shared.tracing };
     const scheduler = createScheduler(clock, log, shared.ticker);
     const services = createServices(core, shared, { scheduler, signer, keepClock: keepClock(row.id) });
     const requestStreams = { api: random.fork('api requests'), control: random.fork('control requests') };

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Ids, Random } from '../kernel/ids.js';
 import type { Log } from '../kernel/log.js';
 import type { Store } from '../store/store.js';
+import type { Tracing } from '../kernel/tracing.js';
 
 export interface Core {
   /** The programme whose rows every query of these services reads and writes, and only those. */
@@ -18,4 +19,6 @@ export interface Core {
   random: Random;
   config: Config;
   log: Log;
+  /** What the programme tells a trace, when tracing is on (docs/tracing.md: Tracing). */
+  tracing?: Tracing;
 }

@@ -29,6 +29,7 @@ import { createSandboxEvents } from './outbox-view.js';
 import { createTransactions } from './transactions.js';
 import { createWebhooks } from './webhooks.js';
 import { createWorld } from './world.js';
+import type { Tracing } from '../kernel/tracing.js';
 
 /** What every programme shares. */
 export interface Shared {
@@ -37,6 +38,8 @@ export interface Shared {
   pool: SendPool;
   engine: Engine;
   money: MoneyTables;
+  /** Tracing, when it is on: every programme's core tells the same one. */
+  tracing?: Tracing;
 }
 
 /** What is the programme's own, built with it (programmes/registry.ts). */

@@ -1,7 +1,8 @@
 /**
  * Jobs: rows with a due time (account deployment, auto-capture, settlement, card expiry, hold
  * release). A job runs in one transaction together with its own deletion, so it runs exactly
- * once even across a crash. Handlers are synchronous and take the due time as `now`.
+ * once even across a crash. Handlers are synchronous and take the due time as `now`. With tracing
+ * on, a job keeps the trace of what scheduled it and runs in a span of that trace (docs/tracing.md: Tracing).
  */
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
@@ -12,7 +13,7 @@ import type { DueSource } from '../kernel/scheduler.js';
 export type JobHandler = (subjectId: string, now: number) => void;
 
 export function createJobs(core: Core, onScheduled: () => void) {
-  const { store, ids, log, programme } = core;
+  const { store, ids, log, programme, tracing } = core;
   const { db } = store;
   const mine = eq(jobs.programmeId, programme);
   const handlers = new Map<string, JobHandler>();
@@ -51,7 +52,7 @@ export function createJobs(core: Core, onScheduled: () => void) {
 
     /** Schedules `kind` for `subjectId` at `dueAt`; call inside the transaction that makes it due. */
     schedule(kind: string, subjectId: string, dueAt: number): void {
-      insert({ programmeId: programme, id: ids.uuid(), kind, subjectId, dueAt, createdAt: core.clock.now() });
+      insert({ programmeId: programme, id: ids.uuid(), kind, subjectId, dueAt, traceParent: tracing?.current() ?? null, createdAt: core.clock.now() });
       onScheduled();
     },
 
@@ -77,10 +78,13 @@ export function createJobs(core: Core, onScheduled: () => void) {
         for (const job of due) {
           const handler = handlers.get(job.kind);
           try {
-            store.transaction(() => {
-              const deleted = deleteQuery().run({ id: job.id }).changes;
-              if (deleted === 1 && handler) handler(job.subjectId, job.dueAt);
-            });
+            const run = () =>
+              store.transaction(() => {
+                const deleted = deleteQuery().run({ id: job.id }).changes;
+                if (deleted === 1 && handler) handler(job.subjectId, job.dueAt);
+              });
+            if (tracing) tracing.within(`job ${job.kind}`, job.traceParent ?? undefined, { 'card_sandbox.job.kind': job.kind, 'card_sandbox.job.subject': job.subjectId, 'card_sandbox.programme': programme }, run);
+            else run();
             ran++;
           } catch (error) {
             log.error(`job ${job.kind} for ${job.subjectId} failed`, { error: String(error) });

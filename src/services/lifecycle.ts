@@ -44,6 +44,15 @@ export function lifecycle<T extends Table, A extends string, W>(core: Core, even
   );
   const insert = rowInserter(store, table) as (row: Row) => void;
   const update = rowUpdater(store, table) as (row: Row) => number;
+  /** What changed, as an event on the span active now (docs/tracing.md: Tracing): the resource, its id, from → to status. */
+  const traced = (eventId: string, row: Row, from: Row['status'] | undefined) =>
+    core.tracing?.event(spec.event, {
+      'card_sandbox.resource': spec.machine.entity,
+      'card_sandbox.resource.id': row.id,
+      'card_sandbox.status.from': from,
+      'card_sandbox.status.to': row.status,
+      'card_sandbox.event.id': eventId,
+    });
 
   const service = {
     /** The row, or undefined. */
@@ -56,7 +65,7 @@ export function lifecycle<T extends Table, A extends string, W>(core: Core, even
     create(row: Row): W {
       insert(row);
       const created = spec.view(row);
-      events.emit(spec.event, row.id, created as object);
+      traced(events.emit(spec.event, row.id, created as object), row, undefined);
       return created;
     },
 
@@ -65,7 +74,7 @@ export function lifecycle<T extends Table, A extends string, W>(core: Core, even
       const write = { ...changes, ...spec.alsoWrite?.(changes, now), updatedAt: now };
       const next = { ...row, ...write } as Row;
       update(next);
-      events.emit(spec.event, row.id, spec.view(next) as object);
+      traced(events.emit(spec.event, row.id, spec.view(next) as object), next, row.status);
       spec.afterSave?.(next, now, row);
       return next;
     },

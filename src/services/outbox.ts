@@ -28,7 +28,7 @@ export interface EventsDeps {
 }
 
 export function createEvents(core: Core, { paused = () => false }: EventsDeps = {}) {
-  const { store, clock, ids, log, programme } = core;
+  const { store, clock, ids, log, programme, tracing } = core;
   const { db } = store;
   const mine = eq(events.programmeId, programme);
   const placeholders = {
@@ -36,6 +36,7 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
     type: sql.placeholder('type'),
     entityId: sql.placeholder('entityId'),
     body: sql.placeholder('body'),
+    traceParent: sql.placeholder('traceParent'),
     createdAt: sql.placeholder('createdAt'),
   };
   // The programme's next sequence number, taken in the inserting transaction (events_seq index).
@@ -76,7 +77,8 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
       const now = clock.now();
       const body = JSON.stringify({ webhookType: type, eventId: id, ...entity });
       const record = { id, type, entityId, body, createdAt: now };
-      insertQuery().run(record);
+      // Its deliveries' attempts continue the trace of the request or job that wrote it (docs/tracing.md: Tracing).
+      insertQuery().run({ ...record, traceParent: tracing?.current() ?? null });
       service.queueDeliveries(id, type, now);
       // Events of a transaction that rolls back were never stored: nobody hears of them.
       store.onCommit(() => committed(record));

@@ -58,6 +58,8 @@ export interface Due {
   type: string;
   entityId: string;
   seq: number;
+  /** The trace its attempts continue: the event's (docs/tracing.md: Tracing). */
+  traceParent: string | null;
 }
 
 /** An attempt's outcome as recorded: what the receiver did, or the fault that stood in for it. */
@@ -95,7 +97,7 @@ export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: Atte
   const mine = `${d.programmeId} = ${sqlLiteral(programme)}`;
   const pending = `${d.status} = ${sqlLiteral('pending')}`;
   const dueSelect =
-    `SELECT ${selectList(d, ['id', 'eventId', 'webhookId', 'callbackUrl', 'attempts', 'nextAttemptAt', 'hold'])}, ${selectList(e, ['body', 'type', 'entityId', 'seq'])} ` +
+    `SELECT ${selectList(d, ['id', 'eventId', 'webhookId', 'callbackUrl', 'attempts', 'nextAttemptAt', 'hold'])}, ${selectList(e, ['body', 'type', 'entityId', 'seq', 'traceParent'])} ` +
     `FROM ${d.table} JOIN ${e.table} ON ${e.programmeId} = ${d.programmeId} AND ${e.id} = ${d.eventId}`;
   // Walks deliveries_due in order without a LIMIT (a bound one would be planned anew each run): `due` stops reading.
   // The ids in flight, and the subscriptions holding their share of the attempts in flight

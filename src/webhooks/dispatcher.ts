@@ -20,6 +20,7 @@ import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '.
 import type { Forgery } from '../domain/webhook-faults.js';
 import { ATTEMPT_TIMEOUT_MS, CUT_SHORT, noResponse, sendAttempt, type AttemptOutcome, type WebhookSigner } from './send.js';
 import type { SendPool } from './send-pool.js';
+import { tracedAttempt } from './attempt-span.js';
 
 export type { AttemptListener, AttemptReport } from './delivery-rows.js';
 
@@ -95,6 +96,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
     fresh: boolean,
     forgery: Forgery | undefined,
     slot: 'taken' | 'subscription' | 'programme',
+    traceparent: string | undefined,
   ): Promise<AttemptOutcome> => {
     const signal = cut.signal;
     if (slot !== 'taken' && !(await pool.acquire(programme, due.webhookId, signal, slot === 'subscription'))) return { error: CUT_SHORT, durationMs: 0 };
@@ -110,6 +112,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
       fresh,
       forged: forgery,
       allowLinkLocal: core.config.allowLinkLocalCallbacks,
+      traceparent,
     })
       .catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
       .finally(() => pool.give(programme, due.webhookId));
@@ -119,19 +122,26 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
    * Carries out the plan: the answer the sandbox gives in the receiver's place, or the attempt —
    * and, when it succeeds and a duplicate is due, the same bytes again, freshly signed.
    */
-  const perform = async (due: Due, decided: Sending, slot: 'taken' | 'programme'): Promise<Outcome[]> => {
+  const perform = async (due: Due, decided: Sending, slot: 'taken' | 'programme', at: number): Promise<Outcome[]> => {
+    const attempt = due.attempts + 1;
     if (decided.action === 'answer') {
       // Answered in the receiver's place: a slot taken for it goes back at once.
       if (slot === 'taken') pool.give(programme, due.webhookId);
-      return decided.fault === 'injected-status'
-        ? [{ statusCode: decided.statusCode, durationMs: 0, fault: decided.fault }]
-        : [{ error: noResponse(ATTEMPT_TIMEOUT_MS), durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault }];
+      const answered: Outcome =
+        decided.fault === 'injected-status'
+          ? { statusCode: decided.statusCode, durationMs: 0, fault: decided.fault }
+          : { error: noResponse(ATTEMPT_TIMEOUT_MS), durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault };
+      return [await tracedAttempt(core, due, attempt, at, async () => answered)];
     }
-    const outcome: Outcome = await attemptOnce(due, due.attempts + 1, false, decided.forgery, slot);
-    if (decided.fault) outcome.fault = decided.fault;
-    if (decided.forgery) outcome.forgery = decided.forgery;
+    const outcome = await tracedAttempt(core, due, attempt, at, async (traceparent) => {
+      const sent: Outcome = await attemptOnce(due, attempt, false, decided.forgery, slot, traceparent);
+      if (decided.fault) sent.fault = decided.fault;
+      if (decided.forgery) sent.forgery = decided.forgery;
+      return sent;
+    });
     if (!decided.duplicate || !isSuccess(outcome)) return [outcome];
-    return [outcome, { ...(await attemptOnce(due, due.attempts + 2, true, undefined, slot === 'taken' ? 'subscription' : 'programme')), fault: 'duplicate' }];
+    const again = slot === 'taken' ? 'subscription' : 'programme';
+    return [outcome, await tracedAttempt(core, due, attempt + 1, at, async (tp) => ({ ...(await attemptOnce(due, attempt + 1, true, undefined, again, tp)), fault: 'duplicate' }))];
   };
 
   /** Resolves when no attempt is in flight; returns how many were. */
@@ -170,7 +180,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
           continue;
         }
         const begun = world;
-        const done = perform(due, decided, 'taken')
+        const done = perform(due, decided, 'taken', at)
           .then((outcomes) => begun === world && rows.record(due, at, outcomes))
           .finally(() => {
             inFlight.delete(due.id);
@@ -209,7 +219,7 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
         for (const due of batch) {
           const at = Math.max(due.nextAttemptAt ?? now, now);
           const decided = plan(due, at);
-          if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided, 'programme') });
+          if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided, 'programme', at) });
         }
         followed = started.map((s) => s.due);
         const run = (async () => {

@@ -49,6 +49,8 @@ export interface Attempt {
   forged?: Forgery;
   /** Deliver to a link-local address too (--allow-link-local-callbacks); refused otherwise, named or resolved. */
   allowLinkLocal?: boolean;
+  /** The W3C traceparent of the attempt's span, sent as is (docs/tracing.md: Tracing). */
+  traceparent?: string | undefined;
 }
 
 /** What the receiver answered: its Content-Type and the first 4 KiB of its body, as UTF-8 text. */
@@ -209,6 +211,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     'Sandbox-Event-Id': attempt.eventId,
     'Sandbox-Delivery-Attempt': String(attempt.attempt),
     'User-Agent': `card-sandbox/${version()}`,
+    ...(attempt.traceparent !== undefined && { traceparent: attempt.traceparent }),
   };
   const timeoutMs = attempt.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   // A link-local address written in the URL is never connected to (resolved ones, by guardedLookup).

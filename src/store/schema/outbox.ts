@@ -15,6 +15,8 @@ export const events = sqliteTable(
     type: text('type', { enum: WEBHOOK_TYPES }).notNull(),
     entityId: text('entity_id').notNull(),
     body: text('body').notNull(),
+    /** The W3C traceparent of the span that wrote it, which its deliveries' attempts continue (docs/tracing.md: Tracing); null untraced. */
+    traceParent: text('trace_parent'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -108,6 +110,8 @@ export const jobs = sqliteTable(
     kind: text('kind').notNull(),
     subjectId: text('subject_id').notNull(),
     dueAt: integer('due_at').notNull(),
+    /** The W3C traceparent of the span that scheduled it, whose trace its run continues (docs/tracing.md: Tracing); null untraced. */
+    traceParent: text('trace_parent'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.programmeId, t.id] }), index('jobs_due').on(t.programmeId, t.dueAt), index('jobs_subject').on(t.programmeId, t.subjectId)],
