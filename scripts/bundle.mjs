@@ -1,7 +1,7 @@
 // Bundles what the package runs, so that installing it needs nothing but its own files (README:
 // Quick start):
 // - the compiled CLI (dist/cli/main.js) into one minified CommonJS file, dist/card-sandbox.cjs (the
-//   MCP server of `card-sandbox mcp` apart, in dist/mcp.cjs),
+//   MCP server of `card-sandbox mcp` apart, in dist/mcp.cjs, and OpenTelemetry's tracing, in dist/otel.cjs),
 //   which bin/card-sandbox.cjs runs, then starts it once so that V8's code cache for it
 //   (dist/card-sandbox.cjs.cache) is written. Loading one file instead of several hundred modules,
 //   and not compiling it at every start, is what keeps the cold start short;
@@ -48,11 +48,16 @@ await build({
   entryPoints: ['dist/cli/main.js'],
   outfile: BUNDLE,
   // `card-sandbox mcp` loads the MCP server from a bundle of its own, so that no other command pays
-  // for it; with require, which the bin's vm.Script supports and a dynamic import() does not.
+  // for it, and `start` loads OpenTelemetry's only when tracing is on (docs/tracing.md: Tracing);
+  // with require, which the bin's vm.Script supports and a dynamic import() does not.
   supported: { 'dynamic-import': false },
-  plugins: [{ name: 'mcp apart', setup: (b) => b.onResolve({ filter: /\/mcp\/server\.js$/ }, () => ({ path: './mcp.cjs', external: true })) }],
+  plugins: [
+    { name: 'mcp apart', setup: (b) => b.onResolve({ filter: /\/mcp\/server\.js$/ }, () => ({ path: './mcp.cjs', external: true })) },
+    { name: 'tracing apart', setup: (b) => b.onResolve({ filter: /\/tracing\/otel\.js$/ }, () => ({ path: './otel.cjs', external: true })) },
+  ],
 });
 await build({ ...common, ...commonJs, entryPoints: ['dist/mcp/server.js'], outfile: 'dist/mcp.cjs' });
+await build({ ...common, ...commonJs, entryPoints: ['dist/tracing/otel.js'], outfile: 'dist/otel.cjs' });
 
 rmSync(LIB, { recursive: true, force: true });
 await build({

@@ -136,6 +136,8 @@ export async function startServer(deps: Deps, limits: Partial<ServerLimits> = {}
         // Attempts still in flight when the grace period ends are cut short and recorded as
         // failed before the database closes; both waits share the one grace period.
         await Promise.all([httpClosed, ...deps.programmes.loaded().map(({ services }) => services.webhooks.drain(SHUTDOWN_GRACE_MS))]);
+        // The spans still waiting are sent, for as long as the grace period allows (docs/tracing.md: Tracing).
+        if (deps.tracing) await Promise.race([deps.tracing.shutdown(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
         if (deps.config.exportOnExit !== undefined && !exportOnExit(deps, deps.config.exportOnExit)) exitCode = 1;
         deps.shared.pool.agents.destroy();
         deps.store.close();

@@ -8,9 +8,10 @@ import { ISSUING_OPTIONS } from './issuing.js';
 import { LIMIT_OPTIONS } from './limits.js';
 import { PROGRAMME_OPTIONS } from './programme.js';
 import { SERVER_OPTIONS } from './server.js';
+import { TRACING_OPTIONS } from './tracing.js';
 import type { OptionSpec } from './spec.js';
 
-export const OPTIONS = [...SERVER_OPTIONS, ...ACCESS_OPTIONS, ...PROGRAMME_OPTIONS, ...ISSUING_OPTIONS, ...LIMIT_OPTIONS] as const;
+export const OPTIONS = [...SERVER_OPTIONS, ...ACCESS_OPTIONS, ...PROGRAMME_OPTIONS, ...ISSUING_OPTIONS, ...LIMIT_OPTIONS, ...TRACING_OPTIONS] as const;
 
 type Option = (typeof OPTIONS)[number];
 /** The configuration: a value for every option, by its key. */

@@ -21,7 +21,12 @@ export interface AttemptSpan {
 
 export interface Tracing {
   /** Runs `work` in a SERVER span that continues the caller's `traceparent`, or starts a trace. */
-  request<T>(method: string, path: string, headers: { traceparent?: string | undefined; tracestate?: string | undefined }, work: (span: RequestSpan) => Promise<T>): Promise<T>;
+  request<T>(
+    method: string,
+    path: string,
+    headers: { traceparent?: string | undefined; tracestate?: string | undefined },
+    work: (span: RequestSpan) => Promise<T>,
+  ): Promise<T>;
   /** The `traceparent` of the span active now, to be stored with what it causes; undefined outside any. */
   current(): string | undefined;
   /** An event on the span active now (what a request changed). */

@@ -83,7 +83,13 @@ export function createJobs(core: Core, onScheduled: () => void) {
                 const deleted = deleteQuery().run({ id: job.id }).changes;
                 if (deleted === 1 && handler) handler(job.subjectId, job.dueAt);
               });
-            if (tracing) tracing.within(`job ${job.kind}`, job.traceParent ?? undefined, { 'card_sandbox.job.kind': job.kind, 'card_sandbox.job.subject': job.subjectId, 'card_sandbox.programme': programme }, run);
+            if (tracing)
+              tracing.within(
+                `job ${job.kind}`,
+                job.traceParent ?? undefined,
+                { 'card_sandbox.job.kind': job.kind, 'card_sandbox.job.subject': job.subjectId, 'card_sandbox.programme': programme },
+                run,
+              );
             else run();
             ran++;
           } catch (error) {

@@ -125,22 +125,30 @@ export const FORMAT_TABLES: FormatTable[] = [
     createdAt: instant(transactions.createdAt),
     updatedAt: instant(transactions.updatedAt),
   }),
-  table('jobs', {
-    id: text(jobs.id),
-    kind: text(jobs.kind),
-    subjectId: text(jobs.subjectId),
-    dueAt: instant(jobs.dueAt),
-    createdAt: instant(jobs.createdAt),
-  }, untraced),
-  table('events', {
-    id: text(events.id),
-    seq: int(1)(events.seq),
-    type: enumOf(events.type),
-    entityId: text(events.entityId),
-    // The bytes every delivery sends and signs, kept as the text they are (checks.ts reads them).
-    body: text(events.body),
-    createdAt: instant(events.createdAt),
-  }, untraced),
+  table(
+    'jobs',
+    {
+      id: text(jobs.id),
+      kind: text(jobs.kind),
+      subjectId: text(jobs.subjectId),
+      dueAt: instant(jobs.dueAt),
+      createdAt: instant(jobs.createdAt),
+    },
+    untraced,
+  ),
+  table(
+    'events',
+    {
+      id: text(events.id),
+      seq: int(1)(events.seq),
+      type: enumOf(events.type),
+      entityId: text(events.entityId),
+      // The bytes every delivery sends and signs, kept as the text they are (checks.ts reads them).
+      body: text(events.body),
+      createdAt: instant(events.createdAt),
+    },
+    untraced,
+  ),
   table('deliveries', {
     id: text(deliveries.id),
     eventId: text(deliveries.eventId),

@@ -95,7 +95,8 @@ describe('resolveConfig', () => {
     expect(OPTIONS.map((o) => o.key).sort()).toEqual(keys.sort());
     for (const option of OPTIONS) {
       expect(option.flag).toMatch(/^--[a-z-]+( <[a-z-]+>)?$/);
-      expect(option.env).toMatch(/^CARD_SANDBOX_[A-Z_]+$/);
+      // Tracing's are OpenTelemetry's own variables (config/tracing.ts).
+      expect(option.env).toMatch(/^(CARD_SANDBOX|OTEL)_[A-Z_]+$/);
       expect(option.doc.length).toBeGreaterThan(10);
     }
     expect(new Set(OPTIONS.map((o) => o.env)).size).toBe(OPTIONS.length);

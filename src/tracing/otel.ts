@@ -28,7 +28,11 @@ import type { TraceAttributes, Tracing } from '../kernel/tracing.js';
 import type { SamplerName, TracingSettings } from './settings.js';
 
 function samplerOf(name: SamplerName, ratio: number): Sampler {
-  const root = name.endsWith('always_off') ? new AlwaysOffSampler() : name.endsWith('traceidratio') ? new TraceIdRatioBasedSampler(ratio) : new AlwaysOnSampler();
+  const root = name.endsWith('always_off')
+    ? new AlwaysOffSampler()
+    : name.endsWith('traceidratio')
+      ? new TraceIdRatioBasedSampler(ratio)
+      : new AlwaysOnSampler();
   return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
 }
 
@@ -56,7 +60,9 @@ function exporterOf(settings: TracingSettings) {
     'Content-Type': json ? 'application/json' : 'application/x-protobuf',
   });
   const serializer = json ? JsonTraceSerializer : ProtobufTraceSerializer;
-  return new OTLPExporterBase<ReadableSpan[]>(createOtlpHttpExportDelegate(options, serializer, 'otlp_http_span_exporter', TraceExporterMetricsHelper, undefined));
+  return new OTLPExporterBase<ReadableSpan[]>(
+    createOtlpHttpExportDelegate(options, serializer, 'otlp_http_span_exporter', TraceExporterMetricsHelper, undefined),
+  );
 }
 
 export function createTracing(settings: TracingSettings, log: Log, version: string): Tracing {
@@ -73,7 +79,10 @@ export function createTracing(settings: TracingSettings, log: Log, version: stri
   });
   const tracer = provider.getTracer('card-sandbox', version);
   const propagator = new W3CTraceContextPropagator();
-  const getter = { keys: (carrier: Record<string, string | undefined>) => Object.keys(carrier), get: (carrier: Record<string, string | undefined>, key: string) => carrier[key] };
+  const getter = {
+    keys: (carrier: Record<string, string | undefined>) => Object.keys(carrier),
+    get: (carrier: Record<string, string | undefined>, key: string) => carrier[key],
+  };
 
   return {
     request(method, path, headers, work) {
@@ -122,14 +131,17 @@ export function createTracing(settings: TracingSettings, log: Log, version: stri
         traceparent: traceparentOf(span),
         end(more, error) {
           span.setAttributes(defined(more));
-          if (error !== undefined) span.setAttributes({ 'error.type': more['http.response.status_code'] === undefined ? 'no_response' : String(more['http.response.status_code']) }).setStatus({ code: SpanStatusCode.ERROR, message: error });
+          if (error !== undefined)
+            span
+              .setAttributes({ 'error.type': more['http.response.status_code'] === undefined ? 'no_response' : String(more['http.response.status_code']) })
+              .setStatus({ code: SpanStatusCode.ERROR, message: error });
           span.end();
         },
       };
     },
 
     async shutdown() {
-      await provider.shutdown();
+      await provider.shutdown().catch((error: unknown) => log.warn(`tracing: the last spans could not be sent: ${String(error)}`));
     },
   };
 }

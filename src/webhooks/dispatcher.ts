@@ -133,15 +133,18 @@ export function createDispatcher(core: Core, options: DispatcherOptions) {
           : { error: noResponse(ATTEMPT_TIMEOUT_MS), durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault };
       return [await tracedAttempt(core, due, attempt, at, async () => answered)];
     }
-    const outcome = await tracedAttempt(core, due, attempt, at, async (traceparent) => {
-      const sent: Outcome = await attemptOnce(due, attempt, false, decided.forgery, slot, traceparent);
-      if (decided.fault) sent.fault = decided.fault;
-      if (decided.forgery) sent.forgery = decided.forgery;
-      return sent;
-    });
+    const marks = { ...(decided.fault && { fault: decided.fault }), ...(decided.forgery && { forgery: decided.forgery }) };
+    const outcome = await tracedAttempt(core, due, attempt, at, async (tp) => ({
+      ...(await attemptOnce(due, attempt, false, decided.forgery, slot, tp)),
+      ...marks,
+    }));
     if (!decided.duplicate || !isSuccess(outcome)) return [outcome];
     const again = slot === 'taken' ? 'subscription' : 'programme';
-    return [outcome, await tracedAttempt(core, due, attempt + 1, at, async (tp) => ({ ...(await attemptOnce(due, attempt + 1, true, undefined, again, tp)), fault: 'duplicate' }))];
+    const twice = tracedAttempt(core, due, attempt + 1, at, async (tp) => ({
+      ...(await attemptOnce(due, attempt + 1, true, undefined, again, tp)),
+      fault: 'duplicate' as const,
+    }));
+    return [outcome, await twice];
   };
 
   /** Resolves when no attempt is in flight; returns how many were. */

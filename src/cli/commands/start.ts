@@ -14,6 +14,7 @@ import { jsonLog } from '../../kernel/log.js';
 import { startServer, type RunningSandbox } from '../../server.js';
 import { keyFingerprintId, spkiPem } from '../../signatures/keys.js';
 import { faultsView } from '../../wire/delivery-lab.js';
+import { tracingSettings } from '../../tracing/settings.js';
 import { version } from '../../kernel/version.js';
 import { ClientUsageError } from '../client.js';
 import { command, UsageError } from '../command.js';
@@ -75,7 +76,10 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
   const unwritable = config.exportOnExit === undefined ? undefined : unwritableProblem(config.exportOnExit);
   if (unwritable !== undefined) throw new StartError(`--export-on-exit ${config.exportOnExit}: ${unwritable}`);
   const log = config.jsonLogs ? jsonLog() : io.log();
-  const deps = buildDeps(config, { log });
+  // The OpenTelemetry packages are loaded only when tracing is on (docs/tracing.md: Tracing).
+  const traced = tracingSettings(config);
+  const tracing = traced && (await import('../../tracing/otel.js')).createTracing(traced, log, version());
+  const deps = buildDeps(config, { log, ...(tracing && { tracing }) });
   const signingKeyId = registerSigningKey(config, (id, pem) => deps.services.auth.putSigningKey(id, pem));
   const usage = (error: unknown) => {
     throw error instanceof ClientUsageError ? new StartError(error.message) : error;
@@ -105,6 +109,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
         verify: config.verify,
         db: config.db,
         ...(signingKeyId && { signingKeyId }),
+        ...(traced && { tracing: { url: traced.url, protocol: traced.protocol } }),
         ...(imported && { imported }),
         ...(seeded && { seeded }),
         ...(warning && { warnings: [warning] }),
@@ -128,6 +133,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
     row('Clock', clockText(deps.clock.frozen, deps.clock.now(), deps.clock.offset(), imported ? 'from the imported snapshot' : undefined));
     row('Database', config.db === ':memory:' ? 'in memory (nothing kept after exit)' : config.db);
     if (signingKeyId) row('Signing key', signingKeyId);
+    if (traced) row('Tracing', `${traced.url} ${c.dim(`(${traced.protocol}, service ${traced.serviceName})`)}`);
     if (config.webhookFaults) row('Faults', `${faultsText(faultsView(config.webhookFaults))} ${c.dim('(webhooks faults show)')}`);
     if (imported) row('Imported', imported);
     if (seeded) row('Seed', seeded);
