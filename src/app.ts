@@ -5,7 +5,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ApiFaultRule } from './domain/api-faults.js';
 import { operationFinder, unmetRules, type DeclaredOperation } from './domain/api-fault-matching.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config/index.js';
 import { SandboxError } from './domain/errors.js';
 import type { Deps } from './deps.js';
 import { answer } from './http/answer.js';

@@ -4,7 +4,7 @@
  * bounded by --max-programmes; every query a service makes names its programme.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY } from '../config.js';
+import { DEFAULT_API_KEY } from '../config/index.js';
 import { T0, createTestSandbox } from '../testing/harness.js';
 import { DEAD_CALLBACK } from '../testing/hostile-world.js';
 import { programme, verifiedCustomer } from '../testing/programmes.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { packagePath } from '../kernel/paths.js';
 
 const ROOT = packagePath();
-const ENTRY_POINTS = ['app.ts', 'config.ts', 'deps.ts', 'index.ts', 'server.ts'];
+const ENTRY_POINTS = ['app.ts', 'deps.ts', 'index.ts', 'server.ts'];
 const MAX_LINES = 300;
 const GENERATED = /\.generated\.ts$/;
 
