@@ -54,7 +54,9 @@ describe.each(['http/protobuf', 'http/json'])('tracing to an OTLP receiver over 
       OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
       OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-token=s3cret%20value',
     });
-    const seeded = await send(sandbox.url, 'POST', '/_sandbox/seed', { customers: [{ externalId: 'payer', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] });
+    const seeded = await send(sandbox.url, 'POST', '/_sandbox/seed', {
+      customers: [{ externalId: 'payer', accounts: [{ currencies: ['EUR'], cards: [{}] }] }],
+    });
     const auth = await token(sandbox.url);
     await send(sandbox.url, 'PUT', '/v1/webhooks', { callbackUrl: `${hooks.url}/hooks`, types: ['customer.updated'] }, { Authorization: auth });
     customer = await send(

@@ -6,8 +6,7 @@
  * lab answers in the receiver's place has its span too, with the fault that stood in for it.
  */
 import { iso } from '../domain/instant.js';
-import type { Core } from '../services/core.js';
-import { isSuccess, type Due, type Outcome } from './delivery-rows.js';
+import { isSuccess, type DeliveryCore, type Due, type Outcome } from './delivery-rows.js';
 
 /** The callback URL as a span shows it: credentials in it are not (OpenTelemetry's `url.full`). */
 function shownUrl(callbackUrl: string): string {
@@ -20,7 +19,7 @@ function shownUrl(callbackUrl: string): string {
 
 /** Runs one attempt (`send`, handed the span's traceparent) in its span; without tracing, only runs it. */
 export async function tracedAttempt(
-  { tracing, programme }: Core,
+  { tracing, programme }: Pick<DeliveryCore, 'tracing' | 'programme'>,
   due: Due,
   attempt: number,
   at: number,

@@ -7,6 +7,7 @@
 import { and, eq, gt, lt, min, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Clock } from '../kernel/clock.js';
 import { idsOf, type Random } from '../kernel/ids.js';
+import type { Tracing } from '../kernel/tracing.js';
 import type { Log } from '../kernel/log.js';
 import type { DeliveryStatus, WebhookType } from '../domain/outbox.js';
 import { type AttemptFault, type DeliveryHold, type Forgery } from '../domain/webhook-faults.js';
@@ -24,6 +25,8 @@ export interface DeliveryCore {
   clock: Clock;
   random: Random;
   log: Log;
+  /** Tracing, when it is on: each attempt is a span (attempt-span.ts). */
+  tracing?: Tracing | undefined;
 }
 
 export interface AttemptReport {
