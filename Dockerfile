@@ -21,7 +21,7 @@ FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/runtime/prebuilds ./dist/prebuilds
-COPY --from=build /app/dist/card-sandbox.cjs /app/dist/card-sandbox.cjs.cache /app/dist/migrated.sqlite /app/dist/mcp.cjs ./dist/
+COPY --from=build /app/dist/card-sandbox.cjs /app/dist/card-sandbox.cjs.cache /app/dist/migrated.sqlite /app/dist/mcp.cjs /app/dist/otel.cjs ./dist/
 COPY --from=build /app/dist/ui ./dist/ui
 COPY package.json README.md SKILL.md LICENSE ./
 COPY docs/*.md ./docs/

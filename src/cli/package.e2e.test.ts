@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { PREBUILT_TARGETS } from '../store/sqlite-addon.js';
 import { manualResources } from '../testing/mcp.js';
+import { startTestReceiver } from '../testing/receiver.js';
 import { assertBuilt, freePort, ROOT } from '../testing/spawn.js';
 import { HUNG_MS } from '../testing/wait.js';
 
@@ -35,7 +36,16 @@ test(
     ).toEqual(pages.map((f) => `docs/${f}`));
     // The bundles, their declarations and SQLite's addons; none of the compiled modules they are made of.
     expect(new Set(packed.files.filter((f) => f.path.startsWith('dist/')).map((f) => f.path.split('/').slice(0, 2).join('/')))).toEqual(
-      new Set(['dist/card-sandbox.cjs', 'dist/card-sandbox.cjs.cache', 'dist/lib', 'dist/mcp.cjs', 'dist/migrated.sqlite', 'dist/prebuilds', 'dist/ui']),
+      new Set([
+        'dist/card-sandbox.cjs',
+        'dist/card-sandbox.cjs.cache',
+        'dist/lib',
+        'dist/mcp.cjs',
+        'dist/migrated.sqlite',
+        'dist/otel.cjs',
+        'dist/prebuilds',
+        'dist/ui',
+      ]),
     );
     expect(
       packed.files
@@ -54,9 +64,12 @@ test(
     execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);
     const app = join(dir, 'package');
     const port = await freePort();
+    // Traced, so that OpenTelemetry's bundle (dist/otel.cjs) is loaded from the package alone too (docs/tracing.md: Tracing).
+    const collector = await startTestReceiver(200);
     const child = spawn(process.execPath, ['bin/card-sandbox.cjs', 'start', '--host', '0.0.0.0', '--port', String(port), '--db', join(dir, 'sandbox.db')], {
       cwd: app,
       stdio: 'ignore',
+      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
     });
     try {
       let health: Record<string, unknown> | undefined;
@@ -81,8 +94,11 @@ test(
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
+      await collector.close();
     }
     expect(readdirSync(dir)).toContain('sandbox.db');
+    // Its requests' spans, sent as it stopped.
+    expect(collector.requests.map((r) => r.path)).toContain('/v1/traces');
   },
   2 * HUNG_MS,
 );
