@@ -84,7 +84,15 @@ test("the image's stages, replayed, build a runtime that serves with only what i
     cpSync(origin, target, { recursive: true });
   }
   expect(existsSync(join(runtime, 'node_modules'))).toBe(false);
-  expect(readdirSync(join(runtime, 'dist')).sort()).toEqual(['card-sandbox.cjs', 'card-sandbox.cjs.cache', 'mcp.cjs', 'migrated.sqlite', 'otel.cjs', 'prebuilds', 'ui']);
+  expect(readdirSync(join(runtime, 'dist')).sort()).toEqual([
+    'card-sandbox.cjs',
+    'card-sandbox.cjs.cache',
+    'mcp.cjs',
+    'migrated.sqlite',
+    'otel.cjs',
+    'prebuilds',
+    'ui',
+  ]);
   expect(readdirSync(join(runtime, 'dist', 'prebuilds'))).toEqual([`linux-${process.arch}.node`]);
   // The manual's pages, which `card-sandbox mcp` serves, and none of its screenshots.
   const pages = readdirSync(join(ROOT, 'docs'))
