@@ -1,11 +1,9 @@
 /**
- * One webhook attempt: POST the event's stored body bytes, unchanged, to the callback URL with
- * `Content-Digest` (RFC 9530 §2) and an RFC 9421 signature over `@method`, `@authority`, `@path`
- * and `content-digest` (`ecdsa-p384-sha384`, §3.3.5), plus `Sandbox-Event-Id` and
- * `Sandbox-Delivery-Attempt`. Any 2xx response received in full within the timeout is a delivery;
- * everything else is a failure with its status code or error. Redirects are not followed. The
- * receiver's Content-Type, the first 4 KiB of its answer and its Sandbox-Processed count are kept
- * (docs/webhooks.md: Webhooks). A forged attempt's body and signature are forgeries.ts'.
+ * One webhook attempt: POST the event's stored body bytes, unchanged, to the callback URL with `Content-Digest` (RFC 9530 §2) and an RFC 9421 signature over
+ * `@method`, `@authority`, `@path` and `content-digest` (`ecdsa-p384-sha384`, §3.3.5), plus `Sandbox-Event-Id`, `Sandbox-Delivery-Attempt` and, traced, the
+ * attempt span's `traceparent` (docs/tracing.md: Tracing). Any 2xx response received in full within the timeout is a delivery; everything else is a failure
+ * with its status code or error. Redirects are not followed. The receiver's Content-Type, the first 4 KiB of its answer and its Sandbox-Processed count are
+ * kept (docs/webhooks.md: Webhooks). A forged attempt's body and signature are forgeries.ts'.
  */
 import type { KeyObject } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
@@ -22,13 +20,9 @@ import { PROCESSED_HEADER, processedCount } from './processed.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
-/** How much of a receiver's answer is kept. */
-const RESPONSE_BODY_BYTES = 4096;
+const RESPONSE_BODY_BYTES = 4096; // how much of a receiver's answer is kept
 
-export interface WebhookSigner {
-  keyId: string;
-  privateKey: KeyObject;
-}
+export type WebhookSigner = { keyId: string; privateKey: KeyObject };
 
 export interface Attempt {
   callbackUrl: string;
@@ -49,7 +43,6 @@ export interface Attempt {
   forged?: Forgery;
   /** Deliver to a link-local address too (--allow-link-local-callbacks); refused otherwise, named or resolved. */
   allowLinkLocal?: boolean;
-  /** The W3C traceparent of the attempt's span, sent as is (docs/tracing.md: Tracing). */
   traceparent?: string | undefined;
 }
 
