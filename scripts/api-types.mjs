@@ -17,7 +17,7 @@ const RENDER = join(ROOT, `node_modules/.cache/card-sandbox/openapi-render-${pro
 const ENTRY = `
 import { buildDeps } from './src/deps.ts';
 import { createApp } from './src/app.ts';
-import { defaultConfig } from './src/config.ts';
+import { defaultConfig } from './src/config/index.ts';
 import { memoryLog } from './src/kernel/log.ts';
 export async function render() {
   const deps = buildDeps(defaultConfig(), { log: memoryLog() });

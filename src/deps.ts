@@ -7,7 +7,7 @@
  * environment here.
  */
 import type { Core } from './services/core.js';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { cryptoRandom, idsOf, seededRandom } from './kernel/ids.js';
 import type { Journal } from './programmes/journal.js';
 import { jsonLog } from './kernel/log.js';

@@ -12,7 +12,7 @@ export { junitXml as goLiveJunit } from './domain/report/junit.js';
 export { WaitTimeoutError, type EventPredicate, type WaitOptions } from './companion/waiting.js';
 export { createWallet, type Wallet, type WalletOptions } from './companion/wallet.js';
 export * from './client/index.js';
-export type { Config } from './config.js';
+export type { Config } from './config/index.js';
 export { UnreachableError } from './client/control.js';
 import type { Report } from './client/control.generated.js';
 

@@ -2,14 +2,16 @@
  * What a CLI command declares about itself, beside its plain function in `commands/<verb>.ts`: its
  * words, arguments, options, description and examples, how it runs, and the MCP tool it also is.
  * program.ts registers the declarations in the order of its list; the MCP server (mcp/server.ts)
- * makes a tool of each one that has `tool`, answering with the command's data — what it prints
+ * is handed a tool for each one that has `tool` (commandTools), answering with the command's data — what it prints
  * with --json — rather than with its printed output. Also the option parsers commands share.
  */
 import { InvalidArgumentError } from 'commander';
-import type { z } from 'zod';
 import { durationMistake, parseDuration } from '../domain/duration.js';
+import type { Tool, ToolDeclaration } from '../mcp/tool.js';
 import type { Client, CommandContext } from './client.js';
 import type { Io } from './io.js';
+
+export { tool } from '../mcp/tool.js';
 
 /** Bad usage: the command prints it and exits 2. */
 export class UsageError extends Error {}
@@ -56,18 +58,6 @@ export interface OptionDeclaration {
   required?: boolean;
   /** What the help says the default is. */
   defaultText?: string;
-}
-
-export type ToolShape = Record<string, z.ZodType>;
-
-/** The MCP tool a command also is: its input as JSON, and its data for that input. */
-export interface ToolDeclaration<S extends ToolShape = ToolShape> {
-  /** The command's words joined by `_` (`clock advance` → `clock_advance`, `api-faults set` → `api_faults_set`) unless given. */
-  name?: string;
-  description: string;
-  input: S;
-  /** The tool's answer: what the command prints with --json. */
-  data(client: Client, input: z.infer<z.ZodObject<S>>): Promise<unknown>;
 }
 
 /** What a command that runs itself (start, skill, mcp) is given. */
@@ -124,11 +114,12 @@ export const command = <F extends object = object>(declaration: Omit<CommandDecl
 
 export const group = (name: string, description: string): GroupDeclaration => ({ kind: 'group', name, description });
 
-/** Declares a command's tool, its input typed by its zod shape. */
-export const tool = <S extends ToolShape>(declaration: ToolDeclaration<S>): ToolDeclaration => declaration as unknown as ToolDeclaration;
-
 /** The tool's name: given, or the command's words joined by `_`. */
 export const toolName = (declaration: CommandDeclaration): string => declaration.tool?.name ?? declaration.name.replace(/[ -]/g, '_');
+
+/** The tools the commands declare, named, in the commands' order: the MCP server registers them before its own. */
+export const commandTools = (commands: readonly Declaration[]): Tool[] =>
+  commands.flatMap((d) => (d.kind === 'command' && d.tool ? [{ ...d.tool, name: toolName(d) }] : []));
 
 /** `--port`, for the commands that find a sandbox by the port `start` was given. */
 export const PORT_OPTION: OptionDeclaration = {

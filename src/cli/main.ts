@@ -1,6 +1,6 @@
 /** The CLI entry point: parses argv and turns known failures into a message and exit code. */
 import { CommanderError } from 'commander';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/index.js';
 import { createIo } from './io.js';
 import { buildProgram, StartError, UsageError } from './program.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, expect, test } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { runCli, startSandbox } from '../testing/spawn.js';
 
 // `card-sandbox report` (docs/go-live.md: Before you go live): exit 0 while no check fails, 1 once one does,

@@ -5,7 +5,7 @@
  * have finished.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { assertBuilt, runCli, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
 

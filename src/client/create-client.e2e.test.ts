@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../app.js';
-import { defaultConfig } from '../config.js';
+import { defaultConfig } from '../config/index.js';
 import { buildDeps } from '../deps.js';
 import { memoryLog } from '../kernel/log.js';
 import { startServer, type RunningSandbox } from '../server.js';

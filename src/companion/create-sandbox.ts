@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { createClient, type ApiClient } from '../client/create-client.js';
 import type { ApiFaultsView, Report, SnapshotSummary } from '../client/control.generated.js';
 import type { ApiFaultRuleInput, ApiFaultsInput } from '../domain/api-faults.js';
-import { defaultConfig, type Config } from '../config.js';
+import { defaultConfig, type Config } from '../config/index.js';
 import { buildDeps } from '../deps.js';
 import { quietLog } from '../kernel/log.js';
 import { startServer } from '../server.js';

@@ -76,7 +76,7 @@ describe('the money path, start to end', () => {
     expect(controlled('Account', await simulator.failAccount(failing.id)).status).toBe('failed');
     await sandbox.clock.advance('2s');
 
-    // Cards: issuing → active; issue_failed; suspended, blocked, reinstated; inactive; terminated with its account.
+    // Cards: issuing → active; issue_failed; suspended and reinstated (blocked at the end); inactive; terminated with its account.
     const newCard = (accountId: string) => client.createAccountCard(accountId, { type: 'virtual', billingAddress: BILLING });
     const card = answered('POST', '/v1/accounts/{accountId}/cards', await newCard(account.id), 201);
     await client.simulateIssueCard(card.id);
@@ -88,7 +88,6 @@ describe('the money path, start to end', () => {
     await client.deactivateAccount(closing.id);
     await client.closeAccount(closing.id);
     expect(controlled('Card', await simulator.suspendCard(card.id)).status).toBe('suspended');
-    expect(controlled('Card', await simulator.blockCard(card.id)).status).toBe('blocked');
     expect(controlled('Card', await simulator.reinstateCard(card.id)).status).toBe('active');
 
     // Authorisations: captured automatically; captured in part; released by hand; released when the hold expires.
@@ -112,6 +111,8 @@ describe('the money path, start to end', () => {
     expect(refund).toMatchObject({ direction: 'credit', status: 'processing', authorisationId: auto.id });
     await sandbox.clock.advance('7d');
     expect(answered('GET', '/v1/authorisations/{authorisationId}', await client.getAuthorisationDetails(expiring.id)).status).toBe('released');
+    // Blocked is final: the card's story ends there.
+    expect(controlled('Card', await simulator.blockCard(card.id)).status).toBe('blocked');
 
     // The customer goes inactive and back: its account and card follow.
     await client.deactivateCustomer(customer.id);

@@ -13,7 +13,7 @@ export type Refund = Operations['refundCard']['args'][1];
 export interface SandboxSimulator {
   /** Captures a hold made with `capture: false`: whole, or `amount` of its currency with the rest released; captured 1 s of sandbox time later. */
   capture(authorisationId: string, amount?: string): Promise<void>;
-  /** Reverses a processing or processed debit: `reversing` now, `reversed` 1 s later. */
+  /** Reverses a processed debit: `reversing` now, `reversed` 1 s later. */
   reverse(transactionId: string): Promise<Transaction>;
   /** A merchant's refund: a new credit transaction on the card's account, linked to the debit `transactionId` names. */
   refund(cardId: string, refund: Refund): Promise<Transaction>;

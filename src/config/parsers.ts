@@ -1,6 +1,6 @@
 /**
  * How each option's raw text (a flag or an environment variable) is read: each parser says what
- * is wrong with a value, and resolveConfig (config.ts) prefixes the flag or variable it came from.
+ * is wrong with a value, and resolveConfig (index.ts) prefixes the flag or variable it came from.
  */
 import { readClockOption } from '../domain/instant.js';
 import { UUID_PATTERN } from '../domain/formats.js';

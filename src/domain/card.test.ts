@@ -19,7 +19,7 @@ const EXPECTED: Record<CardStatus, Record<CardAction, string>> = {
     reinstate: T,
   },
   inactive: { issue: N, fail: N, deactivate: T, activate: 'active', terminate: 'terminated', retire: 'terminated', block: T, suspend: T, reinstate: T },
-  blocked: { issue: N, fail: N, deactivate: T, activate: T, terminate: T, retire: 'terminated', block: T, suspend: T, reinstate: 'active' },
+  blocked: { issue: N, fail: N, deactivate: T, activate: T, terminate: T, retire: 'terminated', block: T, suspend: T, reinstate: T },
   suspended: {
     issue: N,
     fail: N,

@@ -2,7 +2,7 @@
  * The card's life cycle (docs/api.md: Customers, accounts and cards): created `issuing`, the simulator issues or fails it,
  * the integrator toggles active ⇄ inactive and terminates it; closing its account or passing its
  * expiry month retires it; the issuer blocks, suspends and reinstates it (docs/money-path.md: Cards
- * the issuer stops). Also the per-account card limit, and which states stop a card's payments.
+ * the issuer stops), `blocked` for good as the service's Card States page has it. Also the per-account card limit, and which states stop a card's payments.
  */
 import { transition, type Machine } from './state-machine.js';
 
@@ -30,12 +30,12 @@ export const CARD_MACHINE: Machine<CardStatus, CardAction> = {
       from: { issuing: 'terminated', active: 'terminated', inactive: 'terminated', blocked: 'terminated', suspended: 'terminated' },
       refuse: 'invalid_state_transition',
     },
-    /** The issuer stops the card for good (fraud, a lost card): a suspended card may be blocked too. */
+    /** The issuer stops the card for good (fraud confirmed): a suspended card may be blocked too; `blocked` is final. */
     block: { from: { active: 'blocked', suspended: 'blocked' }, refuse: 'invalid_state_transition' },
     /** The issuer stops the card for a while. */
     suspend: { from: { active: 'suspended' }, refuse: 'invalid_state_transition' },
-    /** The issuer lets it take payments again. */
-    reinstate: { from: { blocked: 'active', suspended: 'active' }, refuse: 'invalid_state_transition' },
+    /** The issuer's suspicion was not confirmed: a suspended card takes payments again (a blocked one never does). */
+    reinstate: { from: { suspended: 'active' }, refuse: 'invalid_state_transition' },
   },
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { feeProblem, feesFor, normaliseFee } from './fees.js';
+import { feeProblem, feesFor, normaliseFee, settledTokenAmount } from './fees.js';
 
 describe('feeProblem', () => {
   it('takes a percentage or a fixed token amount', () => {
@@ -38,5 +38,23 @@ describe('feesFor', () => {
   it('writes a fee in its normal form', () => {
     expect(normaliseFee('0.50%')).toBe('0.5%');
     expect(normaliseFee('0.10')).toBe('0.1');
+  });
+});
+
+describe('settledTokenAmount', () => {
+  const fees = [
+    { type: 'partner' as const, tokenAmount: '0.06' },
+    { type: 'service' as const, tokenAmount: '0.1' },
+  ];
+
+  it('is what leaves on a debit: its amount and its fees', () => {
+    expect(settledTokenAmount('debit', '11.5', fees)).toBe('11.66');
+    expect(settledTokenAmount('debit', '11.5', [])).toBe('11.5');
+  });
+
+  it('is what arrives on a credit: its amount less its fees, never nothing or less', () => {
+    expect(settledTokenAmount('credit', '11.5', fees)).toBe('11.34');
+    expect(settledTokenAmount('credit', '0.16', fees)).toBeUndefined();
+    expect(settledTokenAmount('credit', '0.17', fees)).toBe('0.01');
   });
 });

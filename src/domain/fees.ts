@@ -1,11 +1,11 @@
 /**
  * Fees (docs/money-path.md: Fees): what a programme charges on every transaction it makes, by the
- * service's fee types — each a percentage of the transaction's token amount (`"0.5%"`) or a fixed
+ * service's fee types — each a percentage of the transaction's amount (`"0.5%"`) or a fixed
  * token amount (`"0.10"`) — and the `fees` a new transaction carries. Percentages are computed in
  * exact decimal and rounded half-even to the account currency's minor unit, as amounts are; a fixed
  * fee may have no more fraction digits than that unit, so it is carried exactly as set.
  */
-import { compare, normalise, percentOf } from './money.js';
+import { compare, minus, normalise, percentOf, sum } from './money.js';
 import { FEE_TYPES, type Fee, type FeeType } from './transaction.js';
 
 /** A programme's fees: each type set to a percentage or a fixed token amount; a type left out is not charged. */
@@ -44,12 +44,23 @@ export function normaliseFee(spec: string): string {
   return spec.endsWith('%') ? `${normalise(spec.slice(0, -1))}%` : normalise(spec);
 }
 
-/** The fees of a transaction of `tokenAmount` whose currency has `digits` minor-unit digits, in the order of the service's fee types. */
-export function feesFor(settings: FeeSettings, tokenAmount: string, digits: number): Fee[] {
+/**
+ * What a transaction moves on the smart account, fees included in the settled amount as the
+ * service's Fees page has it: a debit takes its amount and its fees, a credit brings its amount
+ * less its fees (docs/money-path.md: Fees). Undefined when a credit's fees would take all of it.
+ */
+export function settledTokenAmount(direction: 'debit' | 'credit', amount: string, fees: readonly Fee[]): string | undefined {
+  const charged = sum(fees.map((fee) => fee.tokenAmount));
+  if (direction === 'debit') return sum([amount, charged]);
+  return compare(charged, amount) < 0 ? minus(amount, charged) : undefined;
+}
+
+/** The fees of a transaction of `amount` whose currency has `digits` minor-unit digits, in the order of the service's fee types. */
+export function feesFor(settings: FeeSettings, amount: string, digits: number): Fee[] {
   return FEE_TYPES.flatMap((type) => {
     const spec = settings[type];
     if (spec === undefined) return [];
-    const tokens = spec.endsWith('%') ? percentOf(tokenAmount, spec.slice(0, -1), digits) : normalise(spec);
+    const tokens = spec.endsWith('%') ? percentOf(amount, spec.slice(0, -1), digits) : normalise(spec);
     return [{ type, tokenAmount: tokens }];
   });
 }

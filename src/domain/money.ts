@@ -150,6 +150,11 @@ export function sum(values: readonly string[]): string {
   return normalise(values.reduce((total, value) => total.plus(value), new Exact(0)));
 }
 
+/** `a` less `b`, exactly. */
+export function minus(a: string, b: string): string {
+  return normalise(new Exact(a).minus(b));
+}
+
 /** -1, 0 or 1 as `a` is less than, equal to or more than `b`. */
 export function compare(a: string, b: string): -1 | 0 | 1 {
   return new Exact(a).comparedTo(b) as -1 | 0 | 1;

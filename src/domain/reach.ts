@@ -57,7 +57,7 @@ export const REACHED_BY: { readonly [R in ResourceType]: Readonly<Record<(typeof
   transaction: {
     processing: 'a captured authorisation, or POST /_sandbox/simulator/cards/{id}/refund for a credit (card-sandbox refund <cardId>)',
     processed: '1 s after processing',
-    reversing: 'POST /_sandbox/simulator/transactions/{id}/reverse on a debit (card-sandbox reverse <transactionId>)',
+    reversing: 'POST /_sandbox/simulator/transactions/{id}/reverse on a processed debit (card-sandbox reverse <transactionId>)',
     reversed: '1 s after reversing',
   },
 };

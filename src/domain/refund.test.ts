@@ -37,7 +37,7 @@ describe('refundOriginalRefusal', () => {
     expect(refundOriginalRefusal({ ...debit, direction: 'credit' }, 'c')?.errors?.[0]?.message).toBe('transaction t is a credit; a refund follows a debit');
     expect(refundOriginalRefusal({ ...debit, status: 'processing' }, 'c')).toEqual({
       code: 'invalid_state_transition',
-      detail: 'transaction t is processing; a refund follows a debit that is processed (reverse one still processing instead)',
+      detail: 'transaction t is processing; a refund follows a debit that is processed (it settles 1 s after its capture)',
     });
     expect(refundOriginalRefusal({ ...debit, status: 'reversed' }, 'c')?.code).toBe('invalid_state_transition');
   });

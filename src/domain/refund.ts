@@ -15,7 +15,7 @@ import { either } from './words.js';
 export const REFUNDABLE_CARDS: readonly CardStatus[] = ['active', 'inactive', 'blocked', 'suspended', 'terminated'];
 /** The account the money goes to must still be open. */
 export const REFUNDABLE_ACCOUNTS: readonly AccountStatus[] = ['active', 'inactive'];
-/** A refund follows a settled debit; one still `processing` is reversed instead, and a reversed one has nothing left to give back. */
+/** A refund follows a settled debit; one still `processing` settles first, and a reversed one has nothing left to give back. */
 export const REFUNDABLE_DEBITS: readonly TransactionStatus[] = ['processed'];
 
 export type Refusal = { code: ErrorCode; detail: string; errors?: FieldError[] };
@@ -50,7 +50,7 @@ export function refundOriginalRefusal(
   if (!REFUNDABLE_DEBITS.includes(original.status))
     return {
       code: 'invalid_state_transition',
-      detail: `transaction ${original.id} is ${original.status}; a refund follows a debit that is ${either(REFUNDABLE_DEBITS)}${original.status === 'processing' ? ' (reverse one still processing instead)' : ''}`,
+      detail: `transaction ${original.id} is ${original.status}; a refund follows a debit that is ${either(REFUNDABLE_DEBITS)}${original.status === 'processing' ? ' (it settles 1 s after its capture)' : ''}`,
     };
   return undefined;
 }

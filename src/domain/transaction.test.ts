@@ -12,7 +12,7 @@ import {
 const T = 'refused';
 // Every state × every action: the next state, or refused (always invalid_state_transition).
 const EXPECTED: Record<TransactionStatus, Record<TransactionAction, string>> = {
-  processing: { settle: 'processed', reverse: 'reversing', complete: T },
+  processing: { settle: 'processed', reverse: T, complete: T },
   processed: { settle: T, reverse: 'reversing', complete: T },
   reversing: { settle: T, reverse: T, complete: 'reversed' },
   reversed: { settle: T, reverse: T, complete: T },
@@ -31,7 +31,7 @@ describe('the transaction state table', () => {
 
   it('names the states a reversal needs', () => {
     expect(transactionTransition('reversed', 'reverse')).toMatchObject({
-      detail: 'cannot reverse a transaction that is reversed: only a transaction that is processing or processed can become reversing',
+      detail: 'cannot reverse a transaction that is reversed: only a transaction that is processed can become reversing',
     });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The transaction's life cycle (docs/api.md: Authorisations and transactions): a captured authorisation becomes a
  * debit that is `processing`, then settles to `processed`; a refund is a credit that does the same.
- * A debit may be reversed (docs/money-path.md: Reversals): `reversing`, then `reversed`. It
+ * A settled debit may be reversed (docs/money-path.md: Reversals): `reversing`, then `reversed`. It
  * imports no library, so the inspector bundles its state table for a few bytes.
  */
 import { transition, type Machine } from './state-machine.js';
@@ -19,8 +19,8 @@ export const TRANSACTION_MACHINE: Machine<TransactionStatus, TransactionAction> 
   states: TRANSACTION_STATUSES,
   actions: {
     settle: { from: { processing: 'processed' }, refuse: 'invalid_state_transition' },
-    /** Settled or not, a debit can be taken back (the direction is checked by `reversalRefusal`). */
-    reverse: { from: { processing: 'reversing', processed: 'reversing' }, refuse: 'invalid_state_transition' },
+    /** Only a settled debit is taken back, as the service's Transaction States page has it (the direction is checked by `reversalRefusal`). */
+    reverse: { from: { processed: 'reversing' }, refuse: 'invalid_state_transition' },
     /** The second half of a reversal; the sandbox performs it, never the integrator. */
     complete: { from: { reversing: 'reversed' }, refuse: 'invalid_state_transition' },
   },

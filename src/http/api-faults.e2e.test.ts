@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig } from '../config/index.js';
 import { buildDeps } from '../deps.js';
 import { memoryLog } from '../kernel/log.js';
 import { startServer, type RunningSandbox } from '../server.js';

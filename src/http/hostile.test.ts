@@ -8,7 +8,7 @@
 import { randomUUID, sign } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { PROBLEMS } from './errors.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { ROOT, runCli, startSandbox, type RunningCli } from '../testing/spawn.js';
 import { HUNG_MS, until } from '../testing/wait.js';
 

@@ -39,8 +39,8 @@ describe('the money path as MCP tools', () => {
       fees: [{ type: 'partner', tokenAmount: '0.02' }],
     });
     expect((await ok('suspend', { cardId: card.id })).status).toBe('suspended');
-    expect((await ok('block', { cardId: card.id })).status).toBe('blocked');
     expect((await ok('reinstate', { cardId: card.id })).status).toBe('active');
+    expect((await ok('block', { cardId: card.id })).status).toBe('blocked');
     expect((await ok('fail_account', { accountId })).status).toBe('failed');
     expect(await ok('fees_show')).toEqual({ partner: '1%' });
     expect(await ok('fees_clear')).toEqual({});
@@ -53,6 +53,6 @@ describe('the money path as MCP tools', () => {
     const refused = await call('reinstate', { cardId: card.id });
     expect(refused.isError).toBe(true);
     expect(refused.content[0]!.text).toMatch(/invalid_state_transition/);
-    expect(refused.content[0]!.text).toMatch(/cannot reinstate a card that is active: only a card that is blocked or suspended can become active/);
+    expect(refused.content[0]!.text).toMatch(/cannot reinstate a card that is active: only a card that is suspended can become active/);
   });
 });

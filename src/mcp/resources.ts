@@ -4,11 +4,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Client } from '../cli/client.js';
+import type { ControlClient } from '../client/control.js';
 import { packagePath } from '../kernel/paths.js';
 
 /** `client` finds the sandbox when the OpenAPI document is read. */
-export function registerResources(server: McpServer, client: () => Client): void {
+export function registerResources(server: McpServer, client: () => ControlClient): void {
   server.registerResource(
     'openapi',
     'card-sandbox://openapi.json',

@@ -4,21 +4,21 @@
  * plus a few of its own; a refusal is a tool error carrying the problem, and so is a sandbox that
  * cannot be found or does not answer (with how to choose one). Its resources (resources.ts) are
  * the API's OpenAPI document, the README and each page of the manual. Loaded only by that command
- * (its own bundle, dist/mcp.cjs), which hands it the commands and how to find the sandbox.
+ * (its own bundle, dist/mcp.cjs), which hands it the commands' tools and how to find the sandbox.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ApiError } from '../client/operations.js';
-import type { Client } from '../cli/client.js';
-import type { Declaration } from '../cli/command.js';
+import type { ControlClient } from '../client/control.js';
 import { version } from '../kernel/version.js';
 import { registerResources } from './resources.js';
+import type { Tool } from './tool.js';
 import { toolsOf } from './tools.js';
 
 /** The sandbox the tools talk to. */
 export interface McpSandbox {
   /** Its control client, found again for each call; throws, saying why and how to choose, when none or several could be meant. */
-  client(): Client;
+  client(): ControlClient;
   /** What to say when nothing answered (the client's message given): where sandboxes run, and how to choose. */
   unreachable(message: string): string;
 }
@@ -44,10 +44,10 @@ function failure(error: Error, sandbox: McpSandbox) {
   return { isError: true, content: [{ type: 'text' as const, text }], ...(problem && { structuredContent: { problem } }) };
 }
 
-/** Builds the server, with a tool for each of `commands` that has one; `serveMcp` connects it. */
-export function createMcpServer(sandbox: McpSandbox, commands: readonly Declaration[]): McpServer {
+/** Builds the server, with the commands' tools (`commandTools` in cli/command.ts) and its own; `serveMcp` connects it. */
+export function createMcpServer(sandbox: McpSandbox, commandTools: readonly Tool[]): McpServer {
   const server = new McpServer({ name: 'card-sandbox', version: version() });
-  for (const tool of toolsOf(commands)) {
+  for (const tool of toolsOf(commandTools)) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, async (args: Record<string, unknown>) => {
       try {
         return answer(await tool.data(sandbox.client(), args));
@@ -61,8 +61,8 @@ export function createMcpServer(sandbox: McpSandbox, commands: readonly Declarat
   return server;
 }
 
-export async function serveMcp(sandbox: McpSandbox, commands: readonly Declaration[]): Promise<void> {
-  const server = createMcpServer(sandbox, commands);
+export async function serveMcp(sandbox: McpSandbox, commandTools: readonly Tool[]): Promise<void> {
+  const server = createMcpServer(sandbox, commandTools);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
   await server.connect(transport);

@@ -4,7 +4,7 @@
  * --json. In-process: the SDK's client over a memory transport, the CLI against a test sandbox.
  */
 import { describe, expect, it } from 'vitest';
-import { toolName, type CommandDeclaration } from '../cli/command.js';
+import { commandTools, toolName, type CommandDeclaration } from '../cli/command.js';
 import { COMMANDS } from '../cli/program.js';
 import { cliContext } from '../testing/cli.js';
 import { createTestSandbox } from '../testing/harness.js';
@@ -28,7 +28,7 @@ async function connected() {
 describe('the tools', () => {
   it('are the declared commands’ tools, named after them, then the server’s own, each name once', () => {
     const declared = COMMANDS.filter((d): d is CommandDeclaration => d.kind === 'command' && d.tool !== undefined).map(toolName);
-    const names = toolsOf(COMMANDS).map((t) => t.name);
+    const names = toolsOf(commandTools(COMMANDS)).map((t) => t.name);
     expect(names).toEqual([...declared, 'webhooks_subscribe', 'journey']);
     expect(new Set(names).size).toBe(names.length);
     expect(declared).toEqual(

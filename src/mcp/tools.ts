@@ -1,18 +1,15 @@
 /**
  * The MCP server's tools (docs/agents.md: Coding agents): one for each declared CLI command that has
- * a tool — named by the command with `_` for spaces, answering with the command's data, what it
+ * a tool, handed in by the `mcp` command — named by the command with `_` for spaces, answering with the command's data, what it
  * prints with --json — then the tools no command has: `webhooks_subscribe` and `journey` (a
  * verified customer with an active account and an issued card in one call).
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Client } from '../cli/client.js';
-import { tool, toolName, type Declaration, type ToolDeclaration } from '../cli/command.js';
+import type { ControlClient } from '../client/control.js';
 import { createWallet } from '../companion/wallet.js';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
-
-/** A tool as the server registers it. */
-export type Tool = ToolDeclaration & { name: string };
+import { tool, type Tool } from './tool.js';
 
 /** The tools that are no command's. */
 const OWN: Tool[] = [
@@ -39,12 +36,9 @@ const OWN: Tool[] = [
 ];
 
 /** The tools, in the order `tools/list` shows them: the commands', in their order, then the server's own. */
-export const toolsOf = (commands: readonly Declaration[]): Tool[] => [
-  ...commands.flatMap((d) => (d.kind === 'command' && d.tool ? [{ ...d.tool, name: toolName(d) }] : [])),
-  ...OWN,
-];
+export const toolsOf = (commandTools: readonly Tool[]): Tool[] => [...commandTools, ...OWN];
 
-async function journey(client: Client, externalId = `agent-${randomBytes(4).toString('hex')}`, currency = 'EUR') {
+async function journey(client: ControlClient, externalId = `agent-${randomBytes(4).toString('hex')}`, currency = 'EUR') {
   const walletKey = `0x${randomBytes(32).toString('hex')}`;
   const wallet = createWallet({ privateKey: walletKey });
   const seeded = await client.seedWorld({ customers: [{ externalId, chainId: wallet.chainId, accounts: [{ currencies: [currency], cards: [{}] }] }] });

@@ -9,7 +9,7 @@
  * Three parts: what each programme is built from (settings.ts), the programmes in memory
  * (registry.ts), and the control plane's operations on them (operations.ts).
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Ids, Random } from '../kernel/ids.js';
 import type { Log } from '../kernel/log.js';
 import { createEndedRecords } from '../services/report.js';

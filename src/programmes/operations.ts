@@ -8,7 +8,7 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { formatDuration, parseDuration } from '../domain/duration.js';
 import { iso, readClockOption } from '../domain/instant.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { echo } from '../domain/echo.js';
 import { fail } from '../domain/errors.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';

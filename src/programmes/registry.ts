@@ -5,7 +5,7 @@
  * their due work to it.
  */
 import { eq } from 'drizzle-orm';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Core } from '../services/core.js';
 import { fail } from '../domain/errors.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { count, eq, max } from 'drizzle-orm';
 import { createClock, type Clock } from '../kernel/clock.js';
 import { readClockOption } from '../domain/instant.js';
-import { ConfigError, type Config } from '../config.js';
+import { ConfigError, type Config } from '../config/index.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { cryptoRandom, idsOf, seededRandom, type Ids, type Random } from '../kernel/ids.js';
 import { generateP384, isP384, keyFingerprintId, pkcs8Pem, readP384PrivateKey } from '../signatures/keys.js';

@@ -5,7 +5,7 @@
  * a link-local address — where cloud metadata services answer — unless allowed.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { assertBuilt, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
 

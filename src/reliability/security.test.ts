@@ -6,7 +6,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { cryptoRandom } from '../kernel/ids.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { issuedCard } from '../testing/world.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { MAX_IN_FLIGHT } from '../webhooks/dispatcher.js';
 import { startTestReceiver } from '../testing/receiver.js';
 import { assertBuilt, startSandbox } from '../testing/spawn.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createControlClient } from '../client/control.js';
-import { defaultConfig } from '../config.js';
+import { defaultConfig } from '../config/index.js';
 import { buildDeps } from '../deps.js';
 import { memoryLog } from '../kernel/log.js';
 import { connectedAgent } from '../testing/mcp.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../client/operations.js';
 import { advanceClock } from '../cli/commands/clock.js';
 import { createSandbox } from '../companion/create-sandbox.js';
-import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, resolveConfig } from '../config.js';
+import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, resolveConfig } from '../config/index.js';
 import { INSTANT_RANGE, MAX_INSTANT } from '../domain/instant.js';
 import { connectedAgent } from '../testing/mcp.js';
 import { cliContext } from '../testing/cli.js';

@@ -1,7 +1,7 @@
 /** Credentials and signing keys on /v1/auth: adding, rotating and refusing them. */
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY } from '../config.js';
+import { DEFAULT_API_KEY } from '../config/index.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { newSigningKey, sendSigned } from '../testing/signer.js';
 import { chainsWith, OTHER_KEY, tokenFor } from '../testing/tokens.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../kernel/clock.js';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig } from '../config/index.js';
 import { buildDeps } from '../deps.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { seededRandom } from '../kernel/ids.js';

@@ -8,7 +8,7 @@ import { createHash, createHmac, timingSafeEqual, type KeyObject, createPublicKe
 import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import type { Store } from '../store/store.js';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { fail } from '../domain/errors.js';
 import { credentials, programmes, signingKeys } from '../store/schema.js';

@@ -4,7 +4,7 @@
  * build one with a frozen clock and seeded ids (testing/harness.ts).
  */
 import type { Clock } from '../kernel/clock.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Ids, Random } from '../kernel/ids.js';
 import type { Log } from '../kernel/log.js';
 import type { Store } from '../store/store.js';

@@ -2,7 +2,7 @@
  * The engine: chains and assets the instance supports, from `fixtures/chains.json` — testnets in
  * the sandbox environment, mainnets in production.
  */
-import type { Env } from '../config.js';
+import type { Env } from '../config/index.js';
 import { fail } from '../domain/errors.js';
 import { isChainId } from '../domain/caip.js';
 import type { MoneyTables, RateTable } from '../domain/money.js';

@@ -33,8 +33,8 @@ export function createFees({ store, programme }: Core, money: MoneyTables) {
     /** Reads them again from the programme's row (after a snapshot is restored). */
     reload: load,
 
-    /** The fees of a new transaction of `tokenAmount` in `currency`. */
-    forTransaction: (tokenAmount: string, currency: string): Fee[] => feesFor(settings, tokenAmount, money.currencies[currency] ?? 2),
+    /** The fees of a new transaction of `amount` in `currency`. */
+    forTransaction: (amount: string, currency: string): Fee[] => feesFor(settings, amount, money.currencies[currency] ?? 2),
   };
 }
 

@@ -109,7 +109,7 @@ describe('a hold on a card the issuer stopped', () => {
     expect(await statusOf(early.id)).toBe('released');
 
     const late = await hold();
-    sb.deps.services.cards.block(card.cardId);
+    sb.deps.services.cards.suspend(card.cardId);
     await p.advance(10 * DAY);
     sb.deps.services.cards.reinstate(card.cardId);
     const reinstatedAt = sb.deps.clock.now();

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, resolveConfig } from '../config.js';
+import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, resolveConfig } from '../config/index.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { DEAD_CALLBACK } from '../testing/hostile-world.js';
 import { KEY_SWEEP_INTERVAL_MS } from './retention.js';

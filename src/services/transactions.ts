@@ -11,7 +11,8 @@ import { iso } from '../domain/instant.js';
 import type { Core } from './core.js';
 import { parseAccountId } from '../domain/caip.js';
 import { fail } from '../domain/errors.js';
-import type { MoneyTables } from '../domain/money.js';
+import { settledTokenAmount } from '../domain/fees.js';
+import { sum, type MoneyTables } from '../domain/money.js';
 import {
   chainTransactionId,
   REVERSAL_DELAY_MS,
@@ -95,15 +96,21 @@ export function createTransactions(
       const chain = chainOfAccount(made.accountId);
       const token = engine.tokenFor(chain, made.currency);
       if (!token) throw new Error(`no asset for ${made.currency} on ${chain}`);
+      const charged = fees.forTransaction(made.amount, made.currency);
+      // Stablecoins of the account currency, one token per unit; the fees are part of what settles.
+      const tokenAmount = settledTokenAmount(made.direction, made.amount, charged);
+      if (tokenAmount === undefined)
+        fail('invalid_request', `invalid body: amount: the programme's fees (${sum(charged.map((f) => f.tokenAmount))}) would take all of ${made.amount}`, [
+          { path: 'amount', message: `the programme's fees would take all of ${made.amount} ${made.currency}` },
+        ]);
       const row: TransactionRow = {
         programmeId: programme,
         id: ids.uuid(),
         ...made,
         status: 'processing',
-        // Stablecoins of the account currency: one token per unit.
-        tokenAmount: made.amount,
+        tokenAmount,
         token,
-        fees: fees.forTransaction(made.amount, made.currency),
+        fees: charged,
         chainTransactions: [{ chainId: chainTransactionId(chain, random.bytes(32)), createdAt: iso(now) }],
         createdAt: now,
         updatedAt: now,
@@ -153,8 +160,9 @@ export function createTransactions(
         return toTransaction(move(load(id), 'settle', clock.now()));
       }),
 
-    /** A seed world's debit reversed in one instant. */
+    /** A seed world's debit settled and reversed in one instant. */
     reverseAtOnce: (id: string): Transaction => {
+      if (service.get(id).status === 'processing') service.settleAtOnce(id);
       service.reverse(id);
       return store.transaction(() => {
         jobs.cancel(COMPLETE_REVERSAL, id);

@@ -58,7 +58,7 @@ describe('a snapshot taken mid-story', () => {
     // The story goes on, and elsewhere.
     await p.advance(SECOND);
     await control('PUT', '/fees', {});
-    await control('PATCH', `/simulator/cards/${blocked.cardId}/reinstate`);
+    await control('PATCH', `/simulator/cards/${card.cardId}/suspend`);
     await control('POST', `/simulator/cards/${card.cardId}/refund`, { amount: '1', currency: 'EUR' });
     await p.advance(40 * DAY);
     expect(await everything()).not.toEqual(before);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { MISSING, payments } from '../testing/payments.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';

@@ -12,7 +12,7 @@
 import { and, asc, count, eq, or, sql, sum } from 'drizzle-orm';
 import { echo } from '../domain/echo.js';
 import { iso } from '../domain/instant.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { fail } from '../domain/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { bytesText } from '../kernel/files.js';

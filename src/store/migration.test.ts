@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../config.js';
+import { defaultConfig } from '../config/index.js';
 import { buildDeps } from '../deps.js';
 import { packagePath } from '../kernel/paths.js';
 import { generateP384, pkcs8Pem } from '../signatures/keys.js';

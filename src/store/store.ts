@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/index.js';
 import { packagePath } from '../kernel/paths.js';
 import * as schema from './schema.js';
 import { nativeBinding } from './sqlite-addon.js';

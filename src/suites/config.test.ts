@@ -1,6 +1,6 @@
 /** Configuration (issue §9): flags > CARD_SANDBOX_* environment > defaults; bad values name their source. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_API_KEY, OPTIONS, defaultConfig, resolveConfig } from '../config.js';
+import { ConfigError, DEFAULT_API_KEY, OPTIONS, defaultConfig, resolveConfig } from '../config/index.js';
 
 describe('resolveConfig', () => {
   it('uses the documented defaults', () => {

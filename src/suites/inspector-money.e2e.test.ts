@@ -1,6 +1,6 @@
 /**
  * The money path in the inspector (docs/inspector.md: The inspector; docs/money-path.md), in
- * Debian's Chromium against the built CLI: a card blocked and reinstated and a debit reversed from
+ * Debian's Chromium against the built CLI: a card suspended and reinstated and a debit reversed from
  * the World view's buttons; a partial capture, a refund and fees from the Simulator's forms; and
  * the Readiness view naming the control that reaches a state never seen. Each result shows up
  * without a reload, as the API serves it.
@@ -69,12 +69,12 @@ afterAll(async () => {
 });
 
 describe('the money path in the inspector', () => {
-  it("blocks and reinstates a card, and reverses a debit, from the World view's buttons", async () => {
+  it("suspends and reinstates a card, and reverses a debit, from the World view's buttons", async () => {
     await page.goto(`${sandbox.url}/_sandbox/ui/#/world/${cardId}`);
     const card = page.locator('.tree li.card');
     await badge(card, 'active').waitFor();
-    await page.getByRole('button', { name: 'Block card' }).click();
-    await badge(card, 'blocked').waitFor();
+    await page.getByRole('button', { name: 'Suspend card' }).click();
+    await badge(card, 'suspended').waitFor();
     await page.getByRole('button', { name: 'Reinstate card' }).click();
     await badge(card, 'active').waitFor();
     expect((await control('GET', '/world')).body.customers[0].accounts[0].cards[0].status).toBe('active');

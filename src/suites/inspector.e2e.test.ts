@@ -10,7 +10,7 @@ import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from '../client/index.js';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { errorsOf, launchBrowser, requestsOf, screenshot } from '../testing/browser.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js';

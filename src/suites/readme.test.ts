@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { OPTIONS } from '../config.js';
+import { OPTIONS } from '../config/index.js';
 import { PROBLEMS } from '../http/errors.js';
 import { packagePath } from '../kernel/paths.js';
 

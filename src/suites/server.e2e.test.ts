@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../config.js';
+import { defaultConfig } from '../config/index.js';
 import { buildDeps } from '../deps.js';
 import { memoryLog } from '../kernel/log.js';
 import { startServer, type RunningSandbox } from '../server.js';

@@ -5,7 +5,7 @@
  */
 import { createApp } from '../app.js';
 import { createClock } from '../kernel/clock.js';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig, type Config } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET, defaultConfig, type Config } from '../config/index.js';
 import type { Core } from '../services/core.js';
 import { buildDeps } from '../deps.js';
 import { seededRandom, uuidFrom, type Random } from '../kernel/ids.js';

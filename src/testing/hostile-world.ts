@@ -5,7 +5,7 @@
  * body per route that the fuzzer then breaks one field at a time. Not shipped.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import type { TestSandbox } from './harness.js';
 import { newSigningKey } from './signer.js';
 import { BILLING_ADDRESS, DEFAULT_CHAIN, testWallet } from './world.js';

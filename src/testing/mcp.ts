@@ -9,13 +9,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Client as ControlClient } from '../cli/client.js';
+import { commandTools } from '../cli/command.js';
 import { COMMANDS } from '../cli/program.js';
 import { createMcpServer } from '../mcp/server.js';
 
 /** An agent connected in-process to the MCP server, every tool acting on `control`'s sandbox. */
 export async function connectedAgent(control: ControlClient, name = 'test-agent'): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer({ client: () => control, unreachable: (message) => message }, COMMANDS).connect(serverSide);
+  await createMcpServer({ client: () => control, unreachable: (message) => message }, commandTools(COMMANDS)).connect(serverSide);
   const agent = new Client({ name, version: '1.0.0' });
   await agent.connect(clientSide);
   return agent;

@@ -4,7 +4,7 @@
  * row counts, to show that a refusal changed nothing. Not shipped.
  */
 import { asc, eq, sql } from 'drizzle-orm';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { authorisations, events, transactions } from '../store/schema.js';
 import type { RequestOptions, TestSandbox } from './harness.js';
 

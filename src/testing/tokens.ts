@@ -1,5 +1,5 @@
 /** Tokens for the default credentials and another API key, for tests of /v1/auth. Not shipped. */
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import type { TestSandbox } from './harness.js';
 
 export const OTHER_KEY = '2b9e7c51-3f0a-4d8e-9c61-5a7b8d9e0f12';

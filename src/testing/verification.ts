@@ -1,5 +1,5 @@
 /** A sandbox with the probe routes and a registered signing key, in a verify mode, for tests of request verification. Not shipped. */
-import type { Verify } from '../config.js';
+import type { Verify } from '../config/index.js';
 import { createTestSandbox } from './harness.js';
 import { mountProbeRoutes } from './probe-routes.js';
 import { newSigningKey, registerSigningKey } from './signer.js';

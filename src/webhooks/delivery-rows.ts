@@ -5,15 +5,26 @@
  * transaction; `hold` holds a delivery back without an attempt (docs/webhooks.md: Webhooks → The delivery lab).
  */
 import { and, eq, gt, lt, min, sql, type SQLWrapper } from 'drizzle-orm';
-import type { Core } from '../services/core.js';
-import { idsOf } from '../kernel/ids.js';
+import type { Clock } from '../kernel/clock.js';
+import { idsOf, type Random } from '../kernel/ids.js';
+import type { Log } from '../kernel/log.js';
 import type { DeliveryStatus, WebhookType } from '../domain/outbox.js';
 import { type AttemptFault, type DeliveryHold, type Forgery } from '../domain/webhook-faults.js';
 import { holdAfter, type FaultSource } from '../domain/webhook-attempts.js';
 import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
+import type { Store } from '../store/store.js';
 import { nextAttemptAt } from './retry-policy.js';
 import type { AttemptOutcome, AttemptResponse } from './send.js';
+
+/** What the deliveries of one programme are read and written with: a part of its services' core (services/core.ts), which is passed whole. */
+export interface DeliveryCore {
+  programme: string;
+  store: Store;
+  clock: Clock;
+  random: Random;
+  log: Log;
+}
 
 export interface AttemptReport {
   eventId: string;
@@ -77,7 +88,7 @@ export const released = (hold: DeliveryHold, now: SQLWrapper | number) => ({
   updatedAt: sql`${now}`,
 });
 
-export function createDeliveryRows(core: Core, lab: FaultSource, onAttempt: AttemptListener) {
+export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttempt: AttemptListener) {
   const { store, clock, random, log, programme } = core;
   const { db, sqlite } = store;
   const p = sql.placeholder;

@@ -13,9 +13,9 @@
  * again (with the same attempt number); receivers deduplicate by `Sandbox-Event-Id`.
  */
 import { setMaxListeners } from 'node:events';
-import type { Core } from '../services/core.js';
+import type { Config } from '../config/index.js';
 import type { DueSource } from '../kernel/scheduler.js';
-import { createDeliveryRows, isSuccess, type AttemptListener, type Due, type Outcome } from './delivery-rows.js';
+import { createDeliveryRows, isSuccess, type AttemptListener, type DeliveryCore, type Due, type Outcome } from './delivery-rows.js';
 import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-attempts.js';
 import type { Forgery } from '../domain/webhook-faults.js';
 import { ATTEMPT_TIMEOUT_MS, CUT_SHORT, noResponse, sendAttempt, type AttemptOutcome, type WebhookSigner } from './send.js';
@@ -39,7 +39,7 @@ export interface DispatcherOptions {
 
 type Sending = Exclude<Plan, { action: 'hold' }>;
 
-export function createDispatcher(core: Core, options: DispatcherOptions) {
+export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'allowLinkLocalCallbacks'> }, options: DispatcherOptions) {
   const { clock, random, programme } = core;
   const { pool, lab } = options;
   const rows = createDeliveryRows(core, lab, options.onAttempt);

@@ -35,7 +35,7 @@ export const NewProgramme = z
         .optional()
         .meta({ description: 'How long a pending authorisation waits to be captured before it is released: `7d`, `36h`, `P30D`; --hold-expiry otherwise' }),
     },
-    { error: 'must be a JSON object' },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
   )
   .superRefine((body, ctx) => {
     if (body.from === undefined) return;

@@ -2,7 +2,7 @@
  * A sandbox in this process, in memory on a free loopback port, its log kept to warnings on stderr:
  * for a command that needs a sandbox of its own for as long as it runs (`mcp --start`, `parity` without --url).
  */
-import { defaultConfig, type Config } from '../../config.js';
+import { defaultConfig, type Config } from '../../config/index.js';
 import { buildDeps } from '../../deps.js';
 import { quietLog } from '../../kernel/log.js';
 import { startServer } from '../../server.js';

@@ -7,7 +7,7 @@
  * bundle of its own (dist/mcp.cjs).
  */
 import { ClientUsageError, createClient, resolveClientOptions } from '../client.js';
-import { command, PORT_OPTION, type ClientFlags } from '../command.js';
+import { command, commandTools, PORT_OPTION, type ClientFlags } from '../command.js';
 import { runningSandboxes, type RunFile } from '../run-files.js';
 import { startInProcess } from './in-process.js';
 
@@ -58,7 +58,7 @@ export const mcpCommand = command<{ start?: boolean }>({
       io.err(`card-sandbox mcp: ${(error as Error).message}`);
     }
     try {
-      await mcp.serveMcp(sandbox, commands);
+      await mcp.serveMcp(sandbox, commandTools(commands));
     } finally {
       await own?.close();
     }

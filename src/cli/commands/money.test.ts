@@ -34,6 +34,9 @@ describe('the money path from the CLI', () => {
     const { sb, cardId, pendingAccountId } = await moneyWorld();
     const ctx = cliContext(sb, { json: true });
     await moveCard(ctx, 'suspend', cardId);
+    const text = cliContext(sb);
+    await moveCard(text, 'reinstate', cardId);
+    expect(text.stdout()).toBe(`✓ card ${cardId} active\n`);
     await moveCard(ctx, 'block', cardId);
     await failAccount(ctx, pendingAccountId);
     const printed = ctx
@@ -46,9 +49,6 @@ describe('the money path from the CLI', () => {
       [cardId, 'blocked'],
       [pendingAccountId, 'failed'],
     ]);
-    const text = cliContext(sb);
-    await moveCard(text, 'reinstate', cardId);
-    expect(text.stdout()).toBe(`✓ card ${cardId} active\n`);
   });
 
   it('sets, shows and clears fees', async () => {

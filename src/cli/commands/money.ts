@@ -49,7 +49,7 @@ export const refund = printed(
 const CARD_MOVES = {
   block: { operation: 'blockCard', description: 'The issuer blocks an active or suspended card: it takes no payment and cannot be activated' },
   suspend: { operation: 'suspendCard', description: 'The issuer suspends an active card for a while' },
-  reinstate: { operation: 'reinstateCard', description: 'The issuer lets a blocked or suspended card take payments again' },
+  reinstate: { operation: 'reinstateCard', description: 'The issuer lets a suspended card take payments again (a blocked card never does)' },
 } as const;
 type CardMove = keyof typeof CARD_MOVES;
 
@@ -74,11 +74,11 @@ export const moneyCommands = [
   command({
     name: 'reverse',
     args: '<transactionId>',
-    description: 'Reverse a processing or processed debit: reversing now, reversed 1 s later',
+    description: 'Reverse a processed debit: reversing now, reversed 1 s later',
     examples: ['reverse <transactionId>', 'reverse <transactionId> --json'],
     run: (_flags, transactionId) => (ctx) => reverse(ctx, transactionId),
     tool: tool({
-      description: 'Reverse a processing or processed debit: reversing now, reversed a second later.',
+      description: 'Reverse a processed debit: reversing now, reversed a second later.',
       input: { transactionId: id('transaction') },
       data: (client, { transactionId }) => reverse.data(client, transactionId),
     }),

@@ -1,12 +1,12 @@
 /**
- * `card-sandbox start`: builds the sandbox from the configuration (every option of config.ts, as a
+ * `card-sandbox start`: builds the sandbox from the configuration (every option of config/, as a
  * flag or its environment variable), listens, prints the banner, and shuts down cleanly on SIGTERM,
  * Ctrl-C or when the npm script that ran it stops.
  */
 import { readFileSync } from 'node:fs';
 import { createPublicKey } from 'node:crypto';
 import { Option } from 'commander';
-import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, OPTIONS, resolveConfig, type Config } from '../../config.js';
+import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, OPTIONS, resolveConfig, type Config } from '../../config/index.js';
 import { buildDeps } from '../../deps.js';
 import { isLoopbackHost } from '../../domain/addresses.js';
 import { unwritableProblem } from '../../kernel/files.js';

@@ -12,7 +12,7 @@ import { parseFaultHeader, type ApiFault, type ApiFaultStatus } from '../../doma
 import { latencyMs } from '../../domain/api-fault-matching.js';
 import { faultView } from '../../wire/api-faults.js';
 import { SandboxError, type ErrorCode } from '../../domain/errors.js';
-import type { Env } from '../../config.js';
+import type { Env } from '../../config/index.js';
 import { servicesOf, type AppEnv } from '../env.js';
 import { problemResponse } from '../errors.js';
 

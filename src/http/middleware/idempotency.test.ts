@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../config/index.js';
 import { events } from '../../store/schema.js';
 import { createTestSandbox, T0, type TestSandbox } from '../../testing/harness.js';
 import { mountProbeRoutes, type Probes } from '../../testing/probe-routes.js';

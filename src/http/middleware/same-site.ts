@@ -14,7 +14,7 @@
  */
 import { isIP } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
-import type { AllowedHosts } from '../../config.js';
+import type { AllowedHosts } from '../../config/index.js';
 import { SandboxError } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
 

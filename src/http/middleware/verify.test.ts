@@ -6,7 +6,7 @@
 import { sign as cryptoSign } from 'node:crypto';
 import { httpbis } from 'http-message-signatures';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../config.js';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../config/index.js';
 import { type TestSandbox } from '../../testing/harness.js';
 import { type Probes } from '../../testing/probe-routes.js';
 import { testWallet } from '../../testing/world.js';

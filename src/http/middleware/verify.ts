@@ -8,7 +8,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { KeyObject } from 'node:crypto';
-import type { Verify } from '../../config.js';
+import type { Verify } from '../../config/index.js';
 import { SandboxError } from '../../domain/errors.js';
 import { MUTATIONS } from '../../domain/idempotency.js';
 import type { Verification, VerificationFailure as Failure } from '../../programmes/journal.js';

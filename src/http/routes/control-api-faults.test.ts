@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../config.js';
+import { ConfigError } from '../../config/index.js';
 import { parseApiFaultsJson } from '../../domain/api-faults.js';
 import { createTestSandbox, type TestSandbox } from '../../testing/harness.js';
 import { recordChanges } from '../../testing/state.js';

@@ -22,18 +22,33 @@ beforeEach(async () => {
 });
 
 describe('PATCH /_sandbox/simulator/cards/{id}/block, /suspend, /reinstate', () => {
-  it('moves a card active → suspended → blocked → active, answering the card, each a card.updated', async () => {
+  it('moves a card active → suspended → active → suspended → blocked, answering the card, each a card.updated', async () => {
     const suspended = await control('PATCH', `/simulator/cards/${card.cardId}/suspend`);
     expect(suspended).toMatchObject({ status: 200, body: { id: card.cardId, status: 'suspended' } });
-    expect((await control('PATCH', `/simulator/cards/${card.cardId}/block`)).body.status).toBe('blocked');
     expect((await control('PATCH', `/simulator/cards/${card.cardId}/reinstate`)).body.status).toBe('active');
+    await control('PATCH', `/simulator/cards/${card.cardId}/suspend`);
+    expect((await control('PATCH', `/simulator/cards/${card.cardId}/block`)).body.status).toBe('blocked');
     expect(p.eventsOf(card.cardId).map((e) => `${e.type} ${e.body.status}`)).toEqual([
       'card.updated issuing',
       'card.updated active',
       'card.updated suspended',
-      'card.updated blocked',
       'card.updated active',
+      'card.updated suspended',
+      'card.updated blocked',
     ]);
+  });
+
+  it('never reinstates a blocked card: blocked is final', async () => {
+    await control('PATCH', `/simulator/cards/${card.cardId}/block`);
+    const before = p.counts();
+    const res = await control('PATCH', `/simulator/cards/${card.cardId}/reinstate`);
+    expect(res.body).toMatchObject({
+      status: 409,
+      code: 'invalid_state_transition',
+      detail: 'cannot reinstate a card that is blocked: only a card that is suspended can become active',
+    });
+    expect(p.counts()).toEqual(before);
+    expect(await cardStatus(card.cardId)).toBe('blocked');
   });
 
   it('a blocked card takes no payment and cannot be activated, deactivated or deleted through /v1', async () => {
@@ -66,7 +81,7 @@ describe('PATCH /_sandbox/simulator/cards/{id}/block, /suspend, /reinstate', () 
 
   it('refuses what cannot happen, naming the state each needs, and changes nothing', async () => {
     const cases: [string, string, RegExp][] = [
-      ['reinstate', 'active', /cannot reinstate a card that is active: only a card that is blocked or suspended can become active/],
+      ['reinstate', 'active', /cannot reinstate a card that is active: only a card that is suspended can become active/],
       ['suspend', 'blocked', /cannot suspend a card that is blocked: only a card that is active can become suspended/],
       ['block', 'terminated', /cannot block a card that is terminated: only a card that is active or suspended can become blocked/],
     ];
@@ -84,9 +99,9 @@ describe('PATCH /_sandbox/simulator/cards/{id}/block, /suspend, /reinstate', () 
   });
 
   it('reinstated while its account is inactive, it arrives inactive and comes back with the account', async () => {
-    await control('PATCH', `/simulator/cards/${card.cardId}/block`);
+    await control('PATCH', `/simulator/cards/${card.cardId}/suspend`);
     await p.api('PATCH', `/v1/accounts/${card.accountId}/deactivate`);
-    expect(await cardStatus(card.cardId)).toBe('blocked');
+    expect(await cardStatus(card.cardId)).toBe('suspended');
     expect((await control('PATCH', `/simulator/cards/${card.cardId}/reinstate`)).body.status).toBe('inactive');
     await p.api('PATCH', `/v1/accounts/${card.accountId}/activate`);
     expect(await cardStatus(card.cardId)).toBe('active');

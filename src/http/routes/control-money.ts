@@ -77,7 +77,7 @@ export function controlMoneyRoutes(control: ControlPlane, deps: Deps): void {
       method: 'post',
       path: '/simulator/transactions/{transactionId}/reverse',
       operationId: 'reverseTransaction',
-      summary: 'Reverse a processing or processed debit: reversing now, reversed 1 s later',
+      summary: 'Reverse a processed debit: reversing now, reversed 1 s later',
       tags: simulator,
       params: idParam('transactionId'),
       responses: { 202: jsonResponse(Transaction, 'The transaction, reversing'), 404: problem('Transaction not found'), ...conflict },

@@ -59,7 +59,7 @@ describe('POST /_sandbox/seed with the money path', () => {
     expect(byId.get(bakery.refunds[0].id)).toMatchObject({ direction: 'credit', authorisationId: bakery.id, amount: '5', merchant: { name: 'Bakery' } });
     expect(byId.get(partial.transaction.id)).toMatchObject({ direction: 'debit', amount: '5', merchantAmount: '5.43', status: 'reversed' });
     expect(byId.get(card.refunds[0].id)).toMatchObject({ direction: 'credit', currency: 'EUR', merchantCurrency: 'GBP' });
-    expect(p.eventsOf(partial.transaction.id).map((e) => e.body.status)).toEqual(['processing', 'reversing', 'reversed']);
+    expect(p.eventsOf(partial.transaction.id).map((e) => e.body.status)).toEqual(['processing', 'processed', 'reversing', 'reversed']);
     // The blocked card's hold waits its 30 days; the processing debit and refund settle a second later.
     await p.advance(1_000);
     expect(byId.size).toBe(5);

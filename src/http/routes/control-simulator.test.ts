@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { createTestSandbox } from '../../testing/harness.js';
 
 const UNKNOWN = '7c9e6679-7425-40de-944b-e07fc1f90ae7';

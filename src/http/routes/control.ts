@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { iso } from '../../domain/instant.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import type { Deps } from '../../deps.js';
 import type { ApiFaultRule } from '../../domain/api-faults.js';
 import type { DeclaredOperation } from '../../domain/api-fault-matching.js';

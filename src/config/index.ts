@@ -1,14 +1,14 @@
 /**
- * The configuration of `card-sandbox start`: every option (config/options.ts) resolved from its flag,
+ * The configuration of `card-sandbox start`: every option (options.ts, declared by area) resolved from its flag,
  * its `CARD_SANDBOX_*` environment variable or its default, in that order of precedence. Nothing
  * here reads the environment at import time.
  */
-import { ConfigError } from './config/parsers.js';
-import { OPTIONS, type Config } from './config/options.js';
+import { ConfigError } from './parsers.js';
+import { OPTIONS, type Config } from './options.js';
 
-export { ConfigError, type AllowedHosts } from './config/parsers.js';
-export { OPTIONS, type Config } from './config/options.js';
-export { DEFAULT_API_KEY, DEFAULT_API_SECRET, type Env, type Verify } from './config/spec.js';
+export { ConfigError, type AllowedHosts } from './parsers.js';
+export { OPTIONS, type Config } from './options.js';
+export { DEFAULT_API_KEY, DEFAULT_API_SECRET, type Env, type Verify } from './spec.js';
 
 /** The defaults, for tests and embedding. */
 export function defaultConfig(overrides: Partial<Config> = {}): Config {
