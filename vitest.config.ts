@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BROWSER_TESTS, browserTestsLeftOut } from './src/testing/chromium.js';
 import { PACKAGING_TESTS } from './src/testing/packed.js';
@@ -17,9 +18,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Files run four at a time whatever the cores: most of an end-to-end file's time is spent
+    // Files run four at a time, or one per core on more: most of an end-to-end file's time is spent
     // waiting on a child process, a socket or a timer, not computing (vitest's default is one fewer
     // than the cores: a single file at a time on a 2-core machine).
-    maxWorkers: 4,
+    maxWorkers: Math.max(4, availableParallelism()),
   },
 });
