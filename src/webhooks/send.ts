@@ -73,9 +73,9 @@ export interface Agents {
 }
 
 /**
- * Keep-alive agents shared by every attempt. The pool (send-pool.ts) never lets more than
- * `maxSockets` attempts be in flight, and a timed-out attempt destroys its socket, so a hanging
- * receiver cannot hold more sockets than that.
+ * Keep-alive agents shared by every attempt, at most `maxSockets` to one receiver. The pool
+ * (send-pool.ts) bounds the attempts in flight, and a timed-out attempt destroys its socket, so a
+ * hanging receiver cannot hold more sockets than the pool lets it.
  */
 export function createAgents(maxSockets: number): Agents {
   const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
