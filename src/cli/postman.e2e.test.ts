@@ -9,7 +9,7 @@ import type { PostmanResult } from './commands/postman.js';
 
 // `card-sandbox postman` against a sandbox that refuses every request it cannot verify, with
 // credentials of its own, then the Journey folder run by newman, as CI runs it: every request is
-// accepted and every test passes. One sandbox, one newman run.
+// accepted and every test passes; with a key it cannot read, nothing is sent. One sandbox.
 
 interface NewmanSummary {
   run: {
@@ -20,6 +20,9 @@ interface NewmanSummary {
 const newman = createRequire(join(ROOT, 'package.json'))('newman') as {
   run(options: Record<string, unknown>, done: (error: Error | null, summary: NewmanSummary) => void): void;
 };
+
+const newmanRun = (options: Record<string, unknown>) =>
+  new Promise<NewmanSummary>((resolve, reject) => newman.run({ ...options, reporters: [] }, (error, summary) => (error ? reject(error) : resolve(summary))));
 
 const apiKey = randomUUID();
 const apiSecret = `postman-${randomUUID()}`;
@@ -54,11 +57,7 @@ describe('card-sandbox postman', () => {
       expect(value('signingPrivateKey')).toMatchObject({ value: expect.stringMatching(/^-----BEGIN PRIVATE KEY-----/), type: 'secret' });
       expect(value('signingKeyId')!.value).toBe(result.signingKeyId);
 
-      const summary = await new Promise<NewmanSummary>((resolve, reject) =>
-        newman.run({ collection: result.collection, environment: result.environment, folder: 'Journey', reporters: [] }, (error, s) =>
-          error ? reject(error) : resolve(s),
-        ),
-      );
+      const summary = await newmanRun({ collection: result.collection, environment: result.environment, folder: 'Journey' });
       const failures = summary.run.failures.map((f) => `${f.source?.name}: ${f.error.test ?? f.error.name} — ${f.error.message}`);
       expect(failures).toEqual([]);
       const { requests, assertions, prerequestScripts } = summary.run.stats;
@@ -73,6 +72,14 @@ describe('card-sandbox postman', () => {
       const signed = journal.filter((r) => r.path.startsWith('/v1/') && !r.path.startsWith('/v1/auth/'));
       expect(signed.length).toBeGreaterThanOrEqual(15);
       expect(signed.filter((r) => r.verified !== true || r.verification !== undefined)).toEqual([]);
+
+      // A key the signer cannot read: each request fails, saying why, and none is sent.
+      const broken = { ...environment, values: environment.values.map((v) => (v.key === 'signingPrivateKey' ? { ...v, value: 'not a key' } : v)) };
+      const refused = await newmanRun({ collection: result.collection, environment: broken, folder: 'Engine' });
+      expect(refused.run.stats.requests.total).toBe(0);
+      const why = 'card-sandbox: signingPrivateKey: the signing key is not an EC P-384 private key in PEM (BEGIN EC PRIVATE KEY or BEGIN PRIVATE KEY)';
+      expect(refused.run.failures.map((f) => `${f.source?.name}: ${f.error.message}`)).toEqual([`Get chains: ${why}`, `Get assets: ${why}`]);
+      expect(await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()).toHaveLength(journal.length);
     },
   );
 

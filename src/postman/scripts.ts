@@ -41,9 +41,12 @@ ${SIGNER_SOURCE}
   }
   if (path.indexOf('/v1/') !== 0 || path.indexOf('/v1/auth/') === 0) return;
 
+  // A request that cannot be signed fails, said plainly, and is not sent (where Postman can skip it).
   var refuse = function (problem) {
+    var message = 'card-sandbox: ' + problem;
+    pm.test(message, function () { throw new Error(message); });
     if (pm.execution && pm.execution.skipRequest) pm.execution.skipRequest();
-    throw new Error('card-sandbox: ' + problem);
+    throw new Error(message);
   };
   var p384 = cardSandboxP384(lib);
   if (pm.collectionVariables.get('signerSelfTest') !== 'passed') {

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../config/spec.js';
 import { createClient as createApiClient } from '../../client/create-client.js';
-import { UnreachableError } from '../../client/control.js';
+import { reasonOf, UnreachableError } from '../../client/control.js';
 import { ApiError } from '../../client/operations.js';
 import { writeFileAtomicSync } from '../../kernel/files.js';
 import { pkcs8Pem, spkiPem } from '../../signatures/keys.js';
@@ -46,7 +46,7 @@ async function documentAt(baseUrl: string, path: string, adminToken: string | un
   try {
     res = await fetch(url, { headers: adminToken ? { Authorization: `Bearer ${adminToken}` } : {} });
   } catch (error) {
-    throw new UnreachableError(baseUrl, String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message));
+    throw new UnreachableError(baseUrl, reasonOf(error));
   }
   const text = await res.text();
   if (!res.ok) throw new CommandFailed(`GET ${url} answered ${res.status}: ${text.slice(0, 200)}`);
