@@ -116,18 +116,16 @@ export function createSendPool(max: number) {
         return Promise.resolve(true);
       }
       return new Promise<boolean>((resolve) => {
-        const waiter: Waiter = { programme, subscription, perSubscription, resolve };
+        const abort = () => {
+          const at = waiters.indexOf(waiter);
+          if (at < 0) return;
+          waiters.splice(at, 1);
+          resolve(false);
+        };
+        // Given a slot, it stops listening: the signal outlives many waits.
+        const waiter: Waiter = { programme, subscription, perSubscription, resolve: (taken) => (signal?.removeEventListener('abort', abort), resolve(taken)) };
         waiters.push(waiter);
-        signal?.addEventListener(
-          'abort',
-          () => {
-            const at = waiters.indexOf(waiter);
-            if (at < 0) return;
-            waiters.splice(at, 1);
-            resolve(false);
-          },
-          { once: true },
-        );
+        signal?.addEventListener('abort', abort, { once: true });
       });
     },
 
