@@ -3,6 +3,7 @@
  * /openapi.json and the one error funnel. It neither listens nor reads the environment.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { ApiFaultRule } from './domain/api-faults.js';
 import { operationFinder, unmetRules, type DeclaredOperation } from './domain/api-fault-matching.js';
 import { ConfigError } from './config/index.js';
@@ -17,7 +18,7 @@ import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
 import { sameSite } from './http/middleware/same-site.js';
 import { declarePipeline, METHOD_NOT_ALLOWED, registerHeaders, registerNamedSchemas, registerWebhooks } from './http/openapi.js';
-import { methodNotAllowed, methodsOf } from './http/method-not-allowed.js';
+import { methodNotAllowed, methodsOf, type AllowedMethods } from './http/method-not-allowed.js';
 import { accountRoutes } from './http/routes/accounts.js';
 import { authorisationRoutes } from './http/routes/authorisations.js';
 import { credentialRoutes, tokenRoute } from './http/routes/auth.js';
@@ -48,13 +49,22 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   app.use('*', requestContext(deps));
   app.use('*', sameSite(config.host, config.allowedHosts));
   app.onError(onError);
-  // Read on the first miss, when every route is added: a known path with another method is a 405.
-  let allowed: ((path: string) => string[]) | undefined;
-  app.notFound((c) => {
-    const allow = (allowed ??= methodsOf(app.routes))(c.req.path);
-    if (allow.length === 0) return problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`));
+  // Read on the first request, when every route is added: a known path with another method is a 405.
+  let allowed: AllowedMethods | undefined;
+  const refuse = (c: Context<AppEnv>, allow: string[]) => {
     c.header('Allow', allow.join(', '));
     return problemResponse(c, methodNotAllowed(c.req.method, c.req.path, allow));
+  };
+  // A literal path wins over a templated route that takes it too: another method is its 405.
+  app.use('*', async (c, next) => {
+    const allow = (allowed ??= methodsOf(app.routes)).shadowing(c.req.path);
+    if (allow && !allow.includes(c.req.method)) return refuse(c, allow);
+    await next();
+  });
+  app.notFound((c) => {
+    const allow = (allowed ??= methodsOf(app.routes)).of(c.req.path);
+    if (allow.length === 0) return problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`));
+    return refuse(c, allow);
   });
 
   // Each group of /v1's routes meets the middleware it is made with (http/api-groups.ts). The

@@ -31,6 +31,7 @@ import { listCommands } from './commands/lists.js';
 import { mcpCommand } from './commands/mcp.js';
 import { moneyCommands } from './commands/money.js';
 import { parityCommand } from './commands/parity.js';
+import { postmanCommand } from './commands/postman.js';
 import { programmesCommands } from './commands/programmes.js';
 import { reportCommand } from './commands/report.js';
 import { explainCommand } from './commands/explain.js';
@@ -77,6 +78,7 @@ export const COMMANDS: readonly Declaration[] = [
   explainCommand,
   resetCommand,
   parityCommand,
+  postmanCommand,
 ];
 
 const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ card-sandbox ${l}`).join('\n')}`;

@@ -64,7 +64,8 @@ export type ControlClient = {
 
 const valueOf = (setting: Setting) => (typeof setting === 'function' ? setting() : setting);
 
-const reasonOf = (error: unknown) => {
+/** Why a fetch got no answer: the system's error code (ECONNREFUSED…) or message. */
+export const reasonOf = (error: unknown) => {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error).message;
 };

@@ -8,8 +8,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createClient, type ApiClient } from '../client/create-client.js';
-import type { ApiFaultsView, Report, SnapshotSummary } from '../client/control.generated.js';
-import type { ApiFaultRuleInput, ApiFaultsInput } from '../domain/api-faults.js';
+import type { Report, SnapshotSummary } from '../client/control.generated.js';
+import { faultsOf, setStartingFaults, type SandboxFaults, type StartingFaults } from './faults.js';
 import { defaultConfig, type Config } from '../config/index.js';
 import { buildDeps } from '../deps.js';
 import { quietLog } from '../kernel/log.js';
@@ -70,6 +70,8 @@ export interface SandboxOptions {
   holdExpiry?: string;
   /** In-process only: options of `card-sandbox start` (`--verify strict` by default, as the hosted service). */
   config?: Partial<Config>;
+  /** Faults the programme starts with, as `faults.api.set()` and `faults.webhooks.set()` take them (docs/go-live.md: In CI). */
+  faults?: StartingFaults;
 }
 
 export interface SandboxClock {
@@ -93,14 +95,7 @@ export interface Sandbox {
   clock: SandboxClock;
   events: SandboxEvents;
   webhooks: { receiver(options?: ReceiverOptions): Promise<WebhookReceiver> };
-  faults: {
-    /** The API fault lab (docs/api-faults.md: The API fault lab): rules for the programme's /v1 requests. */
-    api: {
-      set(rules: ApiFaultsInput | ApiFaultRuleInput[]): Promise<ApiFaultsView>;
-      get(): Promise<ApiFaultsView>;
-      clear(): Promise<void>;
-    };
-  };
+  faults: SandboxFaults;
   /** The sandbox's own simulator controls (docs/money-path.md): partial captures, reversals, refunds, cards blocked, suspended and reinstated, accounts that fail. */
   simulator: SandboxSimulator;
   /** The fees the programme's new transactions carry (docs/money-path.md: Fees). */
@@ -200,6 +195,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       else await control.deleteProgramme(programme);
     })());
 
+  const faults = faultsOf(control);
+  try {
+    await setStartingFaults(faults, options.faults);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+
   return {
     url,
     programme,
@@ -219,15 +222,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         return receiver;
       },
     },
-    faults: {
-      api: {
-        set: (rules) => control.setApiFaults(Array.isArray(rules) ? { rules } : rules),
-        get: () => control.getApiFaults(),
-        clear: async () => {
-          await control.clearApiFaults();
-        },
-      },
-    },
+    faults,
     simulator: simulatorOf(control),
     fees: feesOf(control),
     report: ({ programmes } = {}) =>

@@ -2,7 +2,7 @@
  * Options of the default programme: its environment, clock, randomness, the world it starts from
  * or leaves behind, and the faults it is set with at every start.
  */
-import { apiFaults, clock, faults, int, oneOf, strOpt } from './parsers.js';
+import { apiFaults, bool, clock, faults, int, oneOf, strOpt } from './parsers.js';
 import { spec, type Env } from './spec.js';
 
 export const PROGRAMME_OPTIONS = [
@@ -76,5 +76,13 @@ export const PROGRAMME_OPTIONS = [
     parse: apiFaults,
     defaultText: 'none',
     doc: 'Faults for the default programme\'s API requests, set at every start: `{"rules":[{"match":{"method":"POST"},"status":503,"times":2}]}` (docs/api-faults.md: The API fault lab)',
+  }),
+  spec({
+    key: 'faultsEverywhere',
+    flag: '--faults-everywhere',
+    env: 'CARD_SANDBOX_FAULTS_EVERYWHERE',
+    default: false,
+    parse: bool,
+    doc: 'Set --webhook-faults and --api-faults on every programme made, as on the default one: the suites that make a programme per test file meet them too (docs/go-live.md: In CI)',
   }),
 ] as const;

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { packagePath } from '../kernel/paths.js';
 import { seededRandom } from '../kernel/ids.js';
+import { API_FAULT_FIELD_NAMES, API_FAULT_FIELDS, API_FAULT_FLAGS, API_FAULT_OUTCOMES, answeredBefore, outcomeOf } from './api-fault-kinds.js';
 import { ApiFaultsBody, ApiFaultsShown, parseApiFaultsJson, parseFaultHeader } from './api-faults.js';
 import { latencyMs, matches, operationFinder, pickRule, unmetRules, type ApiRequest, type DeclaredOperation } from './api-fault-matching.js';
-import { ruleView } from '../wire/api-faults.js';
+import { ApiFaultView, faultView, ruleView } from '../wire/api-faults.js';
 import { faultText } from '../wire/fault-text.js';
 
 const request = (method: string, path: string, operationId?: string): ApiRequest => ({ method, path, operationId });
@@ -96,6 +99,37 @@ describe('the Sandbox-Fault header', () => {
   ])('refuses %s, naming %s', (header, path) => {
     const parsed = parseFaultHeader(header);
     expect('errors' in parsed && parsed.errors.map((e) => e.path)).toContain(path);
+  });
+});
+
+describe('the fields a fault is made of (api-fault-kinds.ts)', () => {
+  const page = readFileSync(packagePath('docs/api-faults.md'), 'utf8');
+  const headerParagraph = page.slice(page.indexOf('**One request at a time.**')).split('\n\n')[0]!;
+
+  it.each(API_FAULT_FIELD_NAMES)('%s is in the manual, as a field of a rule and a name of the Sandbox-Fault header', (field) => {
+    expect(page).toContain(`\`${field}`);
+    expect(headerParagraph).toMatch(new RegExp(`(\`|; |, )${API_FAULT_FIELDS[field].header}[=\`]`));
+  });
+
+  it.each(API_FAULT_OUTCOMES)('outcome %s has its row in the manual’s table of what the client gets', (outcome) => {
+    expect(page).toMatch(new RegExp(`^\\| \`${outcome}[:\`]`, 'm'));
+  });
+
+  it.each(API_FAULT_FLAGS)('flag %s is given by its name alone in the header, shown as true and written by its name', (flag) => {
+    const parsed = parseFaultHeader(API_FAULT_FIELDS[flag].header);
+    expect(parsed).toEqual({ fault: { [flag]: true, effect: 'before' } });
+    const view = faultView((parsed as { fault: Parameters<typeof faultView>[0] }).fault);
+    expect(ApiFaultView.parse(view)).toEqual({ [flag]: true, effect: 'before' });
+    expect(faultText(view)).toBe(`${API_FAULT_FIELDS[flag].header} effect=before`);
+  });
+
+  it('reads an outcome as answered by the lab, before the request’s work unless effect is after; latency alone answers nothing', () => {
+    expect(outcomeOf({ latency: '2s', effect: 'before' })).toBeUndefined();
+    expect(answeredBefore({ latency: '2s', effect: 'before' })).toBe(false);
+    expect(outcomeOf({ status: 503, effect: 'after' })).toBe('status');
+    expect(answeredBefore({ status: 503, effect: 'after' })).toBe(false);
+    expect(answeredBefore({ reset: true, effect: 'before' })).toBe(true);
+    expect(answeredBefore({ expireToken: true, effect: 'after' })).toBe(true);
   });
 });
 

@@ -5,11 +5,23 @@
  * (`effect: "after"`: the answer is lost, and only a retry with the same Idempotency-Key tells).
  * Here: the rules `PUT /_sandbox/api/faults` and `--api-faults` take, the one-request form of the
  * `Sandbox-Fault` header, and the rules as shown, read back; which rule a request meets is
- * api-fault-matching.ts.
+ * api-fault-matching.ts. The fields a fault is made of are api-fault-kinds.ts's table; the values
+ * among them are checked here (`VALUE_FIELDS`), the flags all alike.
  */
 import { z } from 'zod';
+import {
+  API_FAULT_FIELD_NAMES,
+  API_FAULT_OUTCOMES,
+  beforeOnly,
+  fieldOfHeader,
+  HEADER_NAMES,
+  headerValue,
+  type ApiFaultField,
+  type ApiFaultFlag,
+} from './api-fault-kinds.js';
 import { parseDuration } from './duration.js';
 import type { FieldError } from './errors.js';
+import { all, either } from './words.js';
 import { parseDelay, probability, Seed } from './webhook-faults.js';
 
 export const API_FAULT_STATUSES = [500, 502, 503, 504, 429] as const;
@@ -23,14 +35,12 @@ export const MAX_RETRY_AFTER_MS = 3_600_000;
 export const MAX_RULES = 100;
 export const MAX_TIMES = 10_000;
 
-/** What one fault does to one request. */
-export interface ApiFault {
+/** What one fault does to one request; its flags (`reset`, `expireToken`…) are api-fault-kinds.ts's. */
+export interface ApiFault extends Partial<Record<ApiFaultFlag, true>> {
   latency?: { minMs: number; maxMs: number };
   status?: ApiFaultStatus;
   /** Whole seconds, for the `Retry-After` header. */
   retryAfterSeconds?: number;
-  reset?: true;
-  expireToken?: true;
   effect: ApiFaultEffect;
 }
 
@@ -41,16 +51,14 @@ export interface ApiFaultMatch {
   operationId?: string;
 }
 
-/** A rule as PUT /_sandbox/api/faults takes it (docs/api-faults.md: The API fault lab). */
-export interface ApiFaultRuleInput {
+/** A rule as PUT /_sandbox/api/faults takes it (docs/api-faults.md: The API fault lab); `reset: true`, `expireToken: true`… */
+export interface ApiFaultRuleInput extends Partial<Record<ApiFaultFlag, true>> {
   match?: ApiFaultMatch;
   /** `300ms`, or a range drawn from, `100ms-2s`. */
   latency?: string;
   status?: ApiFaultStatus;
   /** With a status: `2s`, or seconds. */
   retryAfter?: string | number;
-  reset?: true;
-  expireToken?: true;
   effect?: ApiFaultEffect;
   rate?: number;
   times?: number;
@@ -109,31 +117,56 @@ const Match = z.strictObject({
   operationId: z.string().min(1, 'must be an operationId of /openapi.json').optional(),
 });
 
+/**
+ * The fields of a fault that take a value: how a rule or the header gives each (checked, in its normal
+ * form) and how the control plane shows it. Every field of api-fault-kinds.ts that is not a flag has
+ * its entry; the compiler holds the two lists together.
+ */
+const VALUE_FIELDS = {
+  latency: { input: Latency, view: z.string().optional() },
+  status: { input: Status, view: z.union(API_FAULT_STATUSES.map((s) => z.literal(s))).optional() },
+  retryAfter: { input: RetryAfter, view: z.number().optional() },
+  effect: { input: z.enum(API_FAULT_EFFECTS, `must be one of ${API_FAULT_EFFECTS.join(', ')}`), view: z.enum(API_FAULT_EFFECTS) },
+} satisfies { [K in Exclude<ApiFaultField, ApiFaultFlag>]: { input: z.ZodType; view: z.ZodType } };
+type ValueFields = typeof VALUE_FIELDS;
+
+/** A fault's fields in api-fault-kinds.ts's order, the values' as `value` takes them from VALUE_FIELDS, the flags' all `flag`. */
+function fieldsOf<V extends { [K in keyof ValueFields]: z.ZodType }, F extends z.ZodType>(
+  value: (k: keyof ValueFields) => V[keyof ValueFields],
+  flag: () => F,
+) {
+  const shape = (f: ApiFaultField) => (f in VALUE_FIELDS ? value(f as keyof ValueFields) : flag());
+  return Object.fromEntries(API_FAULT_FIELD_NAMES.map((f) => [f, shape(f)])) as V & Record<ApiFaultFlag, F>;
+}
+
 /** What a fault does: checked the same way for a rule and for the header. */
-const FaultFields = {
-  latency: Latency.optional(),
-  status: Status.optional(),
-  retryAfter: RetryAfter.optional(),
-  reset: z.literal(true, 'must be true').optional(),
-  expireToken: z.literal(true, 'must be true').optional(),
-  effect: z.enum(API_FAULT_EFFECTS, `must be one of ${API_FAULT_EFFECTS.join(', ')}`).optional(),
-};
+const FaultFields = fieldsOf<{ [K in keyof ValueFields]: z.ZodOptional<ValueFields[K]['input']> }, z.ZodOptional<z.ZodLiteral<true>>>(
+  (k) => VALUE_FIELDS[k].input.optional(),
+  () => z.literal(true, 'must be true').optional(),
+);
+
+/** A fault as the control plane shows it (wire/api-faults.ts: ApiFaultView). */
+export const FAULT_VIEW_FIELDS = fieldsOf<{ [K in keyof ValueFields]: ValueFields[K]['view'] }, z.ZodOptional<z.ZodLiteral<true>>>(
+  (k) => VALUE_FIELDS[k].view,
+  () => z.literal(true).optional(),
+);
 type FaultInput = { [K in keyof typeof FaultFields]?: z.output<(typeof FaultFields)[K]> };
 
 function checkFault(fault: FaultInput, ctx: z.RefinementCtx): void {
-  const outcomes = (['status', 'reset', 'expireToken'] as const).filter((k) => fault[k] !== undefined);
-  if (outcomes.length > 1) ctx.addIssue({ code: 'custom', message: `give one of status, reset and expireToken, not ${outcomes.join(' and ')}` });
-  if (outcomes.length === 0 && fault.latency === undefined) ctx.addIssue({ code: 'custom', message: 'a fault needs latency, status, reset or expireToken' });
+  const outcomes = API_FAULT_OUTCOMES.filter((k) => fault[k] !== undefined);
+  if (outcomes.length > 1) ctx.addIssue({ code: 'custom', message: `give one of ${all(API_FAULT_OUTCOMES)}, not ${outcomes.join(' and ')}` });
+  if (outcomes.length === 0 && fault.latency === undefined)
+    ctx.addIssue({ code: 'custom', message: `a fault needs ${either(['latency', ...API_FAULT_OUTCOMES])}` });
   if (fault.retryAfter !== undefined && fault.status === undefined)
     ctx.addIssue({ code: 'custom', path: ['retryAfter'], message: 'goes with a status (429 or 503)' });
-  if (fault.expireToken && fault.effect === 'after')
-    ctx.addIssue({ code: 'custom', path: ['effect'], message: 'an expired token is refused before the request does anything: leave effect out' });
+  const before = outcomes[0] && beforeOnly(outcomes[0]);
+  if (before && fault.effect === 'after') ctx.addIssue({ code: 'custom', path: ['effect'], message: `${before}: leave effect out` });
 }
 
-function faultOf({ latency, status, retryAfter, reset, expireToken, effect }: FaultInput): ApiFault {
+function faultOf({ latency, status, retryAfter, effect, ...flags }: FaultInput): ApiFault {
   // A 429 tells the client when to come back: 1 s unless the rule says otherwise.
   const retryAfterSeconds = retryAfter ?? (status === 429 ? 1 : undefined);
-  return strip({ latency, status: status as ApiFaultStatus | undefined, retryAfterSeconds, reset, expireToken, effect: effect ?? 'before' }) as ApiFault;
+  return strip({ latency, status: status as ApiFaultStatus | undefined, retryAfterSeconds, ...flags, effect: effect ?? 'before' }) as ApiFault;
 }
 
 const Rule = z
@@ -213,15 +246,6 @@ function fieldErrors<T, R>(result: z.ZodSafeParseResult<T>, ok: (data: T) => R):
   return { errors: result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'faults', message: issue.message })) };
 }
 
-const HEADER_KEYS: Record<string, keyof FaultInput> = {
-  status: 'status',
-  latency: 'latency',
-  'retry-after': 'retryAfter',
-  reset: 'reset',
-  'expire-token': 'expireToken',
-  effect: 'effect',
-};
-
 /**
  * The `Sandbox-Fault` header: `status=503`, `latency=2s`, `reset`, `status=429; retry-after=3`,
  * `effect=after`, any of them together, separated by `;` or `,`.
@@ -236,11 +260,11 @@ export function parseFaultHeader(header: string): { fault: ApiFault } | { errors
     const eq = item.indexOf('=');
     const name = (eq < 0 ? item : item.slice(0, eq)).trim().toLowerCase();
     const value = eq < 0 ? undefined : item.slice(eq + 1).trim();
-    const key = HEADER_KEYS[name];
-    if (key === undefined) errors.push({ path: name, message: `is not a fault; use ${Object.keys(HEADER_KEYS).join(', ')}` });
-    else if (key === 'reset' || key === 'expireToken') input[key] = value === undefined || value === 'true' ? true : value;
-    else if (value === undefined || value === '') errors.push({ path: name, message: 'needs a value, as in status=503' });
-    else input[key] = key === 'status' || (key === 'retryAfter' && /^\d+$/.test(value)) ? Number(value) : value;
+    const key = fieldOfHeader(name);
+    const read = key && headerValue(key, value);
+    if (key === undefined) errors.push({ path: name, message: `is not a fault; use ${HEADER_NAMES}` });
+    else if (read === undefined) errors.push({ path: name, message: 'needs a value, as in status=503' });
+    else input[key] = read;
   }
   if (errors.length) return { errors };
   return fieldErrors(z.strictObject(FaultFields).superRefine(checkFault).safeParse(input), (fault) => ({ fault: faultOf(fault) }));

@@ -28,7 +28,7 @@ const INSTANT = new RegExp(
 
 /** POST /_sandbox/clock/advance; `advanceTarget` checks the values, and that exactly one is given. */
 export const AdvanceRequest = z
-  .object({
+  .strictObject({
     by: z.string().optional().meta({
       pattern: CALENDAR_DURATION_PATTERN,
       description: 'A duration to move forward: `90s`, `2h`, `1d12h`, `30d`, `1mo`, `P1Y`; more than zero, at most 100 years',

@@ -17,7 +17,7 @@ const programme = {
   schema: { type: 'string', pattern: PROGRAMME_ID.source },
 } as const;
 
-/** The two ways of naming the programme (middleware/programme.ts), as parameter components; the query wins when both are given. */
+/** The two ways of naming the programme (middleware/programme.ts), as parameter components; both, naming different programmes, are a 400. */
 const PARAMETERS = {
   SandboxProgramme: { in: 'header', name: 'Sandbox-Programme', required: false, ...programme },
   ProgrammeQuery: { in: 'query', name: 'programme', required: false, ...programme },

@@ -15,7 +15,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { ControlPlane } from './control-plane.js';
 import type { AppEnv } from './env.js';
-import { readJson, validationError } from './errors.js';
+import { invalidFields, readJson, validationError } from './errors.js';
 import { PROGRAMME_PARAMETERS } from './control-openapi.js';
 import { jsonBody, problem } from './schemas.js';
 
@@ -24,6 +24,18 @@ function requestJson(c: Context<AppEnv>): unknown {
   const raw = c.get('rawBody');
   if (!raw || raw.length === 0) return {};
   return readJson(Buffer.from(raw).toString('utf8'));
+}
+
+/**
+ * A route that takes no body refuses one with fields, naming each as a strict body schema does (`{}`
+ * or nothing is no body): a field sent is never silently ignored.
+ */
+function noBody(c: Context<AppEnv>): undefined {
+  const value = requestJson(c);
+  const keys = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : undefined;
+  if (keys?.length === 0) return undefined;
+  const message = keys ? `Unrecognized key${keys.length > 1 ? 's' : ''}: ${keys.map((key) => `"${key}"`).join(', ')}` : 'must be left out';
+  throw invalidFields([{ path: 'body', message: `${message}: this operation takes no body` }], 'body');
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
@@ -106,7 +118,7 @@ export function controlRoute<P extends Schema | undefined = undefined, Q extends
     handler(c, {
       params: (params && parse(params, c.req.param(), 'path parameters')) as Out<P>,
       query: (query && parse(query, c.req.query(), 'query parameters')) as Out<Q>,
-      body: (body && (readBody ? readBody(requestJson(c)) : parse(body, requestJson(c), 'body'))) as Out<B>,
+      body: (body ? (readBody ? readBody(requestJson(c)) : parse(body, requestJson(c), 'body')) : rawBody ? undefined : noBody(c)) as Out<B>,
     }),
   );
 }

@@ -32,6 +32,29 @@ describe('405 method_not_allowed', () => {
     expect(body.detail).toContain(allow);
   });
 
+  // A literal path a templated route takes too is its own: another method is its 405, never the templated route's 400.
+  it.each([
+    ['DELETE', '/v1/webhooks/verification-key', 'GET, HEAD'],
+    ['OPTIONS', '/v1/webhooks/verification-key', 'GET, HEAD'],
+    ['DELETE', '/_sandbox/webhooks/verification-key', 'GET, HEAD'],
+    ['DELETE', '/_sandbox/webhooks/pause', 'POST'],
+    ['GET', '/_sandbox/webhooks/resume', 'POST'],
+    ['DELETE', '/_sandbox/snapshots/restore', 'POST'],
+    ['GET', '/_sandbox/events/resend', 'POST'],
+  ])('%s %s, a literal path beside a templated one → 405 with Allow: %s', async (method, path, allow) => {
+    const sb = createTestSandbox();
+    const res = await sb.request(method, path);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('Allow')).toBe(allow);
+    expect(((await res.json()) as { code: string }).code).toBe('method_not_allowed');
+  });
+
+  it('still answers the templated route for other paths, and the literal one for its methods', async () => {
+    const sb = createTestSandbox();
+    expect((await sb.request('DELETE', `/v1/webhooks/${UNKNOWN}`)).status).toBe(404);
+    expect((await sb.request('GET', '/v1/webhooks/verification-key')).status).toBe(200);
+  });
+
   it('answers HEAD as GET is answered where there is a GET, and 405 where there is none', async () => {
     const sb = createTestSandbox();
     expect((await sb.request('HEAD', '/v1/chains')).status).toBe(200);

@@ -143,6 +143,16 @@ describe('/openapi.json: security, statuses and formats', () => {
     expect(body('/webhooks', 'put').callbackUrl!.format).toBe('uri');
     expect((doc.components.schemas.VerificationKey!.properties as Record<string, { format?: string }>).key!.format).toBe('byte');
   });
+
+  it('takes the service\'s decimals with trailing zeros ("10.0"), while the sandbox writes them without', async () => {
+    const pattern = new RegExp(doc.components.schemas.Decimal!.pattern as string);
+    expect(['10.0', '10', '0.50', '1.25'].filter((v) => !pattern.test(v))).toEqual([]);
+    expect(['', '1.', '.5', '-1', '1e3', ' 1'].filter((v) => pattern.test(v))).toEqual([]);
+    const sb = createTestSandbox();
+    const card = await issuedCard(sb, { currencies: ['EUR'] });
+    const held = await payments(sb).authorise(card.cardId, { amount: '10.50', currency: 'EUR', capture: false });
+    expect(held.body).toMatchObject({ amount: '10.5', merchantAmount: '10.5' });
+  });
 });
 
 describe('/openapi.json: the webhooks', () => {

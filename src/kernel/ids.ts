@@ -6,7 +6,7 @@
  * what the requests draw. A seeded stream says where it stands, and can be put back there (a
  * snapshot, docs/snapshots.md).
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync, randomUUID } from 'node:crypto';
 
 /** Where a seeded stream stands: its name (which its forks derive from) and its four words of state. */
 export interface RandomState {
@@ -67,6 +67,19 @@ function start(key: string, words: RandomState['words']): RandomState {
   return generator.state();
 }
 
+/** node:crypto's words for unseeded floats, drawn a page at a time: drawing four bytes at a time cost more than what the float was for. */
+const words = Buffer.alloc(4096);
+let wordAt = words.length;
+function cryptoWord(): number {
+  if (wordAt === words.length) {
+    randomFillSync(words);
+    wordAt = 0;
+  }
+  const word = words.readUInt32BE(wordAt);
+  wordAt += 4;
+  return word;
+}
+
 /** A stream: seeded from `from`, or node:crypto's for undefined. */
 function stream(from: RandomState | undefined): Random {
   let generator = from && sfc32(from);
@@ -77,7 +90,7 @@ function stream(from: RandomState | undefined): Random {
       for (let i = 0; i < out.length; i += 4) out.writeUInt32BE(generator.next(), i);
       return out.subarray(0, n);
     },
-    float: () => (generator ? generator.next() : randomBytes(4).readUInt32BE(0)) / 2 ** 32,
+    float: () => (generator ? generator.next() : cryptoWord()) / 2 ** 32,
     fork(label) {
       if (!generator) return stream(undefined);
       const key = `${generator.key}/${label}`;

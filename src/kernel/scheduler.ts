@@ -17,9 +17,10 @@ export interface DueSource {
   /**
    * Runs everything due at or before `now` and resolves when it has finished; returns how many ran.
    * During time travel `until` (≥ now) is how far the source may go in this call, each item at its
-   * own due time: no other source has anything due before then. A source may ignore it.
+   * own due time: no other source has anything due before then. A source may ignore it. A source
+   * that runs a long window in one call tells `counted` how many have run as it goes.
    */
-  runDue(now: number, until?: number): Promise<number> | number;
+  runDue(now: number, until?: number, counted?: (ran: number) => void): Promise<number> | number;
   /** Real-time variant that must not block (e.g. starts deliveries without waiting for them). */
   pump?(now: number): void;
 }
@@ -158,9 +159,13 @@ export function createScheduler(clock: Clock, log: Log, ticker: Ticker) {
       let ranHere = 0;
       for (const source of sources) {
         const d = source.nextDue();
-        if (d !== undefined && d <= now) ranHere += await source.runDue(now, windowEnd(source, now, to));
+        if (d === undefined || d > now) continue;
+        const before = progress.ran;
+        const ran = await source.runDue(now, windowEnd(source, now, to), (n) => (progress.ran += n));
+        // What it returns is the count kept.
+        progress.ran = before + ran;
+        ranHere += ran;
       }
-      progress.ran += ranHere;
       if (interruptions !== begun) return { now: clock.now(), ran: progress.ran };
       // A source that reports due work but runs none would spin forever: stop instead.
       if (ranHere === 0 && nextDue() === due) {

@@ -85,6 +85,12 @@ export function createProgrammeOperations({ store, config, registry, ids, random
     };
   };
 
+  /** --webhook-faults and --api-faults, on the default programme and, with --faults-everywhere, on each one made (docs/go-live.md: In CI). */
+  const setStartFaults = (programme: Programme) => {
+    if (config.webhookFaults !== undefined) programme.services.lab.setFaults(undefined, config.webhookFaults);
+    if (config.apiFaults !== undefined) programme.services.apiFaults.set(config.apiFaults);
+  };
+
   const missing = (id: string): never => fail('programme_not_found', `no programme with id ${id}`);
 
   return {
@@ -103,8 +109,7 @@ export function createProgrammeOperations({ store, config, registry, ids, random
       // A --webhook-key that cannot serve stops the start, rather than the first delivery.
       if (config.webhookKey !== undefined) programme.services.webhooks.verificationKey();
       // --webhook-faults sets the default programme's faults at every start (docs/webhooks.md: Webhooks → The delivery lab).
-      if (config.webhookFaults !== undefined) programme.services.lab.setFaults(undefined, config.webhookFaults);
-      if (config.apiFaults !== undefined) programme.services.apiFaults.set(config.apiFaults);
+      setStartFaults(programme);
       return programme;
     },
 
@@ -142,6 +147,7 @@ export function createProgrammeOperations({ store, config, registry, ids, random
         putCredential(store, id, { apiKey, apiSecret }, made.createdAt);
         return made;
       });
+      if (config.faultsEverywhere) setStartFaults(registry.get(row.id));
       return { ...summary(row), apiKey, apiSecret };
     },
 

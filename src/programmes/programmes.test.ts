@@ -91,6 +91,22 @@ describe('/_sandbox/programmes', () => {
     });
     expect((await sb.json('GET', '/_sandbox/events', { token: false, headers: { 'Sandbox-Programme': UNKNOWN } })).status).toBe(404);
   });
+
+  it('refuses ?programme= and a Sandbox-Programme header that name different programmes, and acts on neither', async () => {
+    const sb = createTestSandbox();
+    const both = (query: string, header: string) =>
+      sb.json('POST', `/_sandbox/clock/advance?programme=${query}`, { token: false, body: { by: '1h' }, headers: { 'Sandbox-Programme': header } });
+    const other = await programme(sb, { clock: '2026-03-01T09:00:00Z' });
+    const before = (await sb.json('GET', '/_sandbox/clock', { token: false })).body.now;
+    const refused = await both('default', other.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'invalid_request', errors: [{ path: 'programme' }] });
+    expect(refused.body.detail).toContain('name different programmes');
+    expect((await sb.json('GET', '/_sandbox/clock', { token: false })).body.now).toBe(before);
+    expect((await other.control('GET', '/clock')).body.now).toBe('2026-03-01T09:00:00.000Z');
+    // The same programme in both, whatever the case, is no disagreement.
+    expect((await both(other.id.toUpperCase(), other.id)).status).toBe(200);
+  });
 });
 
 describe('isolation', () => {

@@ -33,9 +33,9 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /**
  * A string as an SQL literal, its quotes doubled: for a value fixed for the life of a statement (a
  * programme's id) that would cost a new query plan on every run if bound. SQLite as better-sqlite3
- * builds it plans a statement with ORDER BY, min()/max() or a LIMIT again every time it runs when
- * it binds a value compared for equality, or the LIMIT — ten times the cost of running a small one;
- * a bound range (`<= ?`) does not.
+ * builds it plans a statement with ORDER BY, min()/max(), a LIMIT or a join again every time it
+ * runs when it binds a value compared for equality, or the LIMIT — ten times the cost of running a
+ * small one; a bound range (`<= ?`) does not.
  */
 export const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 

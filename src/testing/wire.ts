@@ -47,9 +47,15 @@ export function declaredAnswers(definitions: readonly unknown[]): Declared[] {
     }));
 }
 
-/** The operation a request reached: of those whose template matches, the one with the fewest parameters (`/events/stream` before `/events/{eventId}`). */
+/**
+ * The operation a request reached: the path is the template's with the fewest parameters that takes
+ * it (`/events/stream` before `/events/{eventId}`), whatever the method; none when that path has no
+ * operation of this method (a 405).
+ */
 function routeOf(declared: readonly Declared[], method: string, path: string): Declared | undefined {
-  return declared.filter((d) => d.method === method && d.path.test(path)).sort((a, b) => a.params - b.params)[0];
+  const matching = declared.filter((d) => d.path.test(path));
+  const fewest = Math.min(...matching.map((d) => d.params));
+  return matching.find((d) => d.params === fewest && d.method === method);
 }
 
 /**

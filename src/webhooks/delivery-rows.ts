@@ -116,8 +116,12 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
       `${dueSelect} WHERE ${mine} AND ${pending} AND ${d.nextAttemptAt} <= ? AND ${d.id} NOT IN (SELECT value FROM json_each(?)) AND ${d.webhookId} NOT IN (SELECT value FROM json_each(?)) ORDER BY ${d.nextAttemptAt}, d.rowid`,
     ),
   );
-  const dueByIdQuery = once(() =>
-    sqlite.prepare<[string, number], Due>(`${dueSelect} WHERE ${mine} AND ${d.id} = ? AND ${pending} AND ${d.nextAttemptAt} <= ?`),
+  // A delivery followed through its retries: its event is the one already read, so one table is
+  // enough — and with no join, SQLite has no join order to plan again for each bound id.
+  const stillDueQuery = once(() =>
+    sqlite.prepare<[string, number], Pick<Due, 'callbackUrl' | 'attempts' | 'nextAttemptAt' | 'hold'>>(
+      `SELECT ${selectList(d, ['callbackUrl', 'attempts', 'nextAttemptAt', 'hold'])} FROM ${d.table} WHERE ${mine} AND ${d.id} = ? AND ${pending} AND ${d.nextAttemptAt} <= ?`,
+    ),
   );
   const nextDueQuery = once(() => sqlite.prepare<[], number | null>(`SELECT min(${d.nextAttemptAt}) FROM ${d.table} WHERE ${mine} AND ${pending}`).pluck());
   const currentQuery = once(() =>
@@ -189,8 +193,11 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
       return found;
     },
 
-    /** The delivery, if it is pending and due by `until`. */
-    dueById: (id: string, until: number): Due[] => dueByIdQuery().all(id, until),
+    /** The delivery as it stands now, if it is still pending and due by `until`. */
+    stillDue(due: Due, until: number): Due | undefined {
+      const now = stillDueQuery().get(due.id, until);
+      return now && { ...due, ...now };
+    },
 
     /** The earliest due time of a pending delivery; in-flight ones count (time travel waits for them). */
     nextDue: (): number | undefined => nextDueQuery().get() ?? undefined,

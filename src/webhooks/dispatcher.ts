@@ -193,14 +193,15 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
      * before the next batch starts: their attempts then go out close together in real time, and
      * those made within the same wall-clock second share one signature (send.ts).
      */
-    async runDue(now: number, until = now): Promise<number> {
+    async runDue(now: number, until = now, counted?: (ran: number) => void): Promise<number> {
       const begun = { world, cuts };
       let ran = await idle();
+      counted?.(ran);
       let followed: Due[] = [];
       for (;;) {
         // Shutting down, or cut short (a restore is coming): what is left stays pending.
         if (stopped || cuts !== begun.cuts) return ran;
-        const retries = followed.flatMap((due) => rows.dueById(due.id, until));
+        const retries = followed.flatMap((due) => rows.stillDue(due, until) ?? []);
         const batch = retries.length > 0 ? retries : rows.due(until, MAX_IN_FLIGHT, inFlight.keys());
         if (batch.length === 0) return ran;
         let recorded = 0;
@@ -228,6 +229,7 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
           for (const { due } of started) inFlight.delete(due.id);
         }
         ran += recorded;
+        counted?.(recorded);
         // Nothing could be stored (the database is closing, or the world was replaced): stop rather than resend forever.
         if (recorded === 0 && started.length > 0) return ran;
       }

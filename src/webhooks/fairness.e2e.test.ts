@@ -13,6 +13,7 @@ import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { MAX_IN_FLIGHT } from './dispatcher.js';
 import { ATTEMPT_TIMEOUT_MS } from './send.js';
+import { until } from '../testing/wait.js';
 
 const ALL = [...WEBHOOK_TYPES];
 
@@ -67,6 +68,26 @@ describe('the attempts in flight, shared fairly', () => {
     await control('POST', '/seed', { webhooks: [{ callbackUrl: `${healthy.url}/b`, types: ['customer.updated'] }], customers: [{ externalId: 'b-0' }] }, b.id);
     expect(await beforeTimeout(healthy.waitFor(1, ATTEMPT_TIMEOUT_MS * 3))).toHaveLength(1);
     expect(healthy.requests[0]!.path).toBe('/b');
+  });
+
+  it.each([
+    [8, 3],
+    [14, 1],
+  ])("another programme's next webhook goes out at once while %i programmes with %i hanging subscriptions each fill the pool", async (count, subscriptions) => {
+    const pool = sb.deps.shared.pool;
+    for (let p = 0; p < count; p++) {
+      const id = (await control('POST', '/programmes', { name: `hanging-${p}` })).body.id as string;
+      const webhooks = Array.from({ length: subscriptions }, (_, i) => ({ callbackUrl: `${hanging.url}/p${p}s${i}`, types: ALL }));
+      await control('POST', '/seed', { webhooks, customers: customers(12, `p${p}`) }, id);
+    }
+    await until(() => pool.active >= MAX_IN_FLIGHT && hanging.requests.length === pool.active, 'the hanging receivers to hold every slot of the pool');
+    const hangingNow = hanging.requests.length;
+    const b = (await control('POST', '/programmes', { name: 'b' })).body;
+    await control('POST', '/seed', { webhooks: [{ callbackUrl: `${healthy.url}/b`, types: ['customer.updated'] }], customers: [{ externalId: 'b-0' }] }, b.id);
+    expect(await beforeTimeout(healthy.waitFor(1, ATTEMPT_TIMEOUT_MS * 3))).toHaveLength(1);
+    // Sent while every hanging attempt was still in flight: none had timed out to make room.
+    expect(hanging.connections).toBe(hangingNow);
+    expect(hanging.requests).toHaveLength(hangingNow);
   });
 
   it('another subscription of the same programme is not starved by the one that hangs', async () => {

@@ -1,11 +1,14 @@
 /**
  * The attempts in flight, shared fairly (docs/webhooks.md: Sharing the attempts in flight). Every
  * programme's dispatcher sends through one pool of keep-alive agents, with at most `max` attempts
- * in flight in all — the bound on sockets a receiver that never answers can hold. Within it:
+ * in flight in all besides each programme's first — the bound on sockets receivers that never
+ * answer can hold is `max` plus one per programme. Within it:
  *
+ * - a programme with no attempt in flight always takes one, however many the others have hanging:
+ *   its first attempt is its own, never one of the `max`, so that however many programmes' receivers
+ *   hang, another programme's next webhook goes out at once;
  * - a programme takes at most half of the slots the others leave free (rounded up), so that one
- *   whose receiver hangs can never hold them all: a programme that has something to send finds a
- *   slot free at once, however many attempts the others have hanging;
+ *   whose receiver hangs can never hold them all;
  * - within its programme's share, a subscription takes at most half of what the programme's other
  *   subscriptions leave, so that one endpoint cannot starve the programme's others.
  *
@@ -44,9 +47,10 @@ export function createSendPool(max: number) {
     Math.max(1, Math.ceil((programmeShare(programme) - (held(programme) - heldBy(programme, subscription))) / 2));
 
   const fits = (programme: string, subscription: string, perSubscription = true) =>
-    active < max &&
-    held(programme) < programmeShare(programme) &&
-    (!perSubscription || heldBy(programme, subscription) < subscriptionShare(programme, subscription));
+    held(programme) === 0 ||
+    (active < max &&
+      held(programme) < programmeShare(programme) &&
+      (!perSubscription || heldBy(programme, subscription) < subscriptionShare(programme, subscription)));
 
   const count = (programme: string, subscription: string, by: 1 | -1) => {
     active += by;
@@ -60,7 +64,8 @@ export function createSendPool(max: number) {
   };
 
   const pool = {
-    agents: createAgents(max) as Agents,
+    // The pool is the bound on sockets: the agents queue nothing, or a programme's first attempt would wait behind others to the same receiver.
+    agents: createAgents(Infinity) as Agents,
     max,
     /** Attempts in flight now, across programmes. */
     get active(): number {
@@ -69,8 +74,8 @@ export function createSendPool(max: number) {
     /** Attempts in flight now for a programme (and one of its subscriptions). */
     held: (programme: string, subscription?: string): number => (subscription === undefined ? held(programme) : heldBy(programme, subscription)),
 
-    /** How many more attempts the programme may start now. */
-    room: (programme: string): number => Math.max(0, Math.min(max - active, programmeShare(programme) - held(programme))),
+    /** How many more attempts the programme may start now: at least its first. */
+    room: (programme: string): number => Math.max(held(programme) === 0 ? 1 : 0, Math.min(max - active, programmeShare(programme) - held(programme))),
 
     /** The programme's subscriptions holding their whole share now: their deliveries wait. */
     full(programme: string): string[] {
@@ -111,22 +116,20 @@ export function createSendPool(max: number) {
         return Promise.resolve(true);
       }
       return new Promise<boolean>((resolve) => {
-        const waiter: Waiter = { programme, subscription, perSubscription, resolve };
+        const abort = () => {
+          const at = waiters.indexOf(waiter);
+          if (at < 0) return;
+          waiters.splice(at, 1);
+          resolve(false);
+        };
+        // Given a slot, it stops listening: the signal outlives many waits.
+        const waiter: Waiter = { programme, subscription, perSubscription, resolve: (taken) => (signal?.removeEventListener('abort', abort), resolve(taken)) };
         waiters.push(waiter);
-        signal?.addEventListener(
-          'abort',
-          () => {
-            const at = waiters.indexOf(waiter);
-            if (at < 0) return;
-            waiters.splice(at, 1);
-            resolve(false);
-          },
-          { once: true },
-        );
+        signal?.addEventListener('abort', abort, { once: true });
       });
     },
 
-    /** Gives a slot back: waiters first, in turn, then the dispatchers that found no room. */
+    /** Gives a slot back: waiters first, in turn, then the dispatchers that found no room (one whose programme now holds none has some). */
     give(programme: string, subscription: string): void {
       count(programme, subscription, -1);
       for (let i = 0; i < waiters.length;) {
@@ -139,7 +142,7 @@ export function createSendPool(max: number) {
         count(waiter.programme, waiter.subscription, 1);
         waiter.resolve(true);
       }
-      if (wanting.size > 0 && active < max) {
+      if (wanting.size > 0 && (active < max || held(programme) === 0)) {
         const woken = [...wanting];
         wanting.clear();
         for (const wake of woken) wake();

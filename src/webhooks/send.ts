@@ -73,9 +73,9 @@ export interface Agents {
 }
 
 /**
- * Keep-alive agents shared by every attempt. The pool (send-pool.ts) never lets more than
- * `maxSockets` attempts be in flight, and a timed-out attempt destroys its socket, so a hanging
- * receiver cannot hold more sockets than that.
+ * Keep-alive agents shared by every attempt, at most `maxSockets` to one receiver. The pool
+ * (send-pool.ts) bounds the attempts in flight, and a timed-out attempt destroys its socket, so a
+ * hanging receiver cannot hold more sockets than the pool lets it.
  */
 export function createAgents(maxSockets: number): Agents {
   const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
@@ -186,8 +186,22 @@ export const CUT_SHORT = 'the sandbox shut down before the receiver answered';
 /** What an attempt records when the receiver does not answer in time (or the delivery lab says it did not). */
 export const noResponse = (timeoutMs: number) => `no response within ${timeoutMs / 1000} s`;
 
+/** The body an attempt sends and its Signature-Input and Signature headers (none for an `unsigned` forgery). */
+async function signed(attempt: Attempt, message: SignedMessage): Promise<{ body: Buffer; signature: Record<string, string> }> {
+  if (attempt.forged) return forge(attempt.forged, message, COVERED_COMPONENTS, attempt.body, attempt.signer, attempt.created);
+  return { body: attempt.body, signature: await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh) };
+}
+
+/**
+ * Sends the attempt. The request is written, and so signed, only once its connection is open: an
+ * attempt to a receiver that refuses the connection costs no signature, and no write that fails
+ * after it. Its duration leaves the signing out: it is the receiver's.
+ */
 export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   const target = targetOf(attempt.callbackUrl);
+  // A link-local address written in the URL is never connected to (resolved ones, by guardedLookup).
+  const refused = callbackHostProblem(target.options.hostname ?? '', attempt.allowLinkLocal === true);
+  if (refused !== undefined) return { error: `the callback host ${refused}`, durationMs: 0 };
   const digest = contentDigest(attempt.body);
   const message: SignedMessage = {
     method: 'POST',
@@ -198,38 +212,27 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     scheme: target.scheme,
     header: (name) => (name === 'content-digest' ? digest : undefined),
   };
-  const forged = attempt.forged && (await forge(attempt.forged, message, COVERED_COMPONENTS, attempt.body, attempt.signer, attempt.created));
-  const sent = forged ? forged.body : attempt.body;
-  const headers = {
-    Host: target.authority,
-    'Content-Type': 'application/json',
-    'Content-Length': String(sent.length),
-    'Content-Digest': digest,
-    ...(forged ? forged.signature : await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh)),
-    'Sandbox-Event-Id': attempt.eventId,
-    'Sandbox-Delivery-Attempt': String(attempt.attempt),
-    'User-Agent': `card-sandbox/${version()}`,
-  };
   const timeoutMs = attempt.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
-  // A link-local address written in the URL is never connected to (resolved ones, by guardedLookup).
-  const refused = callbackHostProblem(target.options.hostname ?? '', attempt.allowLinkLocal === true);
-  if (refused !== undefined) return { error: `the callback host ${refused}`, durationMs: 0 };
   const agent = target.secure ? attempt.agents.https : attempt.agents.http;
   const client = target.secure ? https : http;
-  const started = performance.now();
+  let started = performance.now();
 
-  return new Promise<AttemptOutcome>((resolve) => {
+  return new Promise<AttemptOutcome>((resolve, reject) => {
     let statusCode: number | undefined;
     let contentType: string | undefined;
     let processed: number | undefined;
     const chunks: Buffer[] = [];
     let kept = 0;
     let settled = false;
-    const finish = (error?: string) => {
-      if (settled) return;
+    const settle = () => {
+      if (settled) return false;
       settled = true;
       clearTimeout(timer);
       attempt.signal?.removeEventListener('abort', cut);
+      return true;
+    };
+    const finish = (error?: string) => {
+      if (!settle()) return;
       const outcome: AttemptOutcome = { durationMs: Math.round(performance.now() - started) };
       if (statusCode !== undefined) outcome.statusCode = statusCode;
       if (error !== undefined) outcome.error = error;
@@ -239,7 +242,8 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       resolve(outcome);
     };
     const guard = attempt.allowLinkLocal ? {} : { lookup: guardedLookup };
-    const request = client.request({ ...target.options, ...guard, method: 'POST', headers, agent }, (response) => {
+    // Its headers are all set when it is written: Host among them, so node:http adds none.
+    const request = client.request({ ...target.options, ...guard, method: 'POST', agent, setHost: false }, (response) => {
       statusCode = response.statusCode;
       contentType = response.headers['content-type'];
       processed = processedCount(response.headers[PROCESSED_HEADER]);
@@ -253,6 +257,35 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       response.once('end', () => finish());
       response.once('error', (error) => finish(error.message));
     });
+    const write = async () => {
+      const signing = performance.now();
+      let sent: Awaited<ReturnType<typeof signed>>;
+      try {
+        sent = await signed(attempt, message);
+      } catch (error) {
+        if (settle()) reject(error as Error);
+        request.destroy();
+        return;
+      }
+      if (settled) return;
+      started += performance.now() - signing;
+      const headers = {
+        Host: target.authority,
+        'Content-Type': 'application/json',
+        'Content-Length': String(sent.body.length),
+        'Content-Digest': digest,
+        ...sent.signature,
+        'Sandbox-Event-Id': attempt.eventId,
+        'Sandbox-Delivery-Attempt': String(attempt.attempt),
+        'User-Agent': `card-sandbox/${version()}`,
+      };
+      for (const [name, value] of Object.entries(headers)) request.setHeader(name, value);
+      request.end(sent.body);
+    };
+    request.once('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => void write());
+      else void write();
+    });
     const timer = setTimeout(() => {
       finish(statusCode === undefined ? noResponse(timeoutMs) : `response not finished within ${timeoutMs / 1000} s`);
       // Destroying (not just aborting) closes the socket, so a hanging receiver keeps none.
@@ -265,6 +298,5 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     if (attempt.signal?.aborted) cut();
     else attempt.signal?.addEventListener('abort', cut, { once: true });
     request.once('error', (error: NodeJS.ErrnoException) => finish(error.message || error.code || 'request failed'));
-    request.end(sent);
   });
 }

@@ -67,6 +67,20 @@ describe('webhook retries in time travel', () => {
     for (const row of deliveryRows()) expect(attemptTimes(row.id)).toEqual(SCHEDULE_S);
   });
 
+  it('counts the attempts recorded so far while the advance is still under way (GET /_sandbox/clock)', async () => {
+    emit('card-1');
+    // Two attempts fail; the third hangs, so the advance is still waiting on it when the clock is asked.
+    receiver.answer((request) => (receiver.requests.indexOf(request) < 2 ? 500 : 'hang'));
+    const advancing = sandbox.json('POST', '/_sandbox/clock/advance', { body: { by: '25h' } });
+    // The third attempt is sent once the second is recorded.
+    await receiver.waitFor(3);
+    const clock = await sandbox.json('GET', '/_sandbox/clock');
+    expect(clock.body.advancing).toEqual({ to: new Date(T0 + 25 * H).toISOString(), ran: 2 });
+    // Shut down without waiting on the hanging attempt: the advance answers.
+    await services().webhooks.drain(0);
+    expect((await advancing).status).toBe(200);
+  });
+
   it('leaves the remaining retries pending when the sandbox shuts down during the advance', async () => {
     emit('card-1');
     const advancing = services().scheduler.advance(T0 + 25 * H);

@@ -3,21 +3,13 @@
  * lab): a fault, a rule and the rules in force, each mapped from the lab's own form.
  */
 import { z } from 'zod';
-import { API_FAULT_EFFECTS, API_FAULT_STATUSES, type ApiFault, type ApiFaultRule } from '../domain/api-faults.js';
+import { API_FAULT_FIELD_NAMES } from '../domain/api-fault-kinds.js';
+import { FAULT_VIEW_FIELDS, type ApiFault, type ApiFaultRule } from '../domain/api-faults.js';
 import { Count } from '../domain/formats.js';
 import { rangeText } from '../domain/webhook-faults.js';
 
-/** An API fault on the wire, as the body takes it. */
-export const ApiFaultView = z
-  .object({
-    latency: z.string().optional(),
-    status: z.union(API_FAULT_STATUSES.map((s) => z.literal(s))).optional(),
-    retryAfter: z.number().optional(),
-    reset: z.literal(true).optional(),
-    expireToken: z.literal(true).optional(),
-    effect: z.enum(API_FAULT_EFFECTS),
-  })
-  .meta({ id: 'ApiFaultView' });
+/** An API fault on the wire, as the body takes it: its fields in api-fault-kinds.ts's order. */
+export const ApiFaultView = z.object(FAULT_VIEW_FIELDS).meta({ id: 'ApiFaultView' });
 export type ApiFaultView = z.infer<typeof ApiFaultView>;
 
 export const ApiFaultRuleView = ApiFaultView.extend({
@@ -36,8 +28,10 @@ export type ApiFaultsView = z.infer<typeof ApiFaultsView>;
 
 const strip = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-export const faultView = ({ latency, status, retryAfterSeconds, reset, expireToken, effect }: ApiFault): ApiFaultView =>
-  strip({ latency: latency && rangeText(latency), status, retryAfter: retryAfterSeconds, reset, expireToken, effect });
+export const faultView = ({ latency, retryAfterSeconds, ...fault }: ApiFault): ApiFaultView => {
+  const shown: Record<string, unknown> = { ...fault, latency: latency && rangeText(latency), retryAfter: retryAfterSeconds };
+  return strip(Object.fromEntries(API_FAULT_FIELD_NAMES.map((f) => [f, shown[f]]))) as ApiFaultView;
+};
 
 export const ruleView = (rule: ApiFaultRule, hits: number): ApiFaultRuleView =>
   strip({ match: rule.match, ...faultView(rule.fault), rate: rule.rate, times: rule.times, remaining: rule.remaining, hits });

@@ -12,14 +12,14 @@ const amount = (description: string) => AmountInput.meta({ format: 'decimal', de
 
 /** PATCH /_sandbox/simulator/authorisations/{id}/capture: without `amount`, the whole authorisation. */
 export const CaptureRequest = z
-  .object({ amount: amount("The part to capture, in the authorisation's currency: > 0 and at most its amount; the rest is released").optional() })
+  .strictObject({ amount: amount("The part to capture, in the authorisation's currency: > 0 and at most its amount; the rest is released").optional() })
   .meta({ id: 'CaptureRequest' });
 export type CaptureRequest = z.infer<typeof CaptureRequest>;
 
 /** POST /_sandbox/simulator/cards/{cardId}/refund: the amount is checked against the minor-unit digits of `currencies`. */
 export const RefundRequest = (currencies: MoneyTables['currencies']) =>
   z
-    .object({
+    .strictObject({
       amount: amount('Amount the merchant gives back in `currency`, > 0, at most its ISO 4217 minor-unit digits'),
       currency: CurrencyInput.meta({ description: 'Merchant currency (ISO 4217)' }),
       merchant: MerchantOverride.optional(),

@@ -45,7 +45,7 @@ export const NewProgramme = z
         .optional()
         .meta({ description: 'The balance a new account\'s smart account starts with, in its currency: `"100"`; --starting-balance otherwise' }),
     },
-    { error: 'must be a JSON object' },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
   )
   .superRefine((body, ctx) => {
     if (body.from === undefined) return;

@@ -67,13 +67,15 @@ export const BlockchainTransactionId = caip(
   'eip155:11155111:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
 );
 
-/** What the sandbox writes: plain notation, no sign, no trailing zeros. */
-export const DECIMAL_PATTERN = '^[0-9]+(\\.[0-9]*[1-9])?$';
-export const Decimal = DecimalText.regex(new RegExp(DECIMAL_PATTERN)).meta({
+/** What the document says a decimal is: plain notation, no sign; trailing zeros allowed, as the service writes ("10.0"). */
+export const DECIMAL_PATTERN = '^[0-9]+(\\.[0-9]+)?$';
+/** What the sandbox itself writes, and every answer its tests read is checked against: no trailing zeros either. */
+const CANONICAL_DECIMAL = /^[0-9]+(\.[0-9]*[1-9])?$/;
+export const Decimal = DecimalText.regex(CANONICAL_DECIMAL).meta({
   id: 'Decimal',
   format: 'decimal',
   pattern: DECIMAL_PATTERN,
-  description: 'A decimal number as a string, in plain notation without trailing zeros',
+  description: 'A decimal number as a string, in plain notation (the sandbox writes it without trailing zeros)',
 });
 export const DateTime = Instant.meta({ id: 'DateTime', description: 'An RFC 3339 instant in UTC, with milliseconds' });
 export const URL = z.url().meta({ id: 'URL', format: 'uri' });

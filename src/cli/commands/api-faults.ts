@@ -4,6 +4,8 @@
  * checks the values.
  */
 import type { ApiFaultRuleView, ApiFaultsView } from '../../client/control.generated.js';
+import { API_FAULT_FIELD_NAMES, outcomesText } from '../../domain/api-fault-kinds.js';
+import { API_FAULT_EFFECTS, API_FAULT_STATUSES } from '../../domain/api-faults.js';
 import { faultText } from '../../wire/fault-text.js';
 import { z } from 'zod';
 import { ClientUsageError, type Client } from '../client.js';
@@ -64,8 +66,7 @@ export const apiFaultsCommands = [
     ],
     run: (_flags, text) => (ctx) => setApiFaults(ctx, text),
     tool: tool({
-      description:
-        'API fault lab rules for /v1: latency, 500/502/503/504, 429 with retryAfter, reset, expireToken, effect before|after, rate, times, match {method, path, operationId}.',
+      description: `API fault lab rules for /v1: ${API_FAULT_FIELD_NAMES.join(', ')} (status ${API_FAULT_STATUSES.join('/')}, retryAfter with 429 or 503, at most one of ${outcomesText}, effect ${API_FAULT_EFFECTS.join('|')}), rate, times, match {method, path, operationId}.`,
       input: {
         rules: z.array(z.record(z.string(), z.unknown())).describe('the rules, as PUT /_sandbox/api/faults takes them'),
         seed: z.number().int().optional(),

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { JournalEntry } from '../../client/control.generated.js';
+import { outcomeOf } from '../../domain/api-fault-kinds.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import { faultNote } from '../../wire/fault-text.js';
 import { CommandFailed, type Client } from '../client.js';
@@ -46,10 +47,6 @@ export interface Explanation {
 
 const withFix = ({ code, detail }: { code: ErrorCode; detail: string }) => ({ code, detail, ...(FIXES[code] && { fix: FIXES[code] }) });
 
-/** A fault that made the answer (a status, a reset connection, an expired token), not one that only delayed it. */
-const answeredByFault = (fault: JournalEntry['fault']) =>
-  fault !== undefined && (fault.status !== undefined || fault.reset === true || fault.expireToken === true);
-
 export function explainRequest(journal: readonly JournalEntry[], requestId: string): Explanation {
   const entry = journal.find((e) => e.requestId === requestId);
   if (!entry)
@@ -64,11 +61,12 @@ export function explainRequest(journal: readonly JournalEntry[], requestId: stri
     : failures.length
       ? `answered ${entry.status}, with warnings the strict mode would refuse: ${failures.map((f) => f.code).join(', ')}`
       : `answered ${entry.status}: nothing was wrong with it`;
-  const summary = answeredByFault(fault)
-    ? `answered by the API fault lab (${source}), not by a mistake of the client${failures.length ? `; its checks also found ${failures.map((f) => f.code).join(', ')}` : ''}`
-    : fault
-      ? `${outcome} (the API fault lab only delayed it: latency ${fault.latency}, ${source})`
-      : outcome;
+  const summary =
+    fault && outcomeOf(fault)
+      ? `answered by the API fault lab (${source}), not by a mistake of the client${failures.length ? `; its checks also found ${failures.map((f) => f.code).join(', ')}` : ''}`
+      : fault
+        ? `${outcome} (the API fault lab only delayed it: latency ${fault.latency}, ${source})`
+        : outcome;
   return {
     requestId,
     request: `${entry.method} ${entry.path}`,

@@ -3,6 +3,7 @@
  * API calls, writes or failures, which never reached verification, the order they came in, and the
  * helpers every check builds its verdict with.
  */
+import { answeredBefore } from '../api-fault-kinds.js';
 import { MUTATIONS } from '../idempotency.js';
 import type { Check, CheckId, CheckStatus, NotJudged, Problem, ReportAttempt, ReportInput, ReportRequest } from './types.js';
 
@@ -20,8 +21,7 @@ export const is2xx = (status: number | null) => status !== null && status >= 200
 export const is4xx = (status: number | null) => status !== null && status >= 400 && status < 500;
 
 /** Answered by the API fault lab in the request's place: its signature was never checked. */
-export const answeredByFaultLab = (e: ReportRequest) =>
-  !!e.fault && (!!e.fault.expireToken || (e.fault.effect === 'before' && (e.fault.status !== undefined || !!e.fault.reset)));
+export const answeredByFaultLab = (e: ReportRequest) => !!e.fault && answeredBefore(e.fault);
 /** Refused by authentication (a bad or expired token): its signature was never checked. */
 export const refusedAtAuthentication = (e: ReportRequest) => e.status === 401 && e.problem?.code === 'not_authorised' && !answeredByFaultLab(e);
 export const tokenExpired = (e: ReportRequest) => e.status === 401 && !!e.problem?.detail.startsWith('the token expired');

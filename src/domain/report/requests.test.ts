@@ -123,6 +123,15 @@ describe('token-renewal', () => {
     expect(checks([expired(0), expired(10)])['token-renewal']).toMatchObject({ status: 'fail', finding: expect.stringContaining('never got a new one') });
   });
 
+  it('fails the same call sent again after its own 401, and again after that one: a chain is never forgiven', () => {
+    const chain = checks([expired(0), expired(10), expired(20), token(30), ok(40)]);
+    expect(chain['token-renewal']).toMatchObject({ status: 'fail', evidence: { longestKnowing: 2 } });
+    expect(chain['token-renewal']!.finding).toMatch(/^GET \/v1\/customers was sent again with the expired token after its own 401 came back, and again/);
+    // Two journeys that each sent the call again at once, in flight together: forgiven.
+    const together = checks([expired(0), expired(10, 5), expired(11, 5), token(30), ok(40)]);
+    expect(together['token-renewal']).toMatchObject({ status: 'pass', evidence: { longestKnowing: 2 } });
+  });
+
   it('is not judged when the run ended at the expiry', () => {
     expect(checks([ok(0), expired(10)])['token-renewal']).toMatchObject({
       status: 'not judged',

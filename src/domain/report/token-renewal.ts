@@ -4,7 +4,9 @@
  * on their way are never blamed, however many journeys ran at once; what shows the client knew is
  * a call it sent again after that call's own 401 came back, or one it sent with the old token after
  * its request for a new one had arrived. Those make the burst, two of them forgiven (identical calls
- * of concurrent journeys, sockets that overtake each other). All on the machine's clock.
+ * of concurrent journeys, sockets that overtake each other) when they were in flight together: a
+ * chain of the same call, each sent after the last one's 401 came back, is never forgiven. All on
+ * the machine's clock.
  */
 import { each, isTokenRequest, pathOf, problem, shown, tokenExpired, verdict, type Programme, type Seen } from './records.js';
 import type { Check, NotJudged, Problem, ReportRequest } from './types.js';
@@ -19,6 +21,8 @@ interface Episode {
   renewal?: ReportRequest;
   /** 401s for calls the client sent knowing: again after their own 401, or after asking for a new token. */
   afterNotice: ReportRequest[];
+  /** A knowing 401 whose call was sent again, knowingly too, after that 401 came back. */
+  chained?: ReportRequest;
   /** /v1 calls after the notice was answered, and how many of them were not refused for the token. */
   later: number;
   laterServed: number;
@@ -46,12 +50,14 @@ function episodes(p: Programme): Episode[] {
     const mine = remaining.filter((e) => received(e) < end);
     remaining = remaining.filter((e) => received(e) >= end);
     const later = all.filter((e) => received(e) > answered(notice) && !isTokenRequest(e) && pathOf(e).startsWith('/v1/'));
+    const sentAgainAfter = (earlier: ReportRequest, e: ReportRequest) => earlier !== e && sameCall(earlier, e) && answered(earlier) < received(e);
+    const afterNotice = mine.filter((e) => (renewal && received(e) > received(renewal)) || mine.some((earlier) => sentAgainAfter(earlier, e)));
+    const chained = afterNotice.find((e) => afterNotice.some((next) => sentAgainAfter(e, next)));
     found.push({
       notice,
       ...(renewal && { renewal }),
-      afterNotice: mine.filter(
-        (e) => (renewal && received(e) > received(renewal)) || mine.some((earlier) => earlier !== e && sameCall(earlier, e) && answered(earlier) < received(e)),
-      ),
+      afterNotice,
+      ...(chained && { chained }),
       later: later.length,
       laterServed: later.filter((e) => !tokenExpired(e)).length,
     });
@@ -64,7 +70,7 @@ export function tokenRenewal(seen: Seen): Check {
   const problems: Problem[] = [];
   let unended = 0;
   for (const { item, programme } of found) {
-    const { notice, renewal, afterNotice, later, laterServed } = item;
+    const { notice, renewal, afterNotice, chained, later, laterServed } = item;
     if (!renewal && later === 0) {
       unended++;
       continue;
@@ -77,11 +83,19 @@ export function tokenRenewal(seen: Seen): Check {
           why: `the token expired and the client never got a new one (${count(later, 'call')} after, each refused)`,
         }),
       );
+    const context = `(the first 401: ${notice.requestId}${renewal ? `; the new token: ${renewal.requestId}` : ''})`;
     if (afterNotice.length > FORGIVEN_AFTER_NOTICE)
       problems.push(
         problem(seen, programme, {
           requestId: afterNotice[0]!.requestId,
-          why: `${count(afterNotice.length, '401')} for calls sent again with the expired token after their own 401, or after the client asked for a new one (the first 401: ${notice.requestId}${renewal ? `; the new token: ${renewal.requestId}` : ''})`,
+          why: `${count(afterNotice.length, '401')} for calls sent again with the expired token after their own 401, or after the client asked for a new one ${context}`,
+        }),
+      );
+    else if (chained)
+      problems.push(
+        problem(seen, programme, {
+          requestId: chained.requestId,
+          why: `${chained.method} ${pathOf(chained)} was sent again with the expired token after its own 401 came back, and again after that one's ${context}`,
         }),
       );
   }

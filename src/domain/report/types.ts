@@ -3,6 +3,7 @@
  * of each programme it covers — its request journal, its delivery attempts, the states its
  * resources reached — and the verdict of each check, with evidence. Its wire shape is wire/report.ts.
  */
+import type { ShownFault } from '../api-fault-kinds.js';
 import type { DeclaredOperation } from '../api-fault-matching.js';
 import type { ResourceType, WebhookType } from '../outbox.js';
 import type { AttemptFault, Forgery } from '../webhook-faults.js';
@@ -20,9 +21,7 @@ export interface ReportRequest {
   problem?: { code: string; detail: string } | undefined;
   verification?: { failures: readonly { code: string; detail: string }[] } | undefined;
   /** The API fault lab's fault on it, as far as the report reads it. */
-  fault?:
-    | { status?: number | undefined; reset?: boolean | undefined; expireToken?: boolean | undefined; effect: string; retryAfter?: number | undefined }
-    | undefined;
+  fault?: (ShownFault & { retryAfter?: number | undefined }) | undefined;
   idempotencyKey?: string | undefined;
   /** The machine's clock when it arrived and when it was answered (epoch ms). */
   real?: { received: number; answered: number } | undefined;

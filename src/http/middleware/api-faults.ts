@@ -8,6 +8,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { iso } from '../../domain/instant.js';
+import { outcomeOf, type ApiFaultOutcome } from '../../domain/api-fault-kinds.js';
 import { parseFaultHeader, type ApiFault, type ApiFaultStatus } from '../../domain/api-faults.js';
 import { latencyMs } from '../../domain/api-fault-matching.js';
 import { faultView } from '../../wire/api-faults.js';
@@ -25,22 +26,33 @@ const CODES: Record<ApiFaultStatus, ErrorCode> = {
 };
 const INJECTED = 'injected by the API fault lab';
 
-/** The fault's answer: a problem, with Retry-After when it says when to come back. */
-function faultAnswer(c: Context<AppEnv>, status: ApiFaultStatus, retryAfterSeconds: number | undefined, source: string): Response {
-  const detail =
-    status === 429 ? `too many requests; retry after ${retryAfterSeconds} s (${INJECTED}, ${source})` : `the service could not answer (${INJECTED}, ${source})`;
-  if (retryAfterSeconds !== undefined) c.header('Retry-After', String(retryAfterSeconds));
-  return problemResponse(c, new SandboxError(CODES[status], detail));
-}
+type Answer = (c: Context<AppEnv>, fault: ApiFault, where: string) => Response;
 
-/** Closes the connection without an answer. In-process (tests calling the app) there is none to close. */
-function resetConnection(c: Context<AppEnv>, source: string): Response {
-  const outgoing = c.env?.outgoing;
-  if (!outgoing)
-    throw new SandboxError('internal_error', `the connection would be closed without an answer (${INJECTED}, ${source}); called in-process, there is none`);
-  outgoing.socket?.destroy();
-  return c.body(null, 204);
-}
+/** What the client gets for each outcome (domain/api-fault-kinds.ts), in the service's place. */
+const ANSWERS: Record<ApiFaultOutcome, Answer> = {
+  /** A problem, with Retry-After when it says when to come back. */
+  status: (c, { status, retryAfterSeconds }, where) => {
+    const detail =
+      status === 429 ? `too many requests; retry after ${retryAfterSeconds} s (${INJECTED}, ${where})` : `the service could not answer (${INJECTED}, ${where})`;
+    if (retryAfterSeconds !== undefined) c.header('Retry-After', String(retryAfterSeconds));
+    return problemResponse(c, new SandboxError(CODES[status!], detail));
+  },
+  /** The connection closed without an answer. In-process (tests calling the app) there is none to close. */
+  reset: (c, _fault, where) => {
+    const outgoing = c.env?.outgoing;
+    if (!outgoing)
+      throw new SandboxError('internal_error', `the connection would be closed without an answer (${INJECTED}, ${where}); called in-process, there is none`);
+    outgoing.socket?.destroy();
+    return c.body(null, 204);
+  },
+  /** Refused as a token an hour old is: before the request does anything. */
+  expireToken: (c, _fault, where) => {
+    throw new SandboxError(
+      'not_authorised',
+      `the token expired at ${iso(c.get('programme').core.clock.now())} (sandbox time; ${INJECTED}, ${where}): get a new one from POST /v1/auth/token`,
+    );
+  },
+};
 
 export function apiFaults(env: Env, operationOf: (method: string, path: string) => string | undefined): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -68,23 +80,11 @@ export function apiFaults(env: Env, operationOf: (method: string, path: string) 
     c.set('fault', { ...faultView(fault), source });
     const where = source === 'header' ? 'the Sandbox-Fault header' : `rule ${source}`;
     if (fault.latency) await sleep(latencyMs(fault.latency, lab.draw));
-    if (fault.expireToken) {
-      throw new SandboxError(
-        'not_authorised',
-        `the token expired at ${iso(c.get('programme').core.clock.now())} (sandbox time; ${INJECTED}, ${where}): get a new one from POST /v1/auth/token`,
-      );
-    }
+    const outcome = outcomeOf(fault);
     if (fault.effect === 'after') await next();
-    if (fault.status !== undefined) {
-      const answer = faultAnswer(c, fault.status, fault.retryAfterSeconds, where);
-      if (fault.effect === 'before') return answer;
-      c.res = answer;
-    } else if (fault.reset) {
-      const closed = resetConnection(c, where);
-      if (fault.effect === 'before') return closed;
-      c.res = closed;
-    } else if (fault.effect === 'before') {
-      return next();
-    }
+    if (outcome === undefined) return fault.effect === 'before' ? next() : undefined;
+    const answer = ANSWERS[outcome](c, fault, where);
+    if (fault.effect === 'before') return answer;
+    c.res = answer;
   };
 }
