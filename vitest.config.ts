@@ -1,19 +1,26 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BROWSER_TESTS, browserTestsLeftOut } from './src/testing/chromium.js';
+import { PACKAGING_TESTS } from './src/testing/packed.js';
 
 // Without a Chromium the inspector's browser tests are left out, with one line saying how to run
-// them; in CI they always run (src/testing/chromium.ts).
+// them; in CI they always run (src/testing/chromium.ts). The packaging tests run on their own
+// (`npm run test:packaging`, vitest.packaging.config.ts).
 const leftOut = browserTestsLeftOut();
 if (leftOut) console.warn(`\n${leftOut}\n`);
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'ui/**/*.test.ts', 'examples/*.test.ts'],
-    exclude: ['**/node_modules/**', ...(leftOut ? [BROWSER_TESTS] : [])],
+    exclude: ['**/node_modules/**', PACKAGING_TESTS, ...(leftOut ? [BROWSER_TESTS] : [])],
     // How long before a test or hook counts as hung: tests wait on events, never on times, so this
     // only has to be long enough that a loaded machine never reaches it.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Files run four at a time, or one per core on more: most of an end-to-end file's time is spent
+    // waiting on a child process, a socket or a timer, not computing (vitest's default is one fewer
+    // than the cores: a single file at a time on a 2-core machine).
+    maxWorkers: Math.max(4, availableParallelism()),
   },
 });

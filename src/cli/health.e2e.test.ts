@@ -6,10 +6,12 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, freePort, runCli, spawnCli, startSandbox, type RunningCli } from '../testing/spawn.js';
+import { until } from '../testing/wait.js';
 
 // The sandboxes of this file keep their run files in a temporary directory of their own, so that
 // other test files' sandboxes are not found.
@@ -70,10 +72,19 @@ describe('card-sandbox health', () => {
   });
 
   it('--wait waits for a sandbox that starts meanwhile', async () => {
-    const port = String(await freePort());
+    // Until then the port drops every connection, as one nothing listens on refuses it: health
+    // asks twice and is still waiting.
+    let asked = 0;
+    const dropping = createNetServer((socket) => {
+      asked++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    const port = String((dropping.address() as { port: number }).port);
     const waiting = spawnCli(['health', '--port', port, '--wait', '30s']);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await until(() => asked >= 2 || waiting.child.exitCode !== null, 'health to ask twice');
     expect(waiting.child.exitCode).toBeNull();
+    await new Promise((resolve) => dropping.close(resolve));
     const late = spawnCli(['start', '--port', port], isolated);
     try {
       expect((await waiting.exited).code).toBe(0);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,7 +83,7 @@ describe('card-sandbox postman', () => {
     },
   );
 
-  test('says why when the credentials are wrong or nothing answers', { timeout: 60_000 }, async () => {
+  test('says why when the credentials are wrong, nothing answers or --out is not a folder', { timeout: 60_000 }, async () => {
     const wrong = await runCli(['postman', '--out', join(dir, 'wrong'), '--url', sandbox.url, '--api-key', apiKey, '--api-secret', 'not-it']);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/the sandbox refused the API key and secret .*give those of the programme with --api-key and --api-secret/);
@@ -94,5 +94,9 @@ describe('card-sandbox postman', () => {
     expect(nobody.code).toBe(3);
     expect(nobody.stderr).toMatch(/no sandbox reachable at http:\/\/127\.0\.0\.1:9/);
     expect(() => readFileSync(join(dir, 'wrong', 'card-sandbox.postman_collection.json'))).toThrow(/ENOENT/);
+    writeFileSync(join(dir, 'a-file'), '');
+    const notAFolder = await runCli(['postman', '--out', join(dir, 'a-file'), '--url', sandbox.url, '--api-key', apiKey, '--api-secret', apiSecret]);
+    expect(notAFolder.code).toBe(2);
+    expect(notAFolder.stderr).toMatch(/--out .*a-file: cannot make the folder \(EEXIST\)/);
   });
 });

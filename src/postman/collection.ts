@@ -132,7 +132,7 @@ function journeyStep(
     doc: step.plane === 'control' ? docs.control : docs.api,
     name: step.name,
     description: `${step.does}\n\n${op.method} ${op.path}`,
-    expected: step.status ?? op.success.status,
+    expected: op.success.status,
     tests: [...checks, ...(keeps.length ? [`if (pm.response.code < 300) { var body = pm.response.json(); ${keeps.join(' ')} }`] : [])],
     ...(step.params && { params: step.params }),
     ...(step.query && { query: step.query }),

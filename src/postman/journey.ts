@@ -20,8 +20,6 @@ export interface JourneyStep {
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
-  /** The status expected; the operation's success status by default. */
-  status?: number;
   checks?: [what: string, expression: string][];
   keep?: Record<string, string>;
 }

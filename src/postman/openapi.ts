@@ -36,8 +36,6 @@ interface Parameter {
 
 interface OperationObject {
   operationId?: string;
-  summary?: string;
-  description?: string;
   tags?: string[];
   parameters?: Parameter[];
   requestBody?: { content?: Content };
@@ -56,7 +54,6 @@ export interface Operation {
   /** The path as sent, with the server's path (`/v1`) in front: `/v1/customers/{customerId}`. */
   path: string;
   tag: string;
-  summary: string;
   query: { name: string; required: boolean; description: string }[];
   /** The JSON request body's schema, if the operation takes one. */
   body?: Schema;
@@ -100,7 +97,6 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         method: method.toUpperCase(),
         path: `${prefix}${path}`,
         tag: op.tags?.[0] ?? 'Other',
-        summary: op.summary ?? op.operationId,
         query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: p.required === true, description: p.description ?? '' })),
         ...(bodyContent?.['application/json']?.schema && { body: bodyContent['application/json'].schema }),
         success: { status, ...(answer?.['application/json']?.schema && { schema: answer['application/json'].schema }) },

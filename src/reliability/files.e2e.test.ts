@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestSandbox } from '../testing/harness.js';
 import { parseSeedDocument } from '../wire/seed.js';
 import { assertBuilt, runCli, spawnCli, startSandbox } from '../testing/spawn.js';
+import { until } from '../testing/wait.js';
 
 // Every run is a Node process start on a loaded machine: generous limits, no speed checks.
 vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
@@ -25,12 +26,11 @@ let world: string;
 
 /**
  * Resolves once the sandbox started by `pid` has recorded itself in its run file, which it does
- * right before it listens for SIGTERM: a signal sent earlier would find no handler.
+ * once it listens for SIGTERM: a signal sent earlier would find no handler.
  */
 async function listening(pid: number): Promise<void> {
   const file = join(tmpdir(), `card-sandbox-${process.getuid?.() ?? 'user'}`, `${pid}.json`);
-  while (!existsSync(file)) await new Promise((r) => setTimeout(r, 10));
-  await new Promise((r) => setTimeout(r, 50));
+  await until(() => existsSync(file), 'the run file');
 }
 
 /** Whether `text` is a whole snapshot file: JSON, of the format, its state matching its digest. */

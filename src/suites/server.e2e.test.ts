@@ -10,6 +10,7 @@ import { defaultConfig } from '../config/index.js';
 import { buildDeps } from '../deps.js';
 import { memoryLog } from '../kernel/log.js';
 import { startServer, type RunningSandbox } from '../server.js';
+import { until } from '../testing/wait.js';
 
 describe('the HTTP server', () => {
   let running: RunningSandbox;
@@ -67,9 +68,9 @@ describe('the HTTP server', () => {
     const earlier = new Set(running.deps.journal.list().map((entry) => entry.requestId));
     await send(`${head}Content-Length: 50\r\n\r\n{}`);
     await send(`${head}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const journal = running.deps.journal.list().filter((entry) => !earlier.has(entry.requestId));
-    expect(journal.map((entry) => entry.status)).toEqual([400, 400]);
+    const journal = () => running.deps.journal.list().filter((entry) => !earlier.has(entry.requestId));
+    await until(() => journal().length >= 2, 'both requests in the journal');
+    expect(journal().map((entry) => entry.status)).toEqual([400, 400]);
     expect(log.lines.filter((line) => line.level === 'error')).toEqual([]);
   });
 });

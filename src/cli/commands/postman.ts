@@ -12,12 +12,12 @@ import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../config/spec.js';
 import { createClient as createApiClient } from '../../client/create-client.js';
 import { reasonOf, UnreachableError } from '../../client/control.js';
 import { ApiError } from '../../client/operations.js';
-import { writeFileAtomicSync } from '../../kernel/files.js';
+import { unwritableProblem, writeFileAtomicSync } from '../../kernel/files.js';
 import { pkcs8Pem, spkiPem } from '../../signatures/keys.js';
 import { CONTROLS_FOLDER, JOURNEY_FOLDER, postmanCollection, postmanEnvironment } from '../../postman/collection.js';
 import type { OpenApiDocument } from '../../postman/openapi.js';
 import { CommandFailed, resolveClientOptions, type CommandContext } from '../client.js';
-import { command } from '../command.js';
+import { command, UsageError } from '../command.js';
 
 export const COLLECTION_FILE = 'card-sandbox.postman_collection.json';
 export const ENVIRONMENT_FILE = 'card-sandbox.postman_environment.json';
@@ -59,7 +59,22 @@ async function documentAt(baseUrl: string, path: string, adminToken: string | un
 
 const count = (items: { item?: unknown[] }[]): number => items.reduce((n, item) => n + (item.item ? count(item.item as { item?: unknown[] }[]) : 1), 0);
 
+/** The two files in `out`, made if missing; a UsageError (exit 2) when they cannot be written there, before anything is registered. */
+function filesIn(out: string): { collection: string; environment: string } {
+  const dir = resolve(out);
+  const files = { collection: join(dir, COLLECTION_FILE), environment: join(dir, ENVIRONMENT_FILE) };
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`--out ${out}: cannot make the folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const problem = unwritableProblem(files.collection) ?? unwritableProblem(files.environment);
+  if (problem !== undefined) throw new UsageError(`--out ${out}: ${problem}`);
+  return files;
+}
+
 export async function writePostman({ client }: Pick<CommandContext, 'client'>, options: PostmanOptions): Promise<PostmanResult> {
+  const files = filesIn(options.out);
   const baseUrl = client.url;
   const [api, control] = await Promise.all([
     documentAt(baseUrl, '/openapi.json', undefined),
@@ -93,9 +108,6 @@ export async function writePostman({ client }: Pick<CommandContext, 'client'>, o
     programme: programme.id,
     adminToken: options.adminToken ?? '',
   });
-  const dir = resolve(options.out);
-  mkdirSync(dir, { recursive: true });
-  const files = { collection: join(dir, COLLECTION_FILE), environment: join(dir, ENVIRONMENT_FILE) };
   writeFileAtomicSync(files.collection, `${JSON.stringify(collection, null, 2)}\n`);
   writeFileAtomicSync(files.environment, `${JSON.stringify(environment, null, 2)}\n`);
   const folders = collection.item.map((f) => ({ name: f.name, requests: count(f.item ?? []) }));

@@ -169,7 +169,6 @@ export const startCommand = command({
       throw error;
     }
     const running = await start(config, io);
-    const forget = recordRunning(running.url);
     const stop = (signal: string) => {
       io.err(`\n${signal}: shutting down…`);
       void running.close().then(() => {
@@ -180,6 +179,8 @@ export const startCommand = command({
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
+    // Recorded once SIGTERM has its handler: whoever finds the file may stop it (`card-sandbox stop`).
+    const forget = recordRunning(running.url);
     // Run by an npm script (`npm start`): stopping npm by its pid kills it and its shell but not us,
     // which would keep the port. Once the parent is gone, stop as for SIGTERM.
     if (env.npm_lifecycle_event !== undefined) {

@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { assertBuilt, ROOT } from '../testing/spawn.js';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { userEnv } from '../testing/packed.js';
+import { ROOT } from '../testing/spawn.js';
 
 // card-sandbox as a user's project has it (README: Quick start): the packed tarball as a
 // devDependency beside vitest and TypeScript, its lockfile made where a C toolchain exists, then
@@ -17,14 +18,9 @@ const TOOLCHAIN = /^(python.*|make|gmake|cmake|cc|c89.*|c99.*|gcc.*|g\+\+.*|c\+\
 
 const work = mkdtempSync(join(tmpdir(), 'card-sandbox-install-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-let tarball = '';
+// The run's one packed tarball (src/testing/packed.ts).
+const { tarball } = inject('packed');
 let bareEnv: NodeJS.ProcessEnv = {};
-
-/** The environment a user's shell has: none of the npm_config_* that `npm test` exports here. */
-function userEnv(path: string): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && !name.startsWith('CARD_SANDBOX_')));
-  return { ...env, PATH: path, CI: 'true', NO_COLOR: '1' };
-}
 
 /** A directory of links to everything in /usr/bin but a toolchain, and this Node's own bin. */
 function pathWithoutToolchain(): string {
@@ -67,18 +63,13 @@ function project(name: string, lockWith: string[]): string {
   };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['uses-both.ts'] }));
   // The lockfile is made with the machine's toolchain and the user's own npm or pnpm.
-  expectOk(run(lockWith[0]!, [...lockWith.slice(1)], dir, userEnv(process.env.PATH ?? '')));
+  expectOk(run(lockWith[0]!, [...lockWith.slice(1)], dir, userEnv()));
   return dir;
 }
 
 beforeAll(() => {
-  assertBuilt();
-  const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', env: userEnv(process.env.PATH ?? '') }),
-  ) as [{ filename: string }];
-  tarball = join(work, packed.filename);
   bareEnv = userEnv(pathWithoutToolchain());
-}, 120_000);
+});
 
 const installs = [
   {

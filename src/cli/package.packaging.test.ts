@@ -2,10 +2,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, expect, inject, test } from 'vitest';
 import { PREBUILT_TARGETS } from '../store/sqlite-addon.js';
 import { manualResources } from '../testing/mcp.js';
-import { assertBuilt, freePort, ROOT } from '../testing/spawn.js';
+import { freePort, ROOT } from '../testing/spawn.js';
 import { HUNG_MS } from '../testing/wait.js';
 
 // What `npm pack` ships must run on its own, with no node_modules (it has no dependencies: README:
@@ -17,41 +17,34 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 test(
   'the packed tarball ships only what it needs and starts as the image starts it',
   async () => {
-    assertBuilt();
-    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })) as [
-      { filename: string; files: { path: string }[] },
-    ];
-    const top = new Set(packed.files.map((f) => f.path.split('/')[0]));
+    // The run's one packed tarball (src/testing/packed.ts).
+    const packed = inject('packed');
+    const top = new Set(packed.files.map((f) => f.split('/')[0]));
     expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'SKILL.md', 'bin', 'dist', 'docs', 'drizzle', 'fixtures', 'package.json']);
     // The manual's pages, which `card-sandbox mcp` serves, and none of its screenshots.
     const pages = readdirSync(join(ROOT, 'docs'))
       .filter((f) => f.endsWith('.md'))
       .sort();
-    expect(
-      packed.files
-        .map((f) => f.path)
-        .filter((p) => p.startsWith('docs/'))
-        .sort(),
-    ).toEqual(pages.map((f) => `docs/${f}`));
+    expect(packed.files.filter((p) => p.startsWith('docs/')).sort()).toEqual(pages.map((f) => `docs/${f}`));
     // The bundles, their declarations and SQLite's addons; none of the compiled modules they are made of.
-    expect(new Set(packed.files.filter((f) => f.path.startsWith('dist/')).map((f) => f.path.split('/').slice(0, 2).join('/')))).toEqual(
+    expect(new Set(packed.files.filter((f) => f.startsWith('dist/')).map((f) => f.split('/').slice(0, 2).join('/')))).toEqual(
       new Set(['dist/card-sandbox.cjs', 'dist/card-sandbox.cjs.cache', 'dist/lib', 'dist/mcp.cjs', 'dist/migrated.sqlite', 'dist/prebuilds', 'dist/ui']),
     );
     expect(
       packed.files
-        .filter((f) => f.path.startsWith('dist/prebuilds/'))
-        .map((f) => f.path.slice('dist/prebuilds/'.length).replace('.node', ''))
+        .filter((f) => f.startsWith('dist/prebuilds/'))
+        .map((f) => f.slice('dist/prebuilds/'.length).replace('.node', ''))
         .sort(),
     ).toEqual([...PREBUILT_TARGETS].sort());
     // The inspector's files (docs/inspector.md: The inspector), and nothing of its sources.
-    expect(
-      packed.files
-        .map((f) => f.path)
-        .filter((p) => p.startsWith('dist/ui/'))
-        .sort(),
-    ).toEqual(['dist/ui/app.css', 'dist/ui/app.js', 'dist/ui/icon.svg', 'dist/ui/index.html']);
+    expect(packed.files.filter((p) => p.startsWith('dist/ui/')).sort()).toEqual([
+      'dist/ui/app.css',
+      'dist/ui/app.js',
+      'dist/ui/icon.svg',
+      'dist/ui/index.html',
+    ]);
 
-    execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);
+    execFileSync('tar', ['-xzf', packed.tarball, '-C', dir]);
     const app = join(dir, 'package');
     const port = await freePort();
     const child = spawn(process.execPath, ['bin/card-sandbox.cjs', 'start', '--host', '0.0.0.0', '--port', String(port), '--db', join(dir, 'sandbox.db')], {
