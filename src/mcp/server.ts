@@ -36,8 +36,11 @@ const answer = (data: unknown) => {
  */
 function failure(error: Error, sandbox: McpSandbox) {
   const { problem } = error as Partial<ApiError>;
+  const detail = problem?.detail ?? '';
+  // Each field's error once: those the detail already says are not said again below it.
+  const more = (problem?.errors ?? []).filter((e) => !detail.includes(e.message));
   const text = problem
-    ? `${problem.title ?? 'Refused'} (${problem.status ?? ''} ${problem.code ?? ''}): ${problem.detail ?? ''}${problem.errors?.length ? `\n${problem.errors.map((e) => `  ${e.path} ${e.message}`).join('\n')}` : ''}`
+    ? `${problem.title ?? 'Refused'} (${problem.status ?? ''} ${problem.code ?? ''}): ${detail}${more.map((e) => `\n  ${e.path} ${e.message}`).join('')}`
     : error.name === 'UnreachableError'
       ? sandbox.unreachable(error.message)
       : error.message;

@@ -94,4 +94,13 @@ describe('the tools', () => {
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent?.problem.code).toBe('card_not_found');
   });
+
+  it('says the detail of a refusal once, not again as each field error', async () => {
+    const { agent } = await connected();
+    const refused = (await agent.callTool({ name: 'issue', arguments: { cardId: 'not-a-uuid' } })) as { isError?: boolean; content: { text: string }[] };
+    expect(refused.isError).toBe(true);
+    const text = refused.content[0]!.text;
+    expect(text).toBe('Invalid request (400 invalid_request): invalid path parameters: cardId: must be a UUID');
+    expect(text.split('must be a UUID')).toHaveLength(2);
+  });
 });

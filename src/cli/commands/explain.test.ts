@@ -49,6 +49,16 @@ describe('explainRequest', () => {
     expect(x.summary).toBe('answered by the API fault lab (the Sandbox-Fault header), not by a mistake of the client; its checks also found invalid_signature');
   });
 
+  it('says that a write the fault lab answered after it ran (effect "after") was committed', () => {
+    const x = explainRequest(
+      [entry({ status: 503, problem: { code: 'service_unavailable', detail: 'x' }, fault: { status: 503, effect: 'after', source: 1 } })],
+      'r1',
+    );
+    expect(x.summary).toBe(
+      'answered by the API fault lab (rule 1), not by a mistake of the client; the write was committed before the fault answered: a retry with the same Idempotency-Key is answered as the write was, another key writes it twice',
+    );
+  });
+
   it('fails, saying where to look, for a request the journal does not hold', () => {
     expect(() => explainRequest([], 'r9')).toThrow(CommandFailed);
     expect(() => explainRequest([], 'r9')).toThrow(/request r9 is not in the journal: .* `card-sandbox requests`/);

@@ -61,9 +61,14 @@ export function explainRequest(journal: readonly JournalEntry[], requestId: stri
     : failures.length
       ? `answered ${entry.status}, with warnings the strict mode would refuse: ${failures.map((f) => f.code).join(', ')}`
       : `answered ${entry.status}: nothing was wrong with it`;
+  // effect "after" (docs/api-faults.md: The API fault lab): the write ran, then its answer was replaced.
+  const committed =
+    fault?.effect === 'after' && entry.method !== 'GET'
+      ? '; the write was committed before the fault answered: a retry with the same Idempotency-Key is answered as the write was, another key writes it twice'
+      : '';
   const summary =
     fault && outcomeOf(fault)
-      ? `answered by the API fault lab (${source}), not by a mistake of the client${failures.length ? `; its checks also found ${failures.map((f) => f.code).join(', ')}` : ''}`
+      ? `answered by the API fault lab (${source}), not by a mistake of the client${committed}${failures.length ? `; its checks also found ${failures.map((f) => f.code).join(', ')}` : ''}`
       : fault
         ? `${outcome} (the API fault lab only delayed it: latency ${fault.latency}, ${source})`
         : outcome;

@@ -7,9 +7,12 @@ import { ApiError } from '../../client/operations.js';
 import type { NewProgramme } from '../../wire/programmes.js';
 import type { Client } from '../client.js';
 import { command, group, integer, printed, tool } from '../command.js';
+import { snapshotId } from './snapshot.js';
 
 export const createProgramme = printed(
-  (client: Client, input: NewProgramme) => client.createProgramme(input),
+  // A snapshot by its id or, as restore, export and delete take it, by its name (docs/snapshots.md: The CLI).
+  async (client: Client, input: NewProgramme) =>
+    client.createProgramme(input.from === undefined ? input : { ...input, from: await snapshotId(client, input.from) }),
   ({ io }, created, input) => {
     const c = io.color;
     const row = (label: string, value: string) => io.out(`  ${c.dim(label.padEnd(11))} ${value}`);
@@ -52,12 +55,12 @@ export const programmesCommands = [
   command<{ name?: string; clock?: string; randomSeed?: number; from?: string; holdExpiry?: string }>({
     name: 'programmes create',
     description: 'Create a programme; prints its id and, once, its API key and secret',
-    examples: ['programmes create', 'programmes create --name worker-1 --clock 2026-01-01T00:00:00Z --json', 'programmes create --from <snapshotId>'],
+    examples: ['programmes create', 'programmes create --name worker-1 --clock 2026-01-01T00:00:00Z --json', 'programmes create --from golden'],
     options: [
       { flags: '--name <name>', description: 'a name to tell it by (default: its id)' },
       { flags: '--clock <time>', description: 'start its clock frozen at this instant (`now` or ISO 8601); running real time otherwise' },
       { flags: '--random-seed <n>', description: 'draw its ids and randomness from this seed', parse: integer('--random-seed', 0, 2 ** 32 - 1) },
-      { flags: '--from <snapshotId>', description: "start from a snapshot's world and clock (a fork; its clock and seed are the snapshot's)" },
+      { flags: '--from <snapshot>', description: "start from a snapshot's world and clock, by its id or name (a fork; its clock and seed are the snapshot's)" },
       { flags: '--hold-expiry <duration>', description: 'how long its holds wait to be captured before they are released (default: start --hold-expiry)' },
     ],
     run: (flags) => (ctx) =>
@@ -68,7 +71,7 @@ export const programmesCommands = [
         name: z.string().optional(),
         clock: z.string().optional().describe('freeze its clock here: now or an instant'),
         randomSeed: z.number().int().optional(),
-        from: z.string().optional().describe('a snapshot id: start from its world and clock'),
+        from: z.string().optional().describe('a snapshot id or name: start from its world and clock'),
         holdExpiry: z.string().optional().describe('how long its holds wait to be captured: 7d, 36h'),
       },
       data: (client, input) => createProgramme.data(client, input),

@@ -11,7 +11,7 @@ import { ApiError } from '../../client/operations.js';
 import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox } from '../../testing/harness.js';
 import { CommandFailed } from '../client.js';
-import { deleteProgramme } from './programmes.js';
+import { createProgramme, deleteProgramme } from './programmes.js';
 import { deleteSnapshot, exportSnapshot, restoreSnapshot, saveSnapshot } from './snapshot.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'snapshot-test-'));
@@ -45,6 +45,15 @@ describe('snapshots by name', () => {
     await expect(restoreSnapshot(cliContext(sb), { id: 'golden' })).rejects.toThrow(
       new CommandFailed('no snapshot of this programme is named "golden": `card-sandbox snapshot list` shows their ids and names'),
     );
+  });
+
+  it('makes a programme from the snapshot a name names, as restore does', async () => {
+    const { sb } = await withGolden();
+    const created = cliContext(sb, { json: true });
+    await createProgramme(created, { from: 'golden' });
+    const { id } = JSON.parse(created.stdout()) as { id: string };
+    expect((await sb.json('GET', `/_sandbox/world/counts?programme=${id}`, { token: false })).body).toMatchObject({ customers: 1 });
+    await expect(createProgramme(cliContext(sb), { from: 'silver' })).rejects.toThrow(/no snapshot of this programme is named "silver"/);
   });
 
   it('refuses a second snapshot of the same name with 409, keeping the first', async () => {
