@@ -7,12 +7,12 @@
  */
 import { each, is2xx, problem, shown, verdict, type Seen } from './records.js';
 import { answerOf } from './receiver-answers.js';
-import type { Check, Problem, ReportAttempt } from './types.js';
+import type { CheckVerdict, Problem, ReportAttempt } from './types.js';
 import { count } from '../words.js';
 
 const TITLE = 'The receiver answered 2xx to duplicates and to events out of order, and acted on each event once';
 
-export function duplicatesAndOrder(seen: Seen): Check {
+export function duplicatesAndOrder(seen: Seen): CheckVerdict {
   const touched = each(seen, (p) => p.attempts.filter((a) => a.fault === 'duplicate' || a.fault === 'reordered'));
   const notAcked = touched.filter(({ item }) => !is2xx(item.statusCode));
   const problems: Problem[] = notAcked.map(({ item, programme }) =>
@@ -39,7 +39,7 @@ export function duplicatesAndOrder(seen: Seen): Check {
       if (most <= 1 && !attempts.some((a) => a.attempt >= duplicate.attempt && a.processed !== null)) untold++;
     }
   }
-  return verdict('duplicates-and-order', TITLE, {
+  return verdict(TITLE, {
     exercised: touched.length > 0 || doubled > 0,
     failed: problems.length > 0,
     notJudged: untold

@@ -7,12 +7,12 @@
 import { FORGERIES, type Forgery } from '../webhook-faults.js';
 import { each, is2xx, is4xx, problem, shown, verdict, type Seen } from './records.js';
 import { answerOf } from './receiver-answers.js';
-import type { Check, Problem } from './types.js';
+import type { CheckVerdict, Problem } from './types.js';
 import { count } from '../words.js';
 
 const TITLE = 'The receiver refused every kind of forged delivery with a 4xx';
 
-export function forgedDeliveries(seen: Seen): Check {
+export function forgedDeliveries(seen: Seen): CheckVerdict {
   // An attempt forged before the kinds were recorded had its body changed.
   const forged = each(seen, (p) => p.attempts.filter((a) => a.fault === 'forged')).map(({ item, programme }) => ({
     item,
@@ -41,7 +41,7 @@ export function forgedDeliveries(seen: Seen): Check {
   const accepted = FORGERIES.filter((k) => kinds[k].accepted > 0);
   const notRefused = FORGERIES.filter((k) => kinds[k].otherwise > 0);
   const neverTried = FORGERIES.filter((k) => kinds[k].tried === 0);
-  return verdict('forged-deliveries', TITLE, {
+  return verdict(TITLE, {
     exercised: forged.length > 0,
     failed: problems.length > 0,
     notJudged: neverTried.length

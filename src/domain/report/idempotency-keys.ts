@@ -7,12 +7,12 @@
 import { Uuid } from '../formats.js';
 import { each, isWrite, problem, shown, verdict, type Seen } from './records.js';
 import { duplicates, retries } from './writes.js';
-import type { Check, Problem } from './types.js';
+import type { CheckVerdict, Problem } from './types.js';
 import { count } from '../words.js';
 
 const TITLE = 'Every state-changing request carried an Idempotency-Key, retries reused it, and no retry made a duplicate';
 
-export function idempotencyKeys(seen: Seen): Check {
+export function idempotencyKeys(seen: Seen): CheckVerdict {
   const writes = each(seen, (p) => p.requests.filter(isWrite));
   const problems: Problem[] = [];
   let withoutKey = 0;
@@ -55,7 +55,7 @@ export function idempotencyKeys(seen: Seen): Check {
     newKeys.length && `${count(newKeys.length, 'retry', 'retries')} under a new key or none`,
     doubles.length && `${count(doubles.length, 'duplicate')} made by retries`,
   ].filter(Boolean);
-  return verdict('idempotency-keys', TITLE, {
+  return verdict(TITLE, {
     exercised: writes.length > 0,
     failed: bad > 0,
     finding: bad

@@ -11,21 +11,33 @@ import { duplicatesAndOrder } from './duplicates-and-order.js';
 import { forgedDeliveries } from './forged-deliveries.js';
 import { idempotencyKeys } from './idempotency-keys.js';
 import { receiverAnswers } from './receiver-answers.js';
-import { prepare } from './records.js';
+import { prepare, type Seen } from './records.js';
 import { requestShapes } from './request-shapes.js';
 import { retries } from './retries.js';
 import { signatures } from './signatures.js';
 import { tokenRenewal } from './token-renewal.js';
-import { CHECK_STATUSES, type CheckStatus, type Report, type ReportInput } from './types.js';
+import { CHECK_STATUSES, type CheckStatus, type CheckVerdict, type Report, type ReportInput } from './types.js';
 
 export * from './types.js';
 export { SHAPE_WINDOW } from './request-shapes.js';
 
-const CHECKS = [signatures, idempotencyKeys, retries, tokenRenewal, receiverAnswers, forgedDeliveries, duplicatesAndOrder, requestShapes];
+/** The checks, by their stable ids (JUnit test names), in the order the report gives them. */
+const CHECKS = {
+  signatures,
+  'idempotency-keys': idempotencyKeys,
+  retries,
+  'token-renewal': tokenRenewal,
+  'receiver-answers': receiverAnswers,
+  'forged-deliveries': forgedDeliveries,
+  'duplicates-and-order': duplicatesAndOrder,
+  'request-shapes': requestShapes,
+} satisfies Record<string, (seen: Seen) => CheckVerdict>;
+export type CheckId = keyof typeof CHECKS;
+export const CHECK_IDS = Object.keys(CHECKS) as [CheckId, ...CheckId[]];
 
 export function goLiveReport(input: ReportInput): Report {
   const seen = prepare(input);
-  const checks = CHECKS.map((run) => run(seen));
+  const checks = Object.entries(CHECKS).map(([id, run]) => ({ id, ...run(seen) }));
   const summary = Object.fromEntries(CHECK_STATUSES.map((s) => [s, 0])) as Record<CheckStatus, number>;
   for (const c of checks) summary[c.status]++;
   let from = Infinity;

@@ -5,7 +5,7 @@
  */
 import type { ReportAttempt } from './types.js';
 import { each, is2xx, problem, shown, verdict, type Seen } from './records.js';
-import type { Check } from './types.js';
+import type { CheckVerdict } from './types.js';
 import { count } from '../words.js';
 
 const TITLE = 'The receiver answered every delivery with a 2xx within 10 s';
@@ -14,10 +14,10 @@ const RECEIVER_DEADLINE_MS = 10_000;
 /** How an attempt went, in a few words. */
 export const answerOf = (a: ReportAttempt) => (a.statusCode !== null ? `answered ${a.statusCode} in ${a.durationMs} ms` : (a.error ?? 'no answer'));
 
-export function receiverAnswers(seen: Seen): Check {
+export function receiverAnswers(seen: Seen): CheckVerdict {
   const real = each(seen, (p) => p.attempts.filter((a) => a.fault !== 'injected-status' && a.fault !== 'injected-timeout' && a.fault !== 'forged'));
   const bad = real.filter(({ item }) => !is2xx(item.statusCode) || item.durationMs > RECEIVER_DEADLINE_MS);
-  return verdict('receiver-answers', TITLE, {
+  return verdict(TITLE, {
     exercised: real.length > 0,
     failed: bad.length > 0,
     finding: bad.length

@@ -5,7 +5,7 @@
  */
 import { answeredBefore } from '../api-fault-kinds.js';
 import { MUTATIONS } from '../idempotency.js';
-import type { Check, CheckId, CheckStatus, NotJudged, Problem, ReportAttempt, ReportInput, ReportRequest } from './types.js';
+import type { CheckStatus, CheckVerdict, NotJudged, Problem, ReportAttempt, ReportInput, ReportRequest } from './types.js';
 
 /** How many requests or deliveries at fault a check shows. */
 export const SHOWN = 10;
@@ -78,10 +78,10 @@ export interface Verdict {
 }
 
 /** The check's status: a failure first, then what could not be judged; pass only when everything it names was seen to go right. */
-export function verdict(id: CheckId, title: string, v: Verdict): Check {
+export function verdict(title: string, v: Verdict): CheckVerdict {
   const notJudged = v.notJudged?.length ? v.notJudged : undefined;
   const status: CheckStatus = !v.exercised ? 'not exercised' : v.failed ? 'fail' : notJudged ? 'not judged' : 'pass';
   const hint =
     status === 'fail' ? v.fix : status === 'not exercised' ? v.exercise : status === 'not judged' ? notJudged!.map((n) => n.instead).join('; ') : undefined;
-  return { id, title, status, finding: v.finding, evidence: v.evidence, ...(notJudged && { notJudged }), ...(hint && { hint }) };
+  return { title, status, finding: v.finding, evidence: v.evidence, ...(notJudged && { notJudged }), ...(hint && { hint }) };
 }

@@ -6,14 +6,14 @@
  */
 import { each, problem, shown, verdict, type Seen } from './records.js';
 import { retries as retriesOf } from './writes.js';
-import type { Check, NotJudged, Problem } from './types.js';
+import type { CheckVerdict, NotJudged, Problem } from './types.js';
 import { count } from '../words.js';
 
 const TITLE = 'After a 5xx, a 429 or a dropped connection the client retried the write with the same Idempotency-Key, no sooner than Retry-After';
 /** How much earlier than Retry-After a retry may come: timers fire late, never this early. */
 export const RETRY_AFTER_LEEWAY_MS = 250;
 
-export function retries(seen: Seen): Check {
+export function retries(seen: Seen): CheckVerdict {
   const found = each(seen, (p) => retriesOf(p.requests));
   const problems: Problem[] = [];
   let gaveUp = 0;
@@ -55,7 +55,7 @@ export function retries(seen: Seen): Check {
       ]
     : [];
   const retried = found.filter(({ item }) => item.retry).length;
-  return verdict('retries', TITLE, {
+  return verdict(TITLE, {
     exercised: found.length > 0,
     failed: problems.length > 0,
     notJudged,

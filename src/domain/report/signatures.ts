@@ -5,13 +5,13 @@
  * judged by nothing.
  */
 import { answeredByFaultLab, each, isApi, problem, refusedAtAuthentication, shown, verdict, type Seen } from './records.js';
-import type { Check } from './types.js';
+import type { CheckVerdict } from './types.js';
 import { count } from '../words.js';
 
 const TITLE = 'Every request carried a valid RFC 9421 signature and a Content-Digest that matched its body';
 const FAILURES = new Set(['invalid_signature', 'invalid_content_digest']);
 
-export function signatures(seen: Seen): Check {
+export function signatures(seen: Seen): CheckVerdict {
   const api = each(seen, (p) => p.requests.filter(isApi));
   const checked = api.filter(({ item }) => item.verified);
   const failed = checked.filter(({ item }) => item.verification?.failures.some((f) => FAILURES.has(f.code)));
@@ -44,7 +44,7 @@ export function signatures(seen: Seen): Check {
               },
         ]
       : [];
-  return verdict('signatures', TITLE, {
+  return verdict(TITLE, {
     exercised: api.length > 0,
     failed: failed.length > 0,
     notJudged: unchecked,

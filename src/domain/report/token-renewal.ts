@@ -9,7 +9,7 @@
  * the machine's clock.
  */
 import { each, isTokenRequest, pathOf, problem, shown, tokenExpired, verdict, type Programme, type Seen } from './records.js';
-import type { Check, NotJudged, Problem, ReportRequest } from './types.js';
+import type { CheckVerdict, NotJudged, Problem, ReportRequest } from './types.js';
 import { count } from '../words.js';
 
 const TITLE = 'When its token expired the client got a new one, without a burst of 401s';
@@ -65,7 +65,7 @@ function episodes(p: Programme): Episode[] {
   return found;
 }
 
-export function tokenRenewal(seen: Seen): Check {
+export function tokenRenewal(seen: Seen): CheckVerdict {
   const found = each(seen, episodes);
   const problems: Problem[] = [];
   let unended = 0;
@@ -110,7 +110,7 @@ export function tokenRenewal(seen: Seen): Check {
     : [];
   const expired = each(seen, (p) => p.requests.filter(tokenExpired)).length;
   const longest = Math.max(0, ...found.map(({ item }) => item.afterNotice.length));
-  return verdict('token-renewal', TITLE, {
+  return verdict(TITLE, {
     exercised: found.length > 0,
     failed: problems.length > 0,
     notJudged,

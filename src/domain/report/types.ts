@@ -76,19 +76,6 @@ export interface ReportInput {
 export const CHECK_STATUSES = ['pass', 'fail', 'not judged', 'not exercised'] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
-/** The checks, by their stable ids (JUnit test names), in the order the report gives them. */
-export const CHECK_IDS = [
-  'signatures',
-  'idempotency-keys',
-  'retries',
-  'token-renewal',
-  'receiver-answers',
-  'forged-deliveries',
-  'duplicates-and-order',
-  'request-shapes',
-] as const;
-export type CheckId = (typeof CHECK_IDS)[number];
-
 /** A part of what a check names that the sandbox could not see: what, why, and what the integrator can do instead. */
 export interface NotJudged {
   what: string;
@@ -104,9 +91,9 @@ export interface Problem {
   programme?: string;
 }
 
-/** One check: what was judged, the verdict, what was seen, and how to fix or exercise it. */
+/** One check: its stable id (the JUnit test name, its key in `CHECKS`, index.ts), what was judged, the verdict, what was seen, and how to fix or exercise it. */
 export interface Check {
-  id: CheckId;
+  id: string;
   title: string;
   status: CheckStatus;
   /** One line: what was found — what failed, for a failure. */
@@ -118,6 +105,9 @@ export interface Check {
   /** How to fix a failure, or how to exercise the check. */
   hint?: string;
 }
+
+/** What a check finds: the check but for its id. */
+export type CheckVerdict = Omit<Check, 'id'>;
 
 /** The go-live report: its checks, with evidence, and coverage. */
 export interface Report {
