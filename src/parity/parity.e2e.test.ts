@@ -4,8 +4,9 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient } from '../client/create-client.js';
 import { createWallet } from '../companion/wallet.js';
-import { startParityUpstream, type ParityUpstream } from '../testing/parity-upstream.js';
+import { startHostileUpstream, startParityUpstream, type ParityUpstream } from '../testing/parity-upstream.js';
 import { freePort, runCli, spawnCli, waitForOutput } from '../testing/spawn.js';
+import { until } from '../testing/wait.js';
 import { JOURNEY } from './journey.js';
 import type { ParityReport } from './report.js';
 
@@ -59,6 +60,8 @@ describe('against an upstream that is a card-sandbox', () => {
       path: '/v1/accounts/{accountId}/cards',
     });
     expect(JSON.parse(readFileSync(jsonFile, 'utf8'))).toEqual(report);
+    expect(run.stderr).toContain(`wrote the JUnit report to ${xmlFile}\n`);
+    expect(run.stderr).toContain(`wrote the JSON report to ${jsonFile}\n`);
 
     const suite = junit(xmlFile).testsuites.testsuite;
     expect(suite).toMatchObject({ tests: String(JOURNEY.length), failures: '0', errors: '0', skipped: '0' });
@@ -171,4 +174,87 @@ describe('--dry-run', () => {
     expect(json.stderr).toContain('and no signing key.');
     expect((await upstream.journal()).length).toBe(before);
   });
+});
+
+describe('an upstream that misbehaves', () => {
+  const flags = (url: string, ...more: string[]) => ['parity', '--upstream', url, '--api-key', 'k', '--api-secret', 's', ...more];
+
+  test('a redirect is never followed with the credentials: exit 2, one line saying so', async () => {
+    const hostile = await startHostileUpstream('redirect');
+    try {
+      const run = await runCli(flags(hostile.url));
+      expect(run.code).toBe(2);
+      expect(run.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(
+          /^error cannot run: http:\/\/127\.0\.0\.1:\d+ redirected POST \/v1\/auth\/token \(307 to http:\/\/127\.0\.0\.1:\d+\/v1\/auth\/token\); parity follows no redirect/,
+        ),
+      ]);
+      expect(hostile.seen).toEqual([]);
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  test('an answer without end is read no further than its bound: exit 2 saying so', async () => {
+    const hostile = await startHostileUpstream('huge');
+    try {
+      const run = await runCli(flags(hostile.url));
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^error cannot run: no token: an answer larger than 8 MiB, not read at /);
+      expect(hostile.written).toBeLessThan(256 * 1_048_576);
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  test('an upstream that stops answering: each request ends at --request-timeout, the run at --timeout, exit 2 saying which', { timeout: 60_000 }, async () => {
+    const hostile = await startHostileUpstream('hang');
+    try {
+      const run = await runCli(flags(hostile.url, '--request-timeout', '1s', '--timeout', '3s'));
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^error stopped after \\d+ of ${JOURNEY.length} steps: the run's deadline \\(--timeout 3s\\) passed; what it made on the upstream was cleaned up$`,
+          'm',
+        ),
+      );
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  test('Ctrl-C ends the request in flight at once, however long it may take', { timeout: 60_000 }, async () => {
+    const hostile = await startHostileUpstream('hang');
+    try {
+      const run = spawnCli(flags(hostile.url, '--request-timeout', '1h', '--timeout', '2h'));
+      await until(() => hostile.received.includes('GET /v1/chains'), 'a request the upstream never answers');
+      run.child.kill('SIGINT');
+      const { code, stderr } = await run.exited;
+      expect(code).toBe(2);
+      expect(stderr).toMatch(new RegExp(`^error stopped after \\d+ of ${JOURNEY.length} steps; what it made on the upstream was cleaned up$`, 'm'));
+      expect(hostile.closed).toBeGreaterThan(0);
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  test.each([
+    ['--timeout', 'soon'],
+    ['--request-timeout', '0s'],
+  ])('%s %s: exit 2 saying what it takes', async (flag, value) => {
+    const run = await runCli(flags('http://127.0.0.1:9/v1', flag, value));
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: `error ${flag} must be a duration from 1s to 24h, such as "15m" or "30s"; got "${value}"\n` });
+  });
+});
+
+test('a --signing-key-id the upstream does not know: the first signed request stops the run, exit 2 naming the cause', { timeout: 60_000 }, async () => {
+  const before = (await upstream.journal()).length;
+  const run = await runCli(['parity', ...credentials(), '--signing-key', upstream.privateKeyFile, '--signing-key-id', 'not-the-key']);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(
+    /^error cannot run: the upstream refused the first signed request \(chains: GET \/v1\/chains\) with 400 invalid_signature.*; check --signing-key and --signing-key-id$/m,
+  );
+  const sent = (await upstream.journal()).slice(before).map((r) => `${r.method} ${r.path}`);
+  // Nothing was made: the writes sent were for tokens only.
+  expect(sent.filter((r) => !r.startsWith('GET'))).toEqual(['POST /v1/auth/token', 'POST /v1/auth/token']);
 });

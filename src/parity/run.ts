@@ -6,10 +6,10 @@
 import { compareAnswers } from './compare.js';
 import type { Difference } from './difference.js';
 import { poll, POLL_LIMIT_MS } from './poll.js';
-import type { Received } from './side.js';
+import { CannotRun, type Received } from './side.js';
 import type { SideRun } from './side-run.js';
 import { compareTracks, type TrackRecord } from './states.js';
-import type { Step } from './step.js';
+import { operationOf, type Step } from './step.js';
 
 /** What one side did in one step. */
 export interface SideResult {
@@ -54,13 +54,31 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The first signed request refused for its signature means the key or its id is wrong: every
+ * signed step after it would be refused too, so the run stops there, naming the cause.
+ */
+function checkSignature(step: Step, answer: Received): void {
+  const code = (answer.body as { code?: unknown } | undefined)?.code;
+  if (answer.status === undefined || answer.status < 400 || typeof code !== 'string' || !/signature|signing/.test(code)) return;
+  const detail = (answer.body as { detail?: unknown }).detail;
+  throw new CannotRun(
+    `the upstream refused the first signed request (${step.id}: ${operationOf(step.operationId).method} ${operationOf(step.operationId).path}) with ${answer.status} ${code}${typeof detail === 'string' ? `: ${detail}` : ''}; check --signing-key and --signing-key-id`,
+  );
+}
+
 export async function runJourney({ journey, upstream, local, pollLimitMs = POLL_LIMIT_MS, onStep, signal }: RunOptions): Promise<StepResult[]> {
   const results: StepResult[] = [];
+  let signed = false;
   for (const step of journey) {
     if (signal?.aborted) break;
     const startedAt = new Date();
     const started = performance.now();
     const [u, l] = await Promise.all([runSide(upstream, step, pollLimitMs, signal), runSide(local, step, pollLimitMs, signal)]);
+    if (!signed && !operationOf(step.operationId).path.startsWith('/v1/auth/')) {
+      signed = true;
+      checkSignature(step, u.answer);
+    }
     const result = { step, upstream: u, local: l, differences: differencesOf(u, l, { upstream, local }), startedAt, ms: performance.now() - started };
     results.push(result);
     onStep?.(result);

@@ -18,6 +18,8 @@ export interface SideOptions {
   /** The key requests are signed with, registered under `keyId`. */
   keyId: string;
   privateKey: KeyObject;
+  /** How long one request may take before it counts as unanswered, ms. */
+  requestTimeoutMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -40,11 +42,32 @@ export interface Received extends Answer {
   ms: number;
 }
 
-/** The side could not be used at all: its API does not answer, or refuses the credentials. */
+/** The side could not be used at all: its API does not answer, refuses the credentials, or redirects. */
 export class CannotRun extends Error {}
 
-/** How long a request may take before it counts as unanswered. */
-const REQUEST_TIMEOUT_MS = 30_000;
+/** How long a request may take before it counts as unanswered, by default (`--request-timeout`). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The most of one answer parity reads: a larger one is cut off, and is an answer with `none`. */
+export const MAX_ANSWER_BYTES = 8 * 1_048_576;
+
+class TooLarge extends Error {}
+
+/** The answer's body as text, read no further than MAX_ANSWER_BYTES. */
+async function boundedText(res: Response): Promise<string> {
+  if (Number(res.headers.get('Content-Length') ?? 0) > MAX_ANSWER_BYTES) {
+    await res.body?.cancel();
+    throw new TooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const chunk of (res.body ?? []) as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    if (bytes > MAX_ANSWER_BYTES) throw new TooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 const reasonOf = (error: unknown) => {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -62,12 +85,17 @@ export interface Side {
   registerKey(): Promise<void>;
   /** Removes the signing key parity registered (DELETE /v1/auth/signing). */
   removeKey(): Promise<Received>;
+  /** From now on, requests in flight and to come end once `signal` aborts (the run stopping, its deadline). */
+  stopOn(signal: AbortSignal | undefined): void;
 }
 
 export function createSide(options: SideOptions): Side {
   const base = options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   const send = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   let token: string | undefined;
+  let stop: AbortSignal | undefined;
+  const whyAborted = (timeout: AbortSignal) => (timeout.aborted ? `none within ${timeoutMs / 1000} s` : 'the run stopped');
 
   const request = async (req: Request): Promise<Received> => {
     const url = `${base}${req.path}${req.query ? `?${new URLSearchParams(req.query)}` : ''}`;
@@ -92,9 +120,27 @@ export function createSide(options: SideOptions): Side {
       });
     }
     const started = performance.now();
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
+    let res: Response;
     try {
-      const res = await send(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) } as RequestInit);
-      const text = await res.text();
+      // Never followed: a redirect would carry the credentials, the token or a signed body to another host.
+      res = await send(url, { ...init, signal, redirect: 'manual' } as RequestInit);
+    } catch (error) {
+      return {
+        none: `no answer: ${signal.aborted ? whyAborted(timeout) : reasonOf(error)}`,
+        ms: performance.now() - started,
+        ...(idempotencyKey && { idempotencyKey }),
+      };
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      throw new CannotRun(
+        `${base} redirected ${req.method} ${req.path} (${res.status}${res.headers.has('Location') ? ` to ${res.headers.get('Location')}` : ''}); parity follows no redirect, so that your credentials go to no other host: give --upstream the URL it redirects to, if you trust it`,
+      );
+    }
+    try {
+      const text = await boundedText(res);
       const contentType = res.headers.get('Content-Type') ?? '';
       let body: unknown = text === '' ? undefined : text;
       if (text !== '' && /json/i.test(contentType)) {
@@ -106,7 +152,13 @@ export function createSide(options: SideOptions): Side {
       }
       return { status: res.status, contentType, body, ms: performance.now() - started, ...(idempotencyKey && { idempotencyKey }) };
     } catch (error) {
-      return { none: `no answer: ${reasonOf(error)}`, ms: performance.now() - started, ...(idempotencyKey && { idempotencyKey }) };
+      const why =
+        error instanceof TooLarge
+          ? `an answer larger than ${MAX_ANSWER_BYTES / 1_048_576} MiB, not read`
+          : signal.aborted
+            ? whyAborted(timeout)
+            : reasonOf(error);
+      return { none: `no answer: ${why}`, ms: performance.now() - started, ...(idempotencyKey && { idempotencyKey }) };
     }
   };
 
@@ -140,5 +192,8 @@ export function createSide(options: SideOptions): Side {
       if (answer.status === undefined || answer.status >= 300) throw refused('the signing key was not registered', answer);
     },
     removeKey: () => request({ method: 'DELETE', path: '/v1/auth/signing', body: { signingKeyId: options.keyId } }),
+    stopOn(signal) {
+      stop = signal;
+    },
   };
 }

@@ -6,6 +6,7 @@
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningCli } from './spawn.js';
@@ -63,5 +64,57 @@ export async function startParityUpstream(): Promise<ParityUpstream> {
       await sandbox.stop();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * An upstream that misbehaves at the HTTP level, for what parity must survive: `redirect` answers
+ * every request with a 307 to `target` (which records what reaches it), `huge` answers the token
+ * request with an endless body, `hang` takes the token and the signing key and then never answers again. Records how
+ * many bytes it wrote and whether the client went away.
+ */
+export async function startHostileUpstream(behaviour: 'redirect' | 'huge' | 'hang') {
+  const seen: string[] = [];
+  const received: string[] = [];
+  let written = 0;
+  let closed = 0;
+  const target = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.end();
+  });
+  const server = createServer((req, res) => {
+    received.push(`${req.method} ${req.url}`);
+    res.on('close', () => closed++);
+    if (behaviour === 'redirect') return res.writeHead(307, { Location: `${url(target)}${req.url}` }).end();
+    // The token and the signing key are taken; nothing after them is answered.
+    if (behaviour === 'hang' && req.url === '/v1/auth/token')
+      return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ token: 't', expiresIn: 3600 }));
+    if (behaviour === 'hang' && req.url === '/v1/auth/signing') return res.writeHead(204).end();
+    if (behaviour === 'hang') return;
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    const chunk = Buffer.alloc(1_048_576, 'x');
+    const more = () => {
+      while (!res.destroyed && written < 1_073_741_824) {
+        written += chunk.length;
+        if (!res.write(chunk)) return res.once('drain', more);
+      }
+    };
+    more();
+  });
+  const url = (s: typeof server) => `http://127.0.0.1:${(s.address() as { port: number }).port}`;
+  await Promise.all([server, target].map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))));
+  return {
+    url: `${url(server)}/v1`,
+    /** What reached the host the redirects point to. */
+    seen,
+    /** What reached this upstream. */
+    received,
+    get written() {
+      return written;
+    },
+    get closed() {
+      return closed;
+    },
+    close: () => Promise.all([server, target].map((s) => (s.closeAllConnections(), new Promise((resolve) => s.close(resolve))))),
   };
 }

@@ -7,10 +7,12 @@
  */
 import { createPrivateKey, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseDuration } from '../../domain/duration.js';
 import { writeFileAtomicSync } from '../../kernel/files.js';
 import { UnreachableError } from '../../client/control.js';
 import { ApiError } from '../../client/operations.js';
-import { cleanUp } from '../../parity/clean-up.js';
+import { cleanUp, cleanUpSaid } from '../../parity/clean-up.js';
 import { JOURNEY } from '../../parity/journey.js';
 import { notice } from '../../parity/notice.js';
 import { junitXml, parityReport, stepHeader, tableRows, type ParityReport } from '../../parity/report.js';
@@ -37,6 +39,21 @@ export interface ParityOptions {
   junit?: string;
   out?: string;
   dryRun?: boolean;
+  /** The whole run's deadline, a duration (`15m`). */
+  timeout?: string;
+  /** One request's, a duration (`30s`). */
+  requestTimeout?: string;
+}
+
+const DEFAULT_TIMEOUT = '15m';
+const DEFAULT_REQUEST_TIMEOUT = '30s';
+
+/** A deadline flag's milliseconds: a duration from 1 s to 24 h. */
+function deadline(flag: string, raw: string): number {
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < 1_000 || ms > 86_400_000)
+    throw new CannotStart(`${flag} must be a duration from 1s to 24h, such as "15m" or "30s"; got "${raw}"`);
+  return ms;
 }
 
 /** Why parity cannot start or go on: said in one line, exit 2. */
@@ -121,9 +138,13 @@ export async function parity(io: Io, options: ParityOptions, env: Record<string,
   };
   let upstreamBase: string;
   let key: ReturnType<typeof upstreamKey>;
+  let runMs: number;
+  let requestTimeoutMs: number;
   try {
     upstreamBase = upstreamUrl(options.upstream);
     key = upstreamKey(options);
+    runMs = deadline('--timeout', options.timeout ?? DEFAULT_TIMEOUT);
+    requestTimeoutMs = deadline('--request-timeout', options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT);
   } catch (error) {
     if (error instanceof CannotStart) return cannot(error.message);
     throw error;
@@ -141,7 +162,18 @@ export async function parity(io: Io, options: ParityOptions, env: Record<string,
     unknownId: randomUUID(),
     walletKeys: [1, 2, 3].map(() => `0x${randomBytes(32).toString('hex')}`),
   };
-  const upstream = createSide({ baseUrl: upstreamBase, apiKey: options.apiKey, apiSecret: options.apiSecret, keyId: key.keyId, privateKey: key.privateKey });
+  // Ctrl-C, SIGTERM or the run's deadline: requests in flight end, and no step starts after them.
+  const expired = AbortSignal.timeout(runMs);
+  const stopping = signal ? AbortSignal.any([signal, expired]) : expired;
+  const upstream = createSide({
+    baseUrl: upstreamBase,
+    apiKey: options.apiKey,
+    apiSecret: options.apiSecret,
+    keyId: key.keyId,
+    privateKey: key.privateKey,
+    requestTimeoutMs,
+  });
+  upstream.stopOn(stopping);
   const upstreamRun = createSideRun(upstream, values);
   let local: Awaited<ReturnType<typeof localProgramme>>;
   try {
@@ -156,35 +188,62 @@ export async function parity(io: Io, options: ParityOptions, env: Record<string,
 
   const startedAt = new Date();
   let results: StepResult[] = [];
+  /** What the clean-up could not end; -1 when it stopped. */
+  let left = 0;
+  let failed: string | undefined;
   let registered = false;
   try {
     const localKey = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey;
-    const localSide = createSide({ baseUrl: local.url, apiKey: local.apiKey, apiSecret: local.apiSecret, keyId: randomUUID(), privateKey: localKey });
+    const localSide = createSide({
+      baseUrl: local.url,
+      apiKey: local.apiKey,
+      apiSecret: local.apiSecret,
+      keyId: randomUUID(),
+      privateKey: localKey,
+      requestTimeoutMs,
+    });
+    localSide.stopOn(stopping);
     await localSide.connect();
     await localSide.registerKey();
     if (key.own) {
       await upstream.registerKey();
       registered = true;
     }
-    results = await runJourney({ journey: JOURNEY, upstream: upstreamRun, local: createSideRun(localSide, values), signal });
+    results = await runJourney({ journey: JOURNEY, upstream: upstreamRun, local: createSideRun(localSide, values), signal: stopping });
   } catch (error) {
     // Exit 1 says "a difference": anything else that stops the run is exit 2, with what the clean-up below did.
-    return cannot(`cannot run: ${(error as Error).message}`);
+    // Stopping ends what was in flight: said below as a stop, not as a failure.
+    if (!stopping.aborted) failed = `cannot run: ${(error as Error).message}`;
   } finally {
-    for (const line of await cleanUp(upstreamRun).catch((error: unknown) => [`stopped: ${(error as Error).message}`]))
-      io.err(`clean-up on the upstream: ${line}`);
+    // The clean-up runs whatever stopped the run, each request within --request-timeout.
+    upstream.stopOn(undefined);
+    const cleaned = await cleanUp(upstreamRun).catch((error: unknown) => ({ lines: [`stopped: ${(error as Error).message}`], left: -1 }));
+    for (const line of cleaned.lines) io.err(`clean-up on the upstream: ${line}`);
+    left = cleaned.left;
     if (registered) {
-      const removed = await upstream.removeKey();
-      if (removed.status === undefined || removed.status >= 300)
+      const removed = await upstream.removeKey().catch((error: unknown) => ({ none: (error as Error).message, status: undefined }));
+      if (removed.status === undefined || removed.status >= 300) {
         io.err(`clean-up on the upstream: signing key ${key.keyId} not deleted (${removed.none ?? removed.status})`);
+        left = left < 0 ? left : left + 1;
+      }
     }
     await local.done();
   }
 
-  if (results.length < JOURNEY.length) return cannot(`stopped after ${results.length} of ${JOURNEY.length} steps; what it made on the upstream was cleaned up`);
+  if (failed !== undefined) return cannot(left === 0 ? failed : `${failed}; ${cleanUpSaid(left)}`);
+  if (results.length < JOURNEY.length) {
+    const why = expired.aborted ? `: the run's deadline (--timeout ${options.timeout ?? DEFAULT_TIMEOUT}) passed` : '';
+    return cannot(`stopped after ${results.length} of ${JOURNEY.length} steps${why}; ${cleanUpSaid(left)}`);
+  }
   const report = parityReport(upstreamBase, `${local.url}/v1`, results);
-  if (options.junit !== undefined) writeFileAtomicSync(options.junit, junitXml(report, results, startedAt));
-  if (options.out !== undefined) writeFileAtomicSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
+  if (options.junit !== undefined) {
+    writeFileAtomicSync(options.junit, junitXml(report, results, startedAt));
+    io.err(`wrote the JUnit report to ${resolve(options.junit)}`);
+  }
+  if (options.out !== undefined) {
+    writeFileAtomicSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
+    io.err(`wrote the JSON report to ${resolve(options.out)}`);
+  }
   if (options.json) io.json(report);
   else printTable(io, report);
   return report.summary.differing > 0 ? EXIT_DIFFERENT : EXIT_SAME;
@@ -210,6 +269,11 @@ export const parityCommand = command<ParityOptions>({
     { flags: '--junit <file>', description: 'also write it as JUnit XML: a test case per step' },
     { flags: '--out <file>', description: 'also write the JSON report to this file' },
     { flags: '--dry-run', description: 'print the steps and what it would touch, and send nothing' },
+    {
+      flags: '--timeout <duration>',
+      description: `the whole run's deadline: past it, the step in flight ends and the clean-up runs (default ${DEFAULT_TIMEOUT})`,
+    },
+    { flags: '--request-timeout <duration>', description: `how long one request may take before it counts as unanswered (default ${DEFAULT_REQUEST_TIMEOUT})` },
   ],
   examples: [
     `parity ${EXAMPLE} --signing-key client.key --signing-key-id $KEY_ID`,
