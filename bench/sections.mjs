@@ -5,7 +5,53 @@
 import { PARITY_RUNS, parityRuns } from './phases/parity.mjs';
 import { programmeCosts } from './phases/programmes.mjs';
 import { PENDING_RETRIES, retriesAfterRestore, SNAPSHOT_CUSTOMERS, snapshotCosts } from './phases/snapshots.mjs';
+import { advanceWithFailures, DEAD_PORT_CUSTOMERS, deadPortAdvances, FAILING_DELIVERIES } from './phases/webhooks.mjs';
 import { fixed, ms, row } from './lib/report.mjs';
+
+/** Time travel with failing deliveries: the 24 h advance to a receiver answering 500, and the 30 d advance to a dead port, quiet and busy. */
+export async function advanceRows({ phase, nodeArgs, rows, notes, targets: TARGETS }) {
+  const a = await phase('24 h advance', () => advanceWithFailures(nodeArgs));
+  const result = a.seconds === undefined ? `failed: ${a.error}` : `${fixed(a.seconds, 2)} s, ${fixed(a.attempts)} attempts`;
+  rows.push(
+    row(
+      `clock advance 24h, ${fixed(FAILING_DELIVERIES)} failing deliveries pending`,
+      {},
+      result,
+      `≤ ${TARGETS.advanceSeconds} s`,
+      a.seconds !== undefined && a.seconds <= TARGETS.advanceSeconds,
+    ),
+  );
+  notes.push(
+    `24 h advance: ${a.pendingBefore} deliveries pending before; the advance answered ran=${a.ran}; the receiver counted ${a.attempts} attempts during it; states afterwards ${JSON.stringify(a.after)}.`,
+  );
+
+  const { quiet, busy } = await phase('30 d advance to a dead port', () => deadPortAdvances(nodeArgs));
+  const outcome = (run) =>
+    run.seconds === undefined ? `failed: ${run.error}` : `${fixed(run.seconds, 2)} s, ${fixed(run.ran)} attempts, ${fixed(run.cpuSeconds, 2)} s of sandbox CPU`;
+  rows.push(
+    row(
+      `clock advance 30d, ${DEAD_PORT_CUSTOMERS} customers' deliveries failing to a dead port`,
+      {},
+      outcome(quiet),
+      `≤ ${TARGETS.advanceSeconds} s`,
+      quiet.seconds !== undefined && quiet.seconds <= TARGETS.advanceSeconds,
+    ),
+  );
+  const ofQuiet = quiet.seconds && busy.seconds ? busy.seconds / quiet.seconds : undefined;
+  rows.push(
+    row(
+      `… the same with both cores kept busy (${busy.busy} shell loops)`,
+      {},
+      `${outcome(busy)}${ofQuiet ? `; ${fixed(ofQuiet, 2)}× quiet` : ''}`,
+      `≤ ${TARGETS.busyOfQuiet}× quiet`,
+      ofQuiet !== undefined && ofQuiet <= TARGETS.busyOfQuiet,
+    ),
+  );
+  notes.push(
+    `30 d advance to a dead port: ${quiet.pendingBefore} deliveries pending before (each refused twice in real time first); states afterwards ${JSON.stringify(quiet.after)}; ` +
+      `with ${busy.busy} \`while :; do :; done\` loops running through it, ${busy.pendingBefore} pending before, states afterwards ${JSON.stringify(busy.after)}.`,
+  );
+}
 
 /** Many programmes: making one, its first request, its memory and the idle CPU of many. */
 export async function programmeRows({ phase, nodeArgs, rows, notes, targets: TARGETS }) {

@@ -32,7 +32,7 @@ const why = !existsSync(BUILT)
       ? 'the sources changed since the last build'
       : undefined;
 if (why !== undefined) {
-  process.stderr.write(`card-sandbox: ${why}; building first (npm run build, about half a minute)…\n`);
+  process.stderr.write(`card-sandbox: ${why}; building first (npm run build, about a minute)…\n`);
   const started = Date.now();
   const npm = process.env.npm_execpath;
   const result = npm

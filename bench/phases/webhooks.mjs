@@ -1,15 +1,20 @@
 /**
- * The webhook phases: signed deliveries per second to a loopback receiver answering 200, and how
+ * The webhook phases: signed deliveries per second to a loopback receiver answering 200, how
  * long `POST /_sandbox/clock/advance {"by":"24h"}` takes with 1,000 failing deliveries pending
- * (receiver answering 500), with the attempts it ran. Events are made by POST /_sandbox/seed: one
- * request writes a whole world, so the deliveries queue up faster than the dispatcher drains them.
+ * (receiver answering 500), with the attempts it ran, and how long `{"by":"30d"}` takes for a seeded
+ * world whose deliveries go to a port nobody listens on, quiet and with both cores kept busy.
+ * Events are made by POST /_sandbox/seed: one request writes a whole world, so the deliveries queue
+ * up faster than the dispatcher drains them.
  */
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { signRate } from '../lib/p384.mjs';
 import { startReceiver } from '../lib/receiver.mjs';
-import { call, seedWorld, startSandbox, threadCpuMs, token } from '../lib/sandbox.mjs';
+import { call, cpuMs, freePort, seedWorld, startSandbox, threadCpuMs, token } from '../lib/sandbox.mjs';
 
 export const DELIVERY_CUSTOMERS = 300;
 export const FAILING_DELIVERIES = 1000;
+export const DEAD_PORT_CUSTOMERS = 86;
 const DELIVERY_TIMEOUT_MS = 120_000;
 const ADVANCE_TIMEOUT_MS = 300_000;
 const WEBHOOK_TYPES = ['customer.updated', 'account.updated', 'card.updated', 'authorisation.updated', 'transaction.updated'];
@@ -112,3 +117,41 @@ export async function advanceWithFailures(nodeArgs = []) {
     await sandbox.stop();
   }
 }
+
+/**
+ * `clock advance 30d` for DEAD_PORT_CUSTOMERS seeded customers (each with an account and a card)
+ * whose deliveries go to a loopback port nobody listens on: every attempt of a month of retries is
+ * a refused connection. With `busy`, that many shell loops (`while :; do :; done`) keep the cores
+ * busy during the advance, and are killed after it.
+ */
+export async function advanceToDeadPort(nodeArgs = [], { busy = 0 } = {}) {
+  const sandbox = await startSandbox(['--verify', 'off', '--clock', 'now'], { nodeArgs });
+  const loops = [];
+  try {
+    const callbackUrl = `http://127.0.0.1:${await freePort()}/hooks`;
+    await seedWorld(sandbox.url, DEAD_PORT_CUSTOMERS, { webhooks: [{ callbackUrl, types: [...WEBHOOK_TYPES] }] });
+    // In real time the first attempts and the immediate retries are refused; the next waits 1 s of the frozen clock.
+    await new Promise((r) => setTimeout(r, 1000));
+    const before = await deliveryStates(sandbox.url);
+    for (let i = 0; i < busy; i++) loops.push(spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+    const cpuBefore = cpuMs(sandbox.pid);
+    const started = performance.now();
+    const result = await call(sandbox.url, 'POST', '/_sandbox/clock/advance', { body: { by: '30d' }, timeoutMs: ADVANCE_TIMEOUT_MS }).catch((error) => ({
+      error: error.message,
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = (cpuMs(sandbox.pid) - cpuBefore) / 1000;
+    for (const loop of loops) loop.kill('SIGKILL');
+    const after = await deliveryStates(sandbox.url);
+    return { busy, pendingBefore: before.pending, seconds: result.error ? undefined : seconds, cpuSeconds, error: result.error, ran: result.ran, after };
+  } finally {
+    for (const loop of loops) loop.kill('SIGKILL');
+    await sandbox.stop();
+  }
+}
+
+/** The dead-port advance quiet, then with every core kept busy. */
+export const deadPortAdvances = async (nodeArgs = []) => ({
+  quiet: await advanceToDeadPort(nodeArgs),
+  busy: await advanceToDeadPort(nodeArgs, { busy: availableParallelism() }),
+});

@@ -42,7 +42,7 @@ test('npm start builds when dist/ is missing or its sources changed, and not whe
 
   const missing = npmStart();
   expect(missing.status).toBe(0);
-  expect(missing.stderr).toContain('card-sandbox: dist/card-sandbox.cjs is missing; building first (npm run build, about half a minute)…\n');
+  expect(missing.stderr).toContain('card-sandbox: dist/card-sandbox.cjs is missing; building first (npm run build, about a minute)…\n');
   expect(missing.stderr).toMatch(/card-sandbox: built in \d+ s\n/);
   expect(called()).toBe('build\nstarted start --port 5000\n');
 
@@ -60,7 +60,7 @@ test('npm start builds when dist/ is missing or its sources changed, and not whe
 
   writeFileSync(join(clone, 'src/a.ts'), '{ "changed": true }');
   const stale = npmStart();
-  expect(stale.stderr).toContain('card-sandbox: the sources changed since the last build; building first (npm run build, about half a minute)…\n');
+  expect(stale.stderr).toContain('card-sandbox: the sources changed since the last build; building first (npm run build, about a minute)…\n');
   expect(called()).toBe('build\nstarted start --port 5000\nstarted start --port 5000\nbuild\nstarted start --port 5000\n');
 
   // A dist/ built before builds were recorded is judged by file times.

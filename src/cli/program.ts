@@ -24,6 +24,7 @@ import { authoriseCommand } from './commands/authorise.js';
 import { clockCommands } from './commands/clock.js';
 import { eventsCommands } from './commands/events.js';
 import { feesCommands } from './commands/fees.js';
+import { balanceCommands } from './commands/balance.js';
 import { healthCommand } from './commands/health.js';
 import { listenCommand } from './commands/listen.js';
 import { listCommands } from './commands/lists.js';
@@ -69,6 +70,7 @@ export const COMMANDS: readonly Declaration[] = [
   ...simulateCommands,
   authoriseCommand,
   ...moneyCommands,
+  ...balanceCommands,
   ...feesCommands,
   ...programmesCommands,
   ...snapshotCommands,

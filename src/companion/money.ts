@@ -1,10 +1,10 @@
 /**
  * The money path's controls in the test companion (docs/companion.md: The money path): the
  * sandbox's own simulator controls — capture part of a hold, reverse a debit, refund on a card,
- * block, suspend or reinstate a card, fail an account — and the programme's fees, each one call
+ * block, suspend or reinstate a card, fail an account, read or set an account's balance — and the programme's fees, each one call
  * of the control plane (docs/money-path.md).
  */
-import type { Account, Card, Fees, Operations, Transaction } from '../client/control.generated.js';
+import type { Account, Card, Fees, Funds, Operations, Transaction } from '../client/control.generated.js';
 import type { ControlClient } from '../client/control.js';
 
 /** The body of a refund: `{ amount, currency, merchant?, transactionId? }`. */
@@ -22,6 +22,10 @@ export interface SandboxSimulator {
   reinstateCard(cardId: string): Promise<Card>;
   /** Fails an account still initiating or pending. */
   failAccount(accountId: string): Promise<Account>;
+  /** The account's funds in its currency: `{ balance, held, available }` (docs/money-path.md: Funds). */
+  balance(accountId: string): Promise<Funds>;
+  /** Sets the account's balance (`"100"`); what is held stays held. */
+  setBalance(accountId: string, amount: string): Promise<Funds>;
 }
 
 export interface SandboxFees {
@@ -42,6 +46,8 @@ export function simulatorOf(control: ControlClient): SandboxSimulator {
     suspendCard: (cardId) => control.suspendCard(cardId),
     reinstateCard: (cardId) => control.reinstateCard(cardId),
     failAccount: (accountId) => control.failAccount(accountId),
+    balance: (accountId) => control.getBalance(accountId),
+    setBalance: (accountId, amount) => control.setBalance(accountId, { amount }),
   };
 }
 

@@ -1,8 +1,10 @@
 /**
- * Options of issuing and the money path: the cards issued and how long holds wait.
+ * Options of issuing and the money path: the cards issued, how long holds wait and what new accounts hold.
  */
 import { DEFAULT_HOLD_EXPIRY_MS, holdExpiryProblem } from '../domain/authorisation.js';
 import { parseDuration } from '../domain/duration.js';
+import { balanceProblem, DEFAULT_STARTING_BALANCE } from '../domain/funds.js';
+import { normalise } from '../domain/money.js';
 import { NETWORKS, type Network } from '../domain/pan.js';
 import { bool, ConfigError, oneOf, str } from './parsers.js';
 import { spec } from './spec.js';
@@ -44,6 +46,18 @@ export const ISSUING_OPTIONS = [
       const problem = holdExpiryProblem(ms);
       if (problem) throw new ConfigError(`${problem}, got "${raw}"`);
       return ms!;
+    },
+  }),
+  spec({
+    key: 'startingBalance',
+    flag: '--starting-balance <amount>',
+    env: 'CARD_SANDBOX_STARTING_BALANCE',
+    default: DEFAULT_STARTING_BALANCE,
+    doc: "The balance a new account's smart account starts with, in its currency, in programmes made without their own `startingBalance` (docs/money-path.md: Funds)",
+    parse: (raw) => {
+      const problem = balanceProblem(raw);
+      if (problem) throw new ConfigError(problem);
+      return normalise(raw);
     },
   }),
 ] as const;

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'customer_not_active',
   'account_not_active',
   'card_not_active',
+  'insufficient_funds',
   'card_limit_reached',
   'customer_not_pending',
   'card_not_issuing',

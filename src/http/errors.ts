@@ -30,6 +30,7 @@ export const PROBLEMS = {
   customer_not_active: { status: 400, title: 'Invalid request' },
   account_not_active: { status: 400, title: 'Invalid request' },
   card_not_active: { status: 400, title: 'Invalid request' },
+  insufficient_funds: { status: 400, title: 'Invalid request' },
   card_limit_reached: { status: 400, title: 'Invalid request' },
   customer_not_pending: { status: 400, title: 'Invalid request' },
   card_not_issuing: { status: 400, title: 'Invalid request' },

@@ -11,6 +11,7 @@ import { iso, readClockOption } from '../domain/instant.js';
 import type { Config } from '../config/index.js';
 import { echo } from '../domain/echo.js';
 import { fail } from '../domain/errors.js';
+import { normalise } from '../domain/money.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { cryptoRandom, seededRandom, type Ids, type Random } from '../kernel/ids.js';
 import { putCredential } from '../services/auth.js';
@@ -41,7 +42,7 @@ export function createProgrammeOperations({ store, config, registry, ids, random
   const insertRow = (
     id: string,
     name: string,
-    options: { clockFrozenAt?: number | undefined; randomSeed?: number | undefined; holdExpiryMs?: number | undefined },
+    options: { clockFrozenAt?: number | undefined; randomSeed?: number | undefined; holdExpiryMs?: number | undefined; startingBalance?: string | undefined },
   ): ProgrammeRow => {
     // A stream of the seed of its own: what the programme's services draw never repeats its secrets.
     const random = options.randomSeed !== undefined ? seededRandom(options.randomSeed).fork('token secret') : cryptoRandom();
@@ -59,6 +60,7 @@ export function createProgrammeOperations({ store, config, registry, ids, random
       createdAt: wall(),
       fees: null,
       holdExpiryMs: options.holdExpiryMs ?? null,
+      startingBalance: options.startingBalance === undefined ? null : normalise(options.startingBalance),
     };
     db.insert(programmes).values(row).run();
     return row;
@@ -78,6 +80,7 @@ export function createProgrammeOperations({ store, config, registry, ids, random
         .map((c) => c.apiKey),
       clock: { now: iso(clock.now()), frozen: clock.frozen },
       holdExpiry: formatDuration(row.holdExpiryMs ?? config.holdExpiryMs),
+      startingBalance: row.startingBalance ?? config.startingBalance,
       createdAt: iso(row.createdAt),
     };
   };
@@ -140,7 +143,7 @@ export function createProgrammeOperations({ store, config, registry, ids, random
         const id = free((candidate) => registry.rowOf(candidate) !== undefined);
         // NewProgramme checked it.
         const holdExpiryMs = input.holdExpiry === undefined ? undefined : parseDuration(input.holdExpiry);
-        const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed, holdExpiryMs });
+        const made = insertRow(id, input.name ?? id, { clockFrozenAt, randomSeed: input.randomSeed, holdExpiryMs, startingBalance: input.startingBalance });
         putCredential(store, id, { apiKey, apiSecret }, made.createdAt);
         return made;
       });

@@ -25,6 +25,7 @@ describe('/_sandbox/programmes', () => {
       apiKeys: [a.apiKey],
       clock: { now: '2026-06-01T00:00:00.000Z', frozen: true },
       holdExpiry: '7d',
+      startingBalance: '1000000',
       createdAt: expect.any(String),
     });
     const listed = await sb.json('GET', '/_sandbox/programmes', { token: false });

@@ -11,7 +11,7 @@ import { ACCOUNT_MACHINE, accountTransition, DEPLOYMENT_MS, smartAccountAddress 
 import { parseAccountId } from '../domain/caip.js';
 import { arrival, inactiveParent, restoredWithParent, takenDownWithParent } from '../domain/cascade.js';
 import { fail, type FieldError } from '../domain/errors.js';
-import { accounts, customers } from '../store/schema.js';
+import { accounts, customers, programmes } from '../store/schema.js';
 import { toAccount, type Account, type NewAccount } from '../wire/account.js';
 import type { OwnerSignature } from '../wire/challenge.js';
 import type { Cards } from './cards.js';
@@ -91,6 +91,10 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
     if (row?.status === 'pending') deploy(row, now);
   });
 
+  // Set when the programme is made, so read once (docs/money-path.md: Funds).
+  const startingBalance =
+    db.select({ balance: programmes.startingBalance }).from(programmes).where(eq(programmes.id, programme)).get()?.balance ?? core.config.startingBalance;
+
   const service = {
     /** `currencies` may come unchecked (a seed world's): they are checked here against the customer's chain. */
     create(customerId: string, input: Omit<NewAccount, 'currencies'> & { currencies: string[] }): Account & { challenge: string } {
@@ -109,6 +113,7 @@ export function createAccounts(core: Core, { events, jobs, engine, cards }: { ev
           status: 'initiating',
           chainId: null,
           cascadeDeactivated: false,
+          balance: startingBalance,
           createdAt: now,
           updatedAt: now,
           ...challengeFor(id, customer.chainId, now),

@@ -28,6 +28,7 @@ import type { Events } from './outbox.js';
 import type { Jobs } from './jobs.js';
 import { lifecycle } from './lifecycle.js';
 import type { Transactions } from './transactions.js';
+import type { FundsService } from './funds.js';
 
 type AuthorisationRow = typeof authorisations.$inferSelect;
 
@@ -37,7 +38,7 @@ const RELEASE_HOLD = 'authorisation.release-hold';
 
 export function createAuthorisations(
   core: Core,
-  { jobs, events, transactions, money }: { jobs: Jobs; events: Events; transactions: Transactions; money: MoneyTables },
+  { jobs, events, transactions, funds, money }: { jobs: Jobs; events: Events; transactions: Transactions; funds: FundsService; money: MoneyTables },
 ) {
   const { store, clock, ids, config, programme } = core;
   const { db } = store;
@@ -120,6 +121,7 @@ export function createAuthorisations(
         if (!currency) throw new Error(`card ${cardId} has no account currency`);
         const conversion = convertPayment(money, request.amount, request.currency, currency);
         if ('path' in conversion) fail('invalid_request', conversion.message, [conversion]);
+        funds.require(account.id, conversion.amount, currency);
         const now = clock.now();
         const row: AuthorisationRow = {
           programmeId: programme,

@@ -20,6 +20,7 @@ import { createDeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
 import { createEvents } from './outbox.js';
 import { createFees } from './fees.js';
+import { createFunds } from './funds.js';
 import { createIdempotency } from './idempotency.js';
 import { createJobs } from './jobs.js';
 import { createRefunds } from './refunds.js';
@@ -65,8 +66,9 @@ export function createServices(core: Core, { pool, engine, money }: Shared, { sc
   const accounts = createAccounts(core, { events, jobs, engine, cards });
   const customers = createCustomers(core, { events, engine, accounts });
   const fees = createFees(core, money);
-  const transactions = createTransactions(core, { jobs, events, engine, fees, money });
-  const authorisations = createAuthorisations(core, { jobs, events, transactions, money });
+  const funds = createFunds(core);
+  const transactions = createTransactions(core, { jobs, events, engine, fees, funds, money });
+  const authorisations = createAuthorisations(core, { jobs, events, transactions, funds, money });
   const refunds = createRefunds(core, { transactions, money });
   cards.onPayments(authorisations.paymentsChanged);
   const sandbox = createSandboxControl(core, {
@@ -103,6 +105,7 @@ export function createServices(core: Core, { pool, engine, money }: Shared, { sc
     authorisations,
     transactions,
     fees,
+    funds,
     refunds,
     sandbox,
     sandboxEvents,

@@ -25,6 +25,7 @@ import { accounts, authorisations, cards, customers, transactions } from '../sto
 import { paymentOf, toTransaction, type Transaction } from '../wire/payment.js';
 import type { Engine } from './engine.js';
 import type { Fees } from './fees.js';
+import type { FundsService } from './funds.js';
 import type { Events } from './outbox.js';
 import type { Jobs } from './jobs.js';
 import { lifecycle } from './lifecycle.js';
@@ -43,7 +44,7 @@ const COMPLETE_REVERSAL = 'transaction.complete-reversal';
 
 export function createTransactions(
   core: Core,
-  { jobs, events, engine, fees, money }: { jobs: Jobs; events: Events; engine: Engine; fees: Fees; money: MoneyTables },
+  { jobs, events, engine, fees, funds, money }: { jobs: Jobs; events: Events; engine: Engine; fees: Fees; funds: FundsService; money: MoneyTables },
 ) {
   const { store, clock, ids, random, programme } = core;
   const { db } = store;
@@ -116,6 +117,7 @@ export function createTransactions(
         updatedAt: now,
       };
       const recorded = create(row);
+      funds.move(row.accountId, made.direction === 'debit' ? `-${tokenAmount}` : tokenAmount);
       jobs.schedule(SETTLE, row.id, now + SETTLEMENT_DELAY_MS);
       return recorded;
     },
@@ -148,6 +150,8 @@ export function createTransactions(
         if (refusal) fail('invalid_state_transition', refusal);
         const now = clock.now();
         const next = move(row, 'reverse', now);
+        // The whole of what the debit took comes back, fees included (docs/money-path.md: Fees).
+        funds.move(row.accountId, row.tokenAmount);
         jobs.cancel(SETTLE, id);
         jobs.schedule(COMPLETE_REVERSAL, id, now + REVERSAL_DELAY_MS);
         return toTransaction(next);

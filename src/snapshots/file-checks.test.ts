@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { programmeState } from '../testing/snapshots.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 
-const VERSION_2 = readFileSync(new URL('./fixtures/version-2.snapshot.json', import.meta.url), 'utf8');
+const CURRENT = readFileSync(new URL('./fixtures/version-3.snapshot.json', import.meta.url), 'utf8');
 const VERSION_1 = readFileSync(new URL('./fixtures/version-1.snapshot.json', import.meta.url), 'utf8');
 
 /** The file with its state changed and its digest made to match. */
@@ -28,7 +28,7 @@ const control = (sb: TestSandbox, method: string, path: string, body?: unknown) 
 /** A sandbox holding the fixture's world, and a request or two since. */
 async function sandbox() {
   const sb = createTestSandbox();
-  expect((await control(sb, 'POST', '/snapshots/restore', VERSION_2)).status).toBe(200);
+  expect((await control(sb, 'POST', '/snapshots/restore', CURRENT)).status).toBe(200);
   await control(sb, 'POST', '/seed', { customers: [{ externalId: 'since' }] });
   await control(sb, 'PUT', '/api/faults', { rules: [{ match: { method: 'GET' }, latency: '10ms' }] });
   await sb.json('GET', '/v1/customers');
@@ -85,13 +85,15 @@ describe('a snapshot file crafted with a digest that matches', () => {
     ['an attempt of a negative duration', (s) => (s.world.attempts[0].durationMs = -1), 'world.attempts.0.durationMs', /integer from 0/],
     ['an attempt answered 42', (s) => (s.world.attempts[0].statusCode = 42), 'world.attempts.0.statusCode', /integer from 100 to 599/],
     ['a card that is a number', (s) => (s.world.cards[0] = 1), 'world.cards.0', /must be an object/],
+    ['a balance that is no decimal', (s) => (s.world.accounts[0].balance = 'lots'), 'world.accounts.0.balance', /decimal string/],
+    ['a balance left out', (s) => delete s.world.accounts[0].balance, 'world.accounts.0.balance', /missing/],
     ['a boolean that is 1', (s) => (s.world.cards[0].cascadeDeactivated = 1), 'world.cards.0.cascadeDeactivated', /true or false/],
     ['an address with no city', (s) => delete s.world.cards[0].billingAddress.city, 'world.cards.0.billingAddress', /city/],
     ['a random stream past 32 bits', (s) => (s.random.main.words[0] = 2 ** 40), 'random.main.words.0', /./],
   ])('%s: 400 naming the place, and nothing changes', async (_, change, path, message) => {
     const sb = await sandbox();
     const before = await programmeState(sb);
-    const refused = await control(sb, 'POST', '/snapshots/restore', crafted(VERSION_2, change));
+    const refused = await control(sb, 'POST', '/snapshots/restore', crafted(CURRENT, change));
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('invalid_snapshot');
     const error = (refused.body.errors as { path: string; message: string }[]).find((e) => e.path.startsWith(`state.${path}`));
@@ -123,7 +125,7 @@ describe('a snapshot file crafted with a digest that matches', () => {
       sb,
       'POST',
       '/snapshots/restore',
-      crafted(VERSION_2, (s) => s.world.customers.push({ ...s.world.customers[0], externalId: 'twin', chainId: `${s.world.customers[0].chainId}0` })),
+      crafted(CURRENT, (s) => s.world.customers.push({ ...s.world.customers[0], externalId: 'twin', chainId: `${s.world.customers[0].chainId}0` })),
     );
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatch(/rows do not fit together .* nothing was restored/);
@@ -142,7 +144,7 @@ describe('a snapshot file crafted with a digest that matches', () => {
         throw new Error('a listener that breaks');
       },
     });
-    const failed = await control(sb, 'POST', '/snapshots/restore', VERSION_2);
+    const failed = await control(sb, 'POST', '/snapshots/restore', CURRENT);
     unsubscribe();
     expect(failed.status).toBeGreaterThanOrEqual(400);
     const after = await programmeState(sb);

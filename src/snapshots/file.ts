@@ -33,7 +33,7 @@ import { echo } from '../domain/echo.js';
 
 export const SNAPSHOT_FORMAT = 'card-sandbox snapshot';
 /** The version of the format this sandbox writes; it reads this one and every earlier one (migrations.ts). */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 const READABLE = readableVersions(SNAPSHOT_VERSION);
 
 /** The largest snapshot file the sandbox reads: POST /_sandbox/snapshots/restore, `--import`, `snapshot restore --file`. */

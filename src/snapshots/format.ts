@@ -18,6 +18,7 @@ import { WORLD_TABLES, type WorldTableName } from '../store/world.js';
 /** What a field holds, and how it is written in the file and kept in its column. */
 type Kind =
   | { type: 'text'; max?: number }
+  | { type: 'decimal' }
   | { type: 'enum'; values: ReadonlySet<string> }
   | { type: 'int'; min: number; max: number }
   | { type: 'instant' }
@@ -44,6 +45,8 @@ const field =
   (kind: Kind) =>
   (column: SQLiteColumn): Omit<Field, 'name'> => ({ column, kind, nullable: !column.notNull });
 export const text = field({ type: 'text' });
+/** An exact decimal string, signed: a balance an overdraft took below 0. */
+export const decimal = field({ type: 'decimal' });
 export const instant = field({ type: 'instant' });
 export const bool = field({ type: 'bool' });
 export const int = (min: number, max = Number.MAX_SAFE_INTEGER) => field({ type: 'int', min, max });
@@ -97,6 +100,8 @@ export function recordOf(table: FormatTable, row: unknown[]): FileRecord {
 /** The columns a table's rows are read from and written to: the fields', then the derived ones. */
 export const columnsOf = (table: FormatTable): SQLiteColumn[] => [...table.fields.map((f) => f.column), ...table.derived.map((d) => d.column)];
 
+const DECIMAL = /^-?\d{1,18}(?:\.\d{1,18})?$/;
+
 /** RFC 3339 as the file writes it: UTC, with milliseconds. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 
@@ -115,6 +120,8 @@ function cellOf(field: Field, value: unknown): { cell: unknown } | { problem: st
   switch (kind.type) {
     case 'text':
       return typeof value === 'string' ? { cell: value } : { problem: 'must be a string' };
+    case 'decimal':
+      return typeof value === 'string' && DECIMAL.test(value) ? { cell: value } : { problem: 'must be a decimal string such as "100" or "-2.5"' };
     case 'enum':
       return typeof value === 'string' && kind.values.has(value) ? { cell: value } : { problem: `must be one of ${[...kind.values].join(', ')}` };
     case 'int':

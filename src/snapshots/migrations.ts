@@ -6,8 +6,10 @@
  *
  * Version 1 held each table as SQLite's column list and rows of cells, and the clock as epoch
  * milliseconds; version 2 holds each table as records of the format's own fields (format.ts), every
- * instant as RFC 3339.
+ * instant as RFC 3339; version 3 adds each account's `balance` (docs/money-path.md: Funds), which
+ * a file of version 2 or before did not hold: its accounts start at the default starting balance.
  */
+import { DEFAULT_STARTING_BALANCE } from '../domain/funds.js';
 import type { Field } from './format.js';
 import { FORMAT_TABLES } from './tables.js';
 
@@ -45,6 +47,9 @@ function v1Value(field: Field, cell: unknown): unknown {
   }
 }
 
+/** Fields a later migration than 1 → 2 adds: version 1 leaves them to it. */
+const LATER_FIELDS = new Set(['accounts.balance']);
+
 /** Version 1 → 2: column lists become records, the clock an instant. */
 function fromVersion1(state: State): State {
   const tables = state.tables as Record<string, { columns?: unknown; rows?: unknown }> | undefined;
@@ -59,13 +64,17 @@ function fromVersion1(state: State): State {
     // A field whose column came after the file was written (an authorisation's captured amount, an attempt's forgery) is left empty.
     const index = table.fields.map((field) => {
       const i = columns.indexOf(field.column.name);
-      if (i < 0 && !field.nullable) throw new MigrationProblem(`${at}.columns`, `must name ${field.column.name}`);
+      if (i < 0 && !field.nullable && !LATER_FIELDS.has(`${table.name}.${field.name}`))
+        throw new MigrationProblem(`${at}.columns`, `must name ${field.column.name}`);
       return i;
     });
     world[table.name] = (kept.rows as unknown[]).map((row, r) => {
       if (!Array.isArray(row) || row.length !== columns.length) throw new MigrationProblem(`${at}.rows.${r}`, `must be a list of ${columns.length} values`);
       const record: Record<string, unknown> = {};
-      table.fields.forEach((field, f) => (record[field.name] = index[f]! < 0 ? null : v1Value(field, row[index[f]!])));
+      table.fields.forEach((field, f) => {
+        if (index[f]! >= 0) record[field.name] = v1Value(field, row[index[f]!]);
+        else if (!LATER_FIELDS.has(`${table.name}.${field.name}`)) record[field.name] = null;
+      });
       return record;
     });
   }
@@ -75,8 +84,19 @@ function fromVersion1(state: State): State {
   return { ...rest, clock: { ...clock, now }, world };
 }
 
+/** Version 2 → 3: each account gets the balance a new account starts with by default. */
+function fromVersion2(state: State): State {
+  const world = state.world as Record<string, unknown> | undefined;
+  const accounts = world?.accounts;
+  if (!Array.isArray(accounts)) return state;
+  const withBalance = accounts.map((record: unknown) =>
+    typeof record === 'object' && record !== null && !('balance' in record) ? { ...record, balance: DEFAULT_STARTING_BALANCE } : record,
+  );
+  return { ...state, world: { ...world, accounts: withBalance } };
+}
+
 /** Each version's migration to the next, by the version it reads. */
-const MIGRATIONS: Record<number, (state: State) => State> = { 1: fromVersion1 };
+const MIGRATIONS: Record<number, (state: State) => State> = { 1: fromVersion1, 2: fromVersion2 };
 
 /** The versions this sandbox reads: each one a migration leads from, and the current one. */
 export const readableVersions = (current: number): number[] => [...Object.keys(MIGRATIONS).map(Number), current].sort((a, b) => a - b);

@@ -25,7 +25,7 @@ describe('snapshot files', () => {
     expect(Buffer.byteLength(file)).toBe(saved.bytes);
     expect(JSON.parse(file)).toMatchObject({
       format: 'card-sandbox snapshot',
-      version: 2,
+      version: 3,
       id: saved.id,
       name: 'golden world',
       createdAt: saved.createdAt,
@@ -99,10 +99,10 @@ describe('snapshot files', () => {
       ['another kind of JSON', () => JSON.stringify({ customers: [] }), 400, 'invalid_snapshot', /not a snapshot file/],
       [
         'another version of the format',
-        (file) => file.replace('"version":2', '"version":3'),
+        (file) => file.replace('"version":3', '"version":4'),
         422,
         'snapshot_version_unsupported',
-        /a version 3 snapshot \(written by card-sandbox [^)]+\); card-sandbox \S+ reads versions 1, 2 and writes version 2/,
+        /a version 4 snapshot \(written by card-sandbox [^)]+\); card-sandbox \S+ reads versions 1, 2, 3 and writes version 3/,
       ],
       ['a state without its clock', (file) => mended(file, (state) => delete state.clock), 400, 'invalid_snapshot', /invalid at state\.clock/, ['state.clock']],
       [

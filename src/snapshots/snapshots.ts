@@ -271,7 +271,10 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     export: (programme: Programme): string => snapshotFile(header(undefined), capture(programme)),
 
     /** A new programme, with credentials of its own, starting from snapshot `id`'s world and clock. */
-    async fork(id: string, options: { name?: string | undefined; holdExpiry?: string | undefined } = {}): Promise<CreatedProgramme> {
+    async fork(
+      id: string,
+      options: { name?: string | undefined; holdExpiry?: string | undefined; startingBalance?: string | undefined } = {},
+    ): Promise<CreatedProgramme> {
       const kept =
         db.select({ file: snapshots.file }).from(snapshots).where(eq(snapshots.id, id)).get() ?? fail('snapshot_not_found', `no snapshot with id ${id}`);
       const { state } = await readSnapshot(kept.file, false);

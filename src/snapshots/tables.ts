@@ -11,7 +11,7 @@ import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { StoredFaults } from '../domain/stored-faults.js';
 import * as schema from '../store/schema.js';
 import { ChainTransaction, Fee, Merchant } from '../wire/payment.js';
-import { bool, enumOf, instant, int, json, table, text, type FormatTable } from './format.js';
+import { bool, decimal, enumOf, instant, int, json, table, text, type FormatTable } from './format.js';
 
 const { customers, accounts, cards, authorisations, transactions, webhooks, events, deliveries, attempts, jobs, idempotencyKeys } = schema;
 const count = int(0);
@@ -70,6 +70,7 @@ export const FORMAT_TABLES: FormatTable[] = [
     challenge: text(accounts.challenge),
     challengeExpiresAt: instant(accounts.challengeExpiresAt),
     cascadeDeactivated: bool(accounts.cascadeDeactivated),
+    balance: decimal(accounts.balance),
     createdAt: instant(accounts.createdAt),
     updatedAt: instant(accounts.updatedAt),
   }),

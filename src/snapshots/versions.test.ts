@@ -19,6 +19,7 @@ import { SNAPSHOT_VERSION } from './file.js';
 import { FORMAT_TABLES } from './tables.js';
 
 const fixture = (version: number) => readFileSync(new URL(`./fixtures/version-${version}.snapshot.json`, import.meta.url), 'utf8');
+const VERSION_3 = fixture(3);
 const VERSION_2 = fixture(2);
 const VERSION_1 = fixture(1);
 
@@ -42,14 +43,14 @@ describe('snapshot files across versions', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('the fixture is a file of the version this release writes', () => {
-    expect(JSON.parse(VERSION_2).version).toBe(SNAPSHOT_VERSION);
+    expect(JSON.parse(VERSION_3).version).toBe(SNAPSHOT_VERSION);
   });
 
   it('restores the file this release wrote, kept in the repository, exactly', async () => {
     const sb = createTestSandbox();
-    const restored = await restoreInProcess(sb, VERSION_2);
+    const restored = await restoreInProcess(sb, VERSION_3);
     expect(restored.counts).toMatchObject({ customers: 4, accounts: 3, cards: 3, authorisations: 2, transactions: 1, webhooks: 1, idempotencyKeys: 1 });
-    expect(exported(sb).state).toEqual(JSON.parse(VERSION_2).state);
+    expect(exported(sb).state).toEqual(JSON.parse(VERSION_3).state);
     await served(sb);
   });
 
@@ -57,7 +58,7 @@ describe('snapshot files across versions', () => {
     const sb = createTestSandbox();
     await buildFixtureWorld(sb);
     const now = exported(sb);
-    const kept = JSON.parse(VERSION_2);
+    const kept = JSON.parse(VERSION_3);
     expect(now.version).toBe(kept.version);
     expect(Object.keys(now.state).sort()).toEqual(Object.keys(kept.state).sort());
     for (const table of FORMAT_TABLES) {
@@ -66,13 +67,17 @@ describe('snapshot files across versions', () => {
     }
   });
 
-  it('restores a version 1 file, written by the release before, to the same world', async () => {
+  it('restores a version 1 file to the world version 2 holds, the accounts of both at the default balance', async () => {
     const fromOld = createTestSandbox();
     await restoreInProcess(fromOld, VERSION_1);
-    const fromNew = createTestSandbox();
-    await restoreInProcess(fromNew, VERSION_2);
-    expect(comparable(exported(fromOld).state)).toEqual(comparable(exported(fromNew).state));
-    expect(await served(fromOld)).toEqual(await served(fromNew));
+    const from2 = createTestSandbox();
+    await restoreInProcess(from2, VERSION_2);
+    expect(comparable(exported(fromOld).state)).toEqual(comparable(exported(from2).state));
+    expect(await served(fromOld)).toEqual(await served(from2));
+    // Version 2 held no balance: its accounts start at the default; the rest is the world version 3 holds.
+    const balances = (state: any) => state.world.accounts.map((a: { balance: string }) => a.balance);
+    expect(balances(exported(from2).state)).toEqual(['1000000', '1000000', '1000000']);
+    expect(balances(exported(fromOld).state)).toEqual(['1000000', '1000000', '1000000']);
   });
 
   it('restores snapshots the database kept in an earlier version of the file', async () => {
@@ -93,7 +98,7 @@ describe('snapshot files across versions', () => {
   it('a column added to the database later changes neither the files written nor those read, kept or not', async () => {
     const db = join(dir, 'later.db');
     const before = createTestSandbox({ db }, { store: openStore(db) });
-    await restoreInProcess(before, VERSION_2);
+    await restoreInProcess(before, VERSION_3);
     const kept = await before.deps.snapshots.save(before.deps.programmes.default(), 'before the column');
     before.deps.store.close();
 
@@ -103,14 +108,10 @@ describe('snapshot files across versions', () => {
     const after = createTestSandbox({ db }, { store: migrated });
     try {
       const programme = after.deps.programmes.default();
-      for (const restore of [
-        () => restoreInProcess(after, VERSION_1),
-        () => after.deps.snapshots.restore(programme, kept.id),
-        () => restoreInProcess(after, VERSION_2),
-      ]) {
+      for (const restore of [() => after.deps.snapshots.restore(programme, kept.id), () => restoreInProcess(after, VERSION_3)]) {
         await control(after, 'POST', '/reset');
         await restore();
-        expect(comparable(exported(after).state)).toEqual(comparable(JSON.parse(VERSION_2).state));
+        expect(comparable(exported(after).state)).toEqual(comparable(JSON.parse(VERSION_3).state));
       }
       expect(after.deps.store.sqlite.prepare('SELECT DISTINCT nickname FROM cards').pluck().all()).toEqual(['none']);
       const saved = (await control(after, 'POST', '/snapshots')).body;
@@ -122,14 +123,14 @@ describe('snapshot files across versions', () => {
   });
 
   it.each([
-    ['a later version', (file: string) => file.replace(`"version":${SNAPSHOT_VERSION}`, '"version":3'), /a version 3 snapshot .* reads versions 1, 2/],
+    ['a later version', (file: string) => file.replace(`"version":${SNAPSHOT_VERSION}`, '"version":4'), /a version 4 snapshot .* reads versions 1, 2, 3/],
     ['version 0', (file: string) => file.replace(`"version":${SNAPSHOT_VERSION}`, '"version":0'), /a version 0 snapshot/],
     ['version 1.5', (file: string) => file.replace(`"version":${SNAPSHOT_VERSION}`, '"version":1.5'), /a version 1.5 snapshot/],
   ])('%s, from a file or kept in the database: 422 naming the versions, and nothing changes', async (_, change, detail) => {
     const sb = createTestSandbox();
-    await restoreFile(sb, VERSION_2);
+    await restoreFile(sb, VERSION_3);
     const before = await served(sb);
-    const file = change(VERSION_2);
+    const file = change(VERSION_3);
     const refused = await restoreFile(sb, file);
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'snapshot_version_unsupported', detail: expect.stringMatching(detail) });

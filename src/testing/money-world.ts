@@ -40,5 +40,7 @@ export async function moneyWorld() {
     debitId: card.authorisations[0].transaction.id as string,
     holdId: card.authorisations[1].id as string,
     pendingAccountId: body.customers[0].accounts[1].id as string,
+    /** The card's account: 20 EUR taken, 9 EUR held. */
+    accountId: body.customers[0].accounts[0].id as string,
   };
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { excludes } from '../domain/field-rules.js';
 import { holdExpiryProblem } from '../domain/authorisation.js';
+import { balanceProblem } from '../domain/funds.js';
 import { parseDuration } from '../domain/duration.js';
 import { Uuid } from '../domain/formats.js';
 import { ClockState, Instant } from './sandbox.js';
@@ -34,6 +35,15 @@ export const NewProgramme = z
         })
         .optional()
         .meta({ description: 'How long a pending authorisation waits to be captured before it is released: `7d`, `36h`, `P30D`; --hold-expiry otherwise' }),
+      /** The balance its new accounts start with (docs/money-path.md: Funds); --starting-balance otherwise. */
+      startingBalance: z
+        .string({ error: 'must be a decimal string such as "100"' })
+        .superRefine((value, ctx) => {
+          const problem = balanceProblem(value);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .optional()
+        .meta({ description: 'The balance a new account\'s smart account starts with, in its currency: `"100"`; --starting-balance otherwise' }),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
   )
@@ -53,6 +63,7 @@ export const ProgrammeSummary = z
     apiKeys: z.array(z.string()),
     clock: ClockState,
     holdExpiry: z.string().meta({ description: 'How long its holds wait to be captured before they are released (`7d`)' }),
+    startingBalance: z.string().meta({ description: "The balance its new accounts start with, in each one's currency" }),
     createdAt: Instant,
   })
   .meta({ id: 'ProgrammeSummary' });

@@ -101,7 +101,7 @@ export function controlMoneyRoutes(control: ControlPlane, deps: Deps): void {
   const cardMoves = [
     ['block', 'blockCard', 'The issuer blocks an active or suspended card: it takes no payment and cannot be activated'],
     ['suspend', 'suspendCard', 'The issuer suspends an active card for a while'],
-    ['reinstate', 'reinstateCard', 'The issuer lets a blocked or suspended card take payments again'],
+    ['reinstate', 'reinstateCard', 'The issuer lets a suspended card take payments again (blocked is final)'],
   ] as const;
   for (const [move, operationId, summary] of cardMoves) {
     controlRoute(

@@ -39,7 +39,7 @@ export function controlProgrammeRoutes(control: ControlPlane, { programmes, snap
         c,
         from === undefined
           ? onBody(() => programmes.create(input))
-          : await snapshots.fork(from.toLowerCase(), { name: input.name, holdExpiry: input.holdExpiry }),
+          : await snapshots.fork(from.toLowerCase(), { name: input.name, holdExpiry: input.holdExpiry, startingBalance: input.startingBalance }),
         201,
       ),
   );

@@ -22,6 +22,7 @@ import { jsonResponse } from '../schemas.js';
 import { controlApiFaultRoutes } from './control-api-faults.js';
 import { controlEventRoutes } from './control-events.js';
 import { controlMoneyRoutes } from './control-money.js';
+import { controlFundsRoutes } from './control-funds.js';
 import { controlProgrammeRoutes } from './control-programmes.js';
 import { controlReportRoutes } from './control-report.js';
 import { controlRequestRoutes } from './control-requests.js';
@@ -85,6 +86,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   controlSeedRoutes(control);
   controlSnapshotRoutes(control, deps);
   controlMoneyRoutes(control, deps);
+  controlFundsRoutes(control, deps);
   control.mirror(simulator);
   // What the pipeline may answer on its own, declared on every route once all are added.
   declareControlPipeline(control.openAPIRegistry);

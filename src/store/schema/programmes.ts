@@ -38,6 +38,8 @@ export const programmes = sqliteTable('programmes', {
   fees: text('fees', { mode: 'json' }).$type<FeeSettings>(),
   /** How long its holds stay pending before they are released (docs/money-path.md: Holds that expire); null for --hold-expiry. */
   holdExpiryMs: integer('hold_expiry_ms'),
+  /** The balance its new accounts start with (docs/money-path.md: Funds); null for --starting-balance. */
+  startingBalance: text('starting_balance'),
 });
 
 /** The owning programme's id, first in every key; its rows go with it. */

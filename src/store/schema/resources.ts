@@ -5,6 +5,7 @@ import type { Address } from '../../domain/address.js';
 import { AUTHORISATION_STATUSES, type Merchant } from '../../domain/authorisation.js';
 import { CARD_STATUSES, CARD_TYPES } from '../../domain/card.js';
 import { CUSTOMER_STATUSES } from '../../domain/customer.js';
+import { DEFAULT_STARTING_BALANCE } from '../../domain/funds.js';
 import { NETWORKS } from '../../domain/pan.js';
 import { TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, type ChainTransaction, type Fee } from '../../domain/transaction.js';
 import { createdAt, programmeId, sameProgramme, updatedAt } from './programmes.js';
@@ -46,6 +47,8 @@ export const accounts = sqliteTable(
     challengeExpiresAt: integer('challenge_expires_at'),
     /** Set when a customer cascade deactivated it, so that activation restores exactly that. */
     cascadeDeactivated: integer('cascade_deactivated', { mode: 'boolean' }).notNull().default(false),
+    /** Its smart account's balance in its currency, a decimal string (docs/money-path.md: Funds): what payments take and credits bring. */
+    balance: text('balance').notNull().default(DEFAULT_STARTING_BALANCE),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
