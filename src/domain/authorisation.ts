@@ -6,6 +6,7 @@
  */
 import { inactiveParent, type Parent } from './cascade.js';
 import type { ErrorCode, FieldError } from './errors.js';
+import { captureCeiling, TIP_ALLOWANCE_PERCENT } from './merchant-categories.js';
 import { amountProblems, compare, unconvert, type MoneyTables } from './money.js';
 import { transition, type Machine } from './state-machine.js';
 
@@ -63,15 +64,32 @@ export function authorisationRefusal(card: { id: string; status: string }, paren
 }
 
 /**
- * What is wrong with `amount` as the part of an authorisation to capture: an amount of its
- * currency, more than 0 and at most what was authorised. Empty when nothing is.
+ * What is wrong with `amount` as what to capture of an authorisation: an amount of its currency,
+ * more than 0 and at most what was authorised — or, where the schemes allow a tip, up to 20 % more
+ * (docs/money-path.md: Merchant categories). Empty when nothing is.
  */
-export function captureProblems(amount: string, auth: { amount: string; currency: string }, currencies: MoneyTables['currencies']): FieldError[] {
+export function captureProblems(
+  amount: string,
+  auth: { amount: string; currency: string; merchant: { mcc: number } },
+  currencies: MoneyTables['currencies'],
+): FieldError[] {
   const problems = amountProblems(amount, auth.currency, currencies);
   if (problems.length) return problems;
-  if (compare(amount, auth.amount) > 0)
-    return [{ path: 'amount', message: `must be at most the authorised ${auth.amount} ${auth.currency}; the rest of a capture is released, never more taken` }];
-  return [];
+  const ceiling = captureCeiling(auth.amount, auth.merchant.mcc, currencies[auth.currency] ?? 2);
+  if (compare(amount, ceiling) <= 0) return [];
+  if (ceiling === auth.amount)
+    return [
+      {
+        path: 'amount',
+        message: `must be at most the authorised ${auth.amount} ${auth.currency}; merchant category ${auth.merchant.mcc} takes no tip, and the rest of a capture is released, never more taken`,
+      },
+    ];
+  return [
+    {
+      path: 'amount',
+      message: `must be at most ${ceiling} ${auth.currency}: the authorised ${auth.amount} and the ${TIP_ALLOWANCE_PERCENT} % tip merchant category ${auth.merchant.mcc} allows`,
+    },
+  ];
 }
 
 /**

@@ -145,6 +145,16 @@ export function percentOf(amount: string, percent: string, digits: number): stri
   return normalise(new Exact(amount).times(percent).div(100).toDecimalPlaces(digits, Decimal.ROUND_HALF_EVEN));
 }
 
+/** `amount` grown by `percent` per cent, rounded down to `digits` fraction digits: a ceiling never passed by rounding. */
+export function grownBy(amount: string, percent: number, digits: number): string {
+  return normalise(
+    new Exact(amount)
+      .times(100 + percent)
+      .div(100)
+      .toDecimalPlaces(digits, Decimal.ROUND_DOWN),
+  );
+}
+
 /** The sum of decimal strings, exactly. */
 export function sum(values: readonly string[]): string {
   return normalise(values.reduce((total, value) => total.plus(value), new Exact(0)));

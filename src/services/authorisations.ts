@@ -21,7 +21,8 @@ import {
   TERMINATED_HOLD_WINDOW_MS,
 } from '../domain/authorisation.js';
 import { fail } from '../domain/errors.js';
-import { amountProblems, convertPayment, normalise, type MoneyTables } from '../domain/money.js';
+import { holdExpiryFor } from '../domain/merchant-categories.js';
+import { amountProblems, compare, convertPayment, normalise, type MoneyTables } from '../domain/money.js';
 import { accounts, authorisations, cards, customers, programmes } from '../store/schema.js';
 import { toAuthorisation, type Authorisation, type AuthorisationRequest } from '../wire/payment.js';
 import type { Events } from './outbox.js';
@@ -78,6 +79,8 @@ export function createAuthorisations(
       if (amount !== undefined) {
         const problems = captureProblems(amount, row, money.currencies);
         if (problems.length) fail('invalid_request', `invalid body: amount: ${problems[0]!.message}`, problems);
+        // A tip beyond the hold is taken from what is available (docs/money-path.md: Merchant categories).
+        if (compare(amount, row.amount) > 0) funds.require(row.accountId, normalise(amount), row.currency, row.id);
         changes = { capturedAmount: normalise(amount) };
       }
       const now = clock.now();
@@ -88,7 +91,7 @@ export function createAuthorisations(
 
   const pendingOf = (cardId: string) =>
     db
-      .select({ id: authorisations.id, createdAt: authorisations.createdAt })
+      .select({ id: authorisations.id, createdAt: authorisations.createdAt, merchant: authorisations.merchant })
       .from(authorisations)
       .where(and(eq(authorisations.programmeId, programme), eq(authorisations.cardId, cardId), eq(authorisations.status, 'pending')))
       .all();
@@ -142,7 +145,7 @@ export function createAuthorisations(
         };
         const created = create(row);
         if (row.capture) jobs.schedule(AUTO_CAPTURE, row.id, now + AUTO_CAPTURE_DELAY_MS);
-        else jobs.schedule(RELEASE_HOLD, row.id, holdExpiresAt(now, holdExpiryMs, now));
+        else jobs.schedule(RELEASE_HOLD, row.id, holdExpiresAt(now, holdExpiryFor(row.merchant.mcc, holdExpiryMs), now));
         return created;
       });
     },
@@ -174,7 +177,11 @@ export function createAuthorisations(
     paymentsChanged(change: 'stopped' | 'resumed', cardId: string, now: number): void {
       for (const hold of pendingOf(cardId)) {
         jobs.cancel(RELEASE_HOLD, hold.id);
-        jobs.schedule(RELEASE_HOLD, hold.id, change === 'stopped' ? now + TERMINATED_HOLD_WINDOW_MS : holdExpiresAt(hold.createdAt, holdExpiryMs, now));
+        jobs.schedule(
+          RELEASE_HOLD,
+          hold.id,
+          change === 'stopped' ? now + TERMINATED_HOLD_WINDOW_MS : holdExpiresAt(hold.createdAt, holdExpiryFor(hold.merchant.mcc, holdExpiryMs), now),
+        );
       }
     },
   };
