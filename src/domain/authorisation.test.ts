@@ -100,7 +100,7 @@ describe('authorisationRefusal', () => {
 });
 
 describe('captureProblems', () => {
-  const auth = { amount: '11.5', currency: 'EUR' };
+  const auth = { amount: '11.5', currency: 'EUR', merchant: { mcc: 5411 } };
 
   it('takes an amount of the authorisation currency up to what was authorised', () => {
     expect(captureProblems('5', auth, CURRENCIES)).toEqual([]);
@@ -112,6 +112,12 @@ describe('captureProblems', () => {
     expect(captureProblems('0', auth, CURRENCIES)[0]?.message).toBe('must be greater than 0');
     expect(captureProblems('-1', auth, CURRENCIES)[0]?.path).toBe('amount');
     expect(captureProblems('1.001', auth, CURRENCIES)[0]?.message).toMatch(/at most 2 fraction digits/);
+  });
+
+  it('takes up to 20 % more, rounded down, where the merchant category allows a tip', () => {
+    const restaurant = { ...auth, merchant: { mcc: 5812 } };
+    expect(captureProblems('13.8', restaurant, CURRENCIES)).toEqual([]);
+    expect(captureProblems('13.81', restaurant, CURRENCIES)[0]?.message).toMatch(/at most 13.8 EUR: the authorised 11.5 and the 20 % tip/);
   });
 });
 
