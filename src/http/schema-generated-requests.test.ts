@@ -25,8 +25,13 @@ const CASES: Case[] = [
   { plane: 'api', method: 'post', path: '/customers', state: ['customer_already_exists'] },
   { plane: 'api', method: 'post', path: '/customers/{customerId}/accounts' },
   { plane: 'api', method: 'post', path: '/accounts/{accountId}/cards', state: ['card_limit_reached', 'physical_cards_unsupported'] },
-  // The account's currency decides the smallest amount that converts to something.
-  { plane: 'api', method: 'post', path: '/simulator/cards/{cardId}/authorisation', state: ['invalid_request: less than the smallest unit'] },
+  // The account's currency decides the smallest amount that converts to something; its balance, how much may be held.
+  {
+    plane: 'api',
+    method: 'post',
+    path: '/simulator/cards/{cardId}/authorisation',
+    state: ['invalid_request: less than the smallest unit', 'insufficient_funds'],
+  },
   // WHATWG URL parsing (a host that is a name or an address, a port up to 65535) is beyond `format: uri` and the pattern.
   { plane: 'api', method: 'put', path: '/webhooks', state: ['unknown_webhook', 'invalid_request: is not a valid URL'] },
   { plane: 'api', method: 'get', path: '/assets' },
