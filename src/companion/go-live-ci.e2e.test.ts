@@ -7,11 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import type { Report } from '../client/control.generated.js';
-import { integrationClient } from '../testing/integrations/client.js';
-import { journey, lookBack } from '../testing/integrations/journey.js';
-import { integrationReceiver, type IntegrationReceiver } from '../testing/integrations/receiver.js';
+import { carefulRun } from '../testing/integrations/journey.js';
+import type { IntegrationReceiver } from '../testing/integrations/receiver.js';
 import { assertBuilt, ROOT, runCli, startSandbox, type RunningCli } from '../testing/spawn.js';
 import { createSandbox } from './create-sandbox.js';
 
@@ -37,13 +35,7 @@ afterAll(async () => {
 test('the recipe as the page writes it: a suite on createSandbox({ url }) meets the faults, and no check is left not exercised', async () => {
   expect(recipeStartArgs()).toContain('--faults-everywhere');
   await using sandbox = await createSandbox({ url: running.url, clock: '2026-01-01T09:00:00Z' });
-  const client = await integrationClient(sandbox.url, sandbox);
-  receiver = await integrationReceiver(await client.call('GET', '/webhooks/verification-key'));
-  await client.call('PUT', '/webhooks', { callbackUrl: receiver.url, types: [...WEBHOOK_TYPES] });
-  const journeys = await Promise.all(['ann', 'ben', 'cat'].map((name) => journey(client, name)));
-  await sandbox.clock.advance('1h');
-  await Promise.all(journeys.map((j) => lookBack(client, j)));
-  await sandbox.clock.advance('30m');
+  ({ receiver } = await carefulRun(sandbox));
 
   const run = await runCli(['report', '--all', '--json', '--url', running.url]);
   const report = JSON.parse(run.stdout) as Report;

@@ -10,10 +10,8 @@
 import { afterAll, expect, test } from 'vitest';
 import type { Check } from '../domain/report/index.js';
 import { FORGERIES } from '../domain/webhook-faults.js';
-import { WEBHOOK_TYPES } from '../domain/outbox.js';
-import { integrationClient } from '../testing/integrations/client.js';
-import { journey, lookBack } from '../testing/integrations/journey.js';
-import { integrationReceiver, type IntegrationReceiver } from '../testing/integrations/receiver.js';
+import { carefulRun } from '../testing/integrations/journey.js';
+import type { IntegrationReceiver } from '../testing/integrations/receiver.js';
 import { createSandbox } from './create-sandbox.js';
 
 const sandbox = await createSandbox({ clock: '2026-01-01T09:00:00Z' });
@@ -40,14 +38,10 @@ test('a careful client and receiver, three journeys at once under both labs: eve
   });
   expect(faults.status).toBe(200);
 
-  const client = await integrationClient(sandbox.url, sandbox);
-  receiver = await integrationReceiver(await client.call('GET', '/webhooks/verification-key'));
-  await client.call('PUT', '/webhooks', { callbackUrl: receiver.url, types: [...WEBHOOK_TYPES] });
-  const journeys = await Promise.all(['ann', 'ben', 'cat'].map((name) => journey(client, name)));
   // Retries of the refused forgeries go out; the token expires; then all three read back at once.
-  await sandbox.clock.advance('1h');
-  await Promise.all(journeys.map((j) => lookBack(client, j)));
-  await sandbox.clock.advance('30m');
+  const run = await carefulRun(sandbox);
+  receiver = run.receiver;
+  const { client } = run;
 
   const report = await sandbox.report();
   const checks = Object.fromEntries(report.checks.map((c) => [c.id, c])) as Record<string, Check>;

@@ -3,8 +3,11 @@
  * customer proven by its wallet (the companion's `createWallet`) and verified, and an account
  * signed for. For the report's integration tests (docs/go-live.md: Before you go live); not shipped.
  */
+import type { Sandbox } from '../../companion/create-sandbox.js';
 import { createWallet } from '../../companion/wallet.js';
-import type { IntegrationClient } from './client.js';
+import { WEBHOOK_TYPES } from '../../domain/outbox.js';
+import { integrationClient, type IntegrationClient } from './client.js';
+import { integrationReceiver, type IntegrationReceiver } from './receiver.js';
 
 export interface Journeyed {
   customerId: string;
@@ -25,4 +28,22 @@ export async function journey(client: IntegrationClient, name: string): Promise<
 export async function lookBack(client: IntegrationClient, { customerId, accountId }: Journeyed): Promise<void> {
   await client.call('GET', `/customers/${customerId}`);
   await client.call('GET', `/accounts/${accountId}`);
+}
+
+/**
+ * A suite's run of the careful integration on `sandbox`: its receiver subscribed to every type,
+ * three journeys at once, an hour on (retries go out, the token expires), all three read back, and
+ * half an hour more. The receiver is the caller's to close.
+ */
+export async function carefulRun(
+  sandbox: Pick<Sandbox, 'url' | 'apiKey' | 'apiSecret' | 'clock'>,
+): Promise<{ client: IntegrationClient; receiver: IntegrationReceiver }> {
+  const client = await integrationClient(sandbox.url, sandbox);
+  const receiver = await integrationReceiver(await client.call('GET', '/webhooks/verification-key'));
+  await client.call('PUT', '/webhooks', { callbackUrl: receiver.url, types: [...WEBHOOK_TYPES] });
+  const journeys = await Promise.all(['ann', 'ben', 'cat'].map((name) => journey(client, name)));
+  await sandbox.clock.advance('1h');
+  await Promise.all(journeys.map((j) => lookBack(client, j)));
+  await sandbox.clock.advance('30m');
+  return { client, receiver };
 }
