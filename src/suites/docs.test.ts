@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { packagePath } from '../kernel/paths.js';
 
 // The manual holds together: the README and the pages under docs/ link to files and headings that
@@ -175,6 +176,11 @@ describe('the manual', () => {
       .filter((e) => e.isDirectory() || (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)))
       .map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
     expect(parts.filter((part) => !architecture.includes(`\`${part}\``))).toEqual([]);
+  });
+
+  test('the webhooks page names every webhook type the sandbox sends', () => {
+    const webhooks = prose(read('docs/webhooks.md'));
+    expect(WEBHOOK_TYPES.filter((type) => !webhooks.includes(`\`${type}\``))).toEqual([]);
   });
 
   // The checks themselves: a broken link, anchor or citation is caught, and nested headings are.
