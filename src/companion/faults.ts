@@ -45,7 +45,8 @@ function webhookFaultsOf(spec: string): WebhookFaultsInput {
 export function faultsOf(control: ControlClient): SandboxFaults {
   return {
     api: {
-      set: (rules) => control.setApiFaults(Array.isArray(rules) ? { rules } : rules),
+      // The document states a fault's rules as a union the input type does not spell out; the control plane checks them.
+      set: (rules) => control.setApiFaults((Array.isArray(rules) ? { rules } : rules) as Parameters<ControlClient['setApiFaults']>[0]),
       get: () => control.getApiFaults(),
       clear: async () => {
         await control.clearApiFaults();

@@ -19,10 +19,10 @@ import {
   type ApiFaultField,
   type ApiFaultFlag,
 } from './api-fault-kinds.js';
-import { parseDuration } from './duration.js';
+import { DURATION_PATTERN, formatDuration, parseDuration } from './duration.js';
 import type { FieldError } from './errors.js';
 import { all, either } from './words.js';
-import { parseDelay, probability, Seed } from './webhook-faults.js';
+import { delayInput, parseDelay, probability, Seed } from './webhook-faults.js';
 
 export const API_FAULT_STATUSES = [500, 502, 503, 504, 429] as const;
 export type ApiFaultStatus = (typeof API_FAULT_STATUSES)[number];
@@ -83,7 +83,9 @@ export interface ApiFaultRules {
   seed?: number;
 }
 
-const Latency = z.string().transform((text, ctx) => {
+const Latency = delayInput(
+  `How long the answer waits: a duration or a range of two (\`2s\`, \`1s-5s\`), the shorter first, at most ${formatDuration(MAX_LATENCY_MS)}`,
+).transform((text, ctx) => {
   const range = parseDelay(text, MAX_LATENCY_MS);
   if (typeof range === 'string') {
     ctx.addIssue({ code: 'custom', message: range });
@@ -92,17 +94,29 @@ const Latency = z.string().transform((text, ctx) => {
   return range;
 });
 
-const RetryAfter = z.union([z.number(), z.string()]).transform((value, ctx) => {
-  const ms = typeof value === 'number' ? value * 1000 : parseDuration(value);
-  if (ms === undefined || !(ms >= 0) || ms > MAX_RETRY_AFTER_MS) {
-    ctx.addIssue({ code: 'custom', message: 'must be a duration up to 1h (2s, PT30S) or a number of seconds' });
-    return z.NEVER;
-  }
-  return Math.ceil(ms / 1000);
-});
+const RetryAfter = z
+  .union([
+    z
+      .number()
+      .min(0)
+      .max(MAX_RETRY_AFTER_MS / 1000),
+    z.string().meta({ pattern: `^${DURATION_PATTERN}$` }),
+  ])
+  .meta({ description: 'When the client may try again: a duration up to 1h (`2s`, `PT30S`) or a number of seconds' })
+  .transform((value, ctx) => {
+    const ms = typeof value === 'number' ? value * 1000 : parseDuration(value);
+    if (ms === undefined || !(ms >= 0) || ms > MAX_RETRY_AFTER_MS) {
+      ctx.addIssue({ code: 'custom', message: 'must be a duration up to 1h (2s, PT30S) or a number of seconds' });
+      return z.NEVER;
+    }
+    return Math.ceil(ms / 1000);
+  });
 
 const statusMessage = `must be one of ${API_FAULT_STATUSES.join(', ')}`;
-const Status = z.int(statusMessage).refine((s): s is ApiFaultStatus => (API_FAULT_STATUSES as readonly number[]).includes(s), statusMessage);
+const Status = z
+  .int(statusMessage)
+  .refine((s): s is ApiFaultStatus => (API_FAULT_STATUSES as readonly number[]).includes(s), statusMessage)
+  .meta({ enum: [...API_FAULT_STATUSES] });
 
 const Match = z.strictObject({
   method: z
@@ -163,6 +177,18 @@ function checkFault(fault: FaultInput, ctx: z.RefinementCtx): void {
   if (before && fault.effect === 'after') ctx.addIssue({ code: 'custom', path: ['effect'], message: `${before}: leave effect out` });
 }
 
+/** What `checkFault` refuses, for the documents: a fault needs latency or an outcome, and none of the combinations it refuses. */
+const FAULT_RULES = {
+  anyOf: ['latency', ...API_FAULT_OUTCOMES].map((k) => ({ required: [k] })),
+  not: {
+    anyOf: [
+      ...API_FAULT_OUTCOMES.flatMap((a, i) => API_FAULT_OUTCOMES.slice(i + 1).map((b) => ({ required: [a, b] }))),
+      { required: ['retryAfter'], not: { required: ['status'] } },
+      ...API_FAULT_OUTCOMES.filter((o) => beforeOnly(o)).map((o) => ({ required: [o, 'effect'], properties: { effect: { enum: ['after'] } } })),
+    ],
+  },
+};
+
 function faultOf({ latency, status, retryAfter, effect, ...flags }: FaultInput): ApiFault {
   // A 429 tells the client when to come back: 1 s unless the rule says otherwise.
   const retryAfterSeconds = retryAfter ?? (status === 429 ? 1 : undefined);
@@ -177,6 +203,7 @@ const Rule = z
     times: z.int('must be a whole number').min(1, `must be from 1 to ${MAX_TIMES}`).max(MAX_TIMES, `must be from 1 to ${MAX_TIMES}`).optional(),
   })
   .superRefine(checkFault)
+  .meta(FAULT_RULES)
   .transform(
     ({ match, rate, times, ...fault }): ApiFaultRule =>
       strip({ match: strip(match ?? {}), fault: faultOf(fault), rate: rate ?? 1, times, remaining: times }) as ApiFaultRule,

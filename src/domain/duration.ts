@@ -115,6 +115,17 @@ export function addCalendar(instant: number, { years, months, ms }: CalendarDura
 }
 
 const NUMBER = '[0-9]+(?:\\.[0-9]+)?';
+
+/**
+ * What `parseDuration` reads, as a pattern without anchors (its surrounding spaces aside): shorthand,
+ * lowercase, each unit once from the largest down; or ISO 8601 weeks, days and time, in either case,
+ * with at least one component; each number of at most 6 digits and 3 decimals, so that every sum is
+ * a whole number of milliseconds. How long it may be is each field's own rule.
+ */
+const BOUNDED = '[0-9]{1,6}(?:\\.[0-9]{1,3})?';
+export const DURATION_PATTERN =
+  `(?:(?=[0-9])(?:${BOUNDED}w)?(?:${BOUNDED}d)?(?:${BOUNDED}h)?(?:${BOUNDED}m)?(?:${BOUNDED}s)?(?:${BOUNDED}ms)?` +
+  `|[Pp](?:(?:${BOUNDED}[Ww])?(?:${BOUNDED}[Dd])?[Tt](?=[0-9])(?:${BOUNDED}[Hh])?(?:${BOUNDED}[Mm])?(?:${BOUNDED}[Ss])?|(?=[0-9])(?:${BOUNDED}[Ww])?(?:${BOUNDED}[Dd])?))`;
 const TIME = `(?:${NUMBER}[Hh](?:${NUMBER}[Mm])?(?:${NUMBER}[Ss])?|${NUMBER}[Mm](?:${NUMBER}[Ss])?|${NUMBER}[Ss])`;
 const DAYS = `(?:${NUMBER}[Ww](?:${NUMBER}[Dd])?|${NUMBER}[Dd])`;
 /** Shorthand: at least one part, from the largest unit down, each unit once, lowercase; years and months whole. */

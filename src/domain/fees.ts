@@ -15,6 +15,8 @@ const PERCENT = /^(\d+)(?:\.(\d+))?%$/;
 const FIXED = /^(\d+)(?:\.(\d+))?$/;
 /** Fraction digits of a percentage: a hundredth of a basis point. */
 const PERCENT_DIGITS = 4;
+/** What `feeProblem` takes, as a pattern: more than zero, a percentage up to 100% with 4 fraction digits, or a fixed amount with 2. */
+export const FEE_PATTERN = '^(?=[^1-9]*[1-9])(?:(?:100(?:\\.0{1,4})?|[0-9]{1,2}(?:\\.[0-9]{1,4})?)%|[0-9]{1,18}(?:\\.[0-9]{1,2})?)$';
 const MAX_INTEGER_DIGITS = 18;
 /** The minor unit of every account currency (EUR, USD, GBP): the fraction digits a fixed fee may have. */
 export const FIXED_FEE_DIGITS = 2;

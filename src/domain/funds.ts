@@ -28,7 +28,9 @@ export function insufficientFunds(funds: Funds, amount: string, currency: string
   return `insufficient funds: ${amount} ${currency} asked, ${funds.available} ${currency} available (balance ${funds.balance}, held ${funds.held})`;
 }
 
-const BALANCE = new RegExp(`^[0-9]{1,${MAX_INTEGER_DIGITS}}(\\.[0-9]{1,2})?$`);
+/** A balance: 0 or more, at most 2 fraction digits. */
+export const BALANCE_PATTERN = `^[0-9]{1,${MAX_INTEGER_DIGITS}}(\\.[0-9]{1,2})?$`;
+const BALANCE = new RegExp(BALANCE_PATTERN);
 
 /** Why `value` is not a balance (a decimal string, 0 or more, at most two fraction digits), or undefined when it is. */
 export function balanceProblem(value: string): string | undefined {

@@ -8,7 +8,7 @@
  * and written by services/delivery-lab.ts and webhooks/delivery-rows.ts.
  */
 import { z } from 'zod';
-import { formatDuration, parseDuration } from './duration.js';
+import { DURATION_PATTERN, formatDuration, parseDuration } from './duration.js';
 import type { FieldError } from './errors.js';
 import { exactlyOneOf } from './field-rules.js';
 
@@ -69,7 +69,12 @@ export function parseDelay(text: string, maxMs = MAX_DELAY_MS): { minMs: number;
 export const rangeText = ({ minMs, maxMs }: { minMs: number; maxMs: number }): string =>
   minMs === maxMs ? formatDuration(minMs) : `${formatDuration(minMs)}-${formatDuration(maxMs)}`;
 
-const Delay = z.string().transform((text, ctx) => {
+/** A duration, or a range of two from the shorter to the longer, as `parseDelay` reads it. */
+export const delayInput = (description: string) => z.string().meta({ pattern: `^${DURATION_PATTERN}(?:-${DURATION_PATTERN})?$`, description });
+
+const Delay = delayInput(
+  `How long each attempt waits: a duration or a range of two (\`5s\`, \`2s-30s\`), the shorter first, at most ${formatDuration(MAX_DELAY_MS)}`,
+).transform((text, ctx) => {
   const range = parseDelay(text);
   if (typeof range === 'string') {
     ctx.addIssue({ code: 'custom', message: range });

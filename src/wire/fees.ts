@@ -4,7 +4,7 @@
  * (`"0.10"`), a type left out not charged. Snapshots hold it too.
  */
 import { z } from 'zod';
-import { feeProblem, normaliseFee, type FeeSettings } from '../domain/fees.js';
+import { FEE_PATTERN, feeProblem, normaliseFee, type FeeSettings } from '../domain/fees.js';
 import { FEE_TYPES } from '../domain/transaction.js';
 
 const spec = z
@@ -15,7 +15,10 @@ const spec = z
   })
   .transform(normaliseFee)
   .optional()
-  .meta({ description: 'A percentage of the token amount ("0.5%") or a fixed token amount ("0.10"); left out, not charged' });
+  .meta({
+    pattern: FEE_PATTERN,
+    description: 'A percentage of the token amount ("0.5%", up to 100%) or a fixed token amount ("0.10"), more than zero; left out, not charged',
+  });
 
 /** PUT /_sandbox/fees: the whole settings, replacing what was set; `{}` charges nothing. */
 export const FeeSettingsInput = z.strictObject(Object.fromEntries(FEE_TYPES.map((type) => [type, spec])) as Record<(typeof FEE_TYPES)[number], typeof spec>, {

@@ -4,7 +4,7 @@
  * in its currency; PUT takes the new balance.
  */
 import { z } from 'zod';
-import { balanceProblem } from '../domain/funds.js';
+import { BALANCE_PATTERN, balanceProblem } from '../domain/funds.js';
 import { normalise } from '../domain/money.js';
 
 const decimal = (description: string) => z.string().meta({ format: 'decimal', description });
@@ -28,7 +28,7 @@ export const BalanceInput = z
           if (problem) ctx.addIssue({ code: 'custom', message: problem });
         })
         .transform(normalise)
-        .meta({ format: 'decimal', description: "The new balance in the account's currency: 0 or more, at most 2 fraction digits" }),
+        .meta({ format: 'decimal', pattern: BALANCE_PATTERN, description: "The new balance in the account's currency: 0 or more, at most 2 fraction digits" }),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')}: unknown; the body is {amount}` : 'must be a JSON object') },
   )

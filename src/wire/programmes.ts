@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import { excludes } from '../domain/field-rules.js';
 import { holdExpiryProblem } from '../domain/authorisation.js';
-import { balanceProblem } from '../domain/funds.js';
-import { parseDuration } from '../domain/duration.js';
+import { BALANCE_PATTERN, balanceProblem } from '../domain/funds.js';
+import { DURATION_PATTERN, parseDuration } from '../domain/duration.js';
+import { CLOCK_OPTION_PATTERN } from '../domain/instant.js';
 import { Uuid } from '../domain/formats.js';
 import { ClockState, Instant } from './sandbox.js';
 
@@ -16,7 +17,10 @@ export const NewProgramme = z
     {
       name: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
       /** Start the clock frozen at this instant (`now` or an ISO 8601 date-time); running otherwise. */
-      clock: z.string({ error: 'must be "now" or an ISO 8601 date-time' }).optional(),
+      clock: z.string({ error: 'must be "now" or an ISO 8601 date-time' }).optional().meta({
+        pattern: CLOCK_OPTION_PATTERN,
+        description: 'Start the clock frozen at this instant: `now` or an ISO 8601 date or date-time; running otherwise',
+      }),
       /** Draw its ids and randomness from this seed, so that the same requests give the same answers. */
       randomSeed: z
         .number({ error: 'must be an integer' })
@@ -34,7 +38,11 @@ export const NewProgramme = z
           if (problem) ctx.addIssue({ code: 'custom', message: `${problem}, got "${value}"` });
         })
         .optional()
-        .meta({ description: 'How long a pending authorisation waits to be captured before it is released: `7d`, `36h`, `P30D`; --hold-expiry otherwise' }),
+        .meta({
+          pattern: `^${DURATION_PATTERN}$`,
+          description:
+            'How long a pending authorisation waits to be captured before it is released, from 1s to 3650d: `7d`, `36h`, `P30D`; --hold-expiry otherwise',
+        }),
       /** The balance its new accounts start with (docs/money-path.md: Funds); --starting-balance otherwise. */
       startingBalance: z
         .string({ error: 'must be a decimal string such as "100"' })
@@ -43,7 +51,10 @@ export const NewProgramme = z
           if (problem) ctx.addIssue({ code: 'custom', message: problem });
         })
         .optional()
-        .meta({ description: 'The balance a new account\'s smart account starts with, in its currency: `"100"`; --starting-balance otherwise' }),
+        .meta({
+          pattern: BALANCE_PATTERN,
+          description: 'The balance a new account\'s smart account starts with, in its currency: `"100"`; --starting-balance otherwise',
+        }),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
   )

@@ -15,6 +15,8 @@ const Tally = z.record(z.string(), Count);
 /** Most programmes one report may name in a list (`all` has no limit). */
 export const MAX_LISTED_PROGRAMMES = 1000;
 
+const PROGRAMME = PROGRAMME_ID.source.slice(1, -1);
+
 /** `?programmes=`: `all`, or programme ids (or `default`) separated by commas; `?since=` with `all`. */
 export const ReportQuery = z.object({
   programmes: z
@@ -35,6 +37,7 @@ export const ReportQuery = z.object({
     })
     .optional()
     .meta({
+      pattern: `^(?:all|${PROGRAMME}(?:,${PROGRAMME}){0,${MAX_LISTED_PROGRAMMES - 1}})$`,
       description: `The programmes to report on together: \`all\` (every programme, and those deleted since the sandbox started, the newest ${ENDED_KEPT}), or ids separated by commas. Without it, the programme the request names.`,
     }),
   since: InstantInput.optional().meta({ description: 'With `programmes=all`: only the programmes made at or after this instant (those of one test run).' }),

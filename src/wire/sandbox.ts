@@ -4,20 +4,23 @@
  */
 import { z } from 'zod';
 import { Count } from '../domain/formats.js';
-import { parseClockOption } from '../domain/instant.js';
+import { CLOCK_INSTANT_PATTERN, parseClockOption } from '../domain/instant.js';
 
 /** A moment, as every control answer writes it. */
 export const Instant = z.string().meta({ format: 'date-time' });
 
 /** An instant a control request names: an ISO 8601 date or date-time (UTC unless it has an offset), read as epoch ms. */
-export const InstantInput = z.string().transform((value, ctx) => {
-  const at = value === 'now' ? undefined : parseClockOption(value, 0);
-  if (at === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, such as 2026-03-01T09:00:00Z' });
-    return z.NEVER;
-  }
-  return at;
-});
+export const InstantInput = z
+  .string()
+  .meta({ pattern: CLOCK_INSTANT_PATTERN, description: 'An ISO 8601 date or date-time, UTC unless it has an offset: `2026-03-01T09:00:00Z`' })
+  .transform((value, ctx) => {
+    const at = value === 'now' ? undefined : parseClockOption(value, 0);
+    if (at === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, such as 2026-03-01T09:00:00Z' });
+      return z.NEVER;
+    }
+    return at;
+  });
 
 /** The programme's sandbox clock. */
 export const ClockState = z.object({ now: Instant, frozen: z.boolean() }).meta({ id: 'ClockState' });

@@ -22,6 +22,7 @@ import {
 } from '../domain/seed.js';
 import { AmountInput, BlockchainAccountId, CurrencyInput } from './scalars.js';
 import { MerchantOverride } from './payment.js';
+import { CALLBACK_URL } from './webhook.js';
 
 const list = <T extends z.ZodType>(item: T) => z.array(item, { error: 'must be an array' }).default([]);
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
@@ -69,7 +70,7 @@ const SeedCustomer = z.strictObject({
 });
 
 const SeedWebhook = z.strictObject({
-  callbackUrl: z.string({ error: 'must be a string' }),
+  callbackUrl: z.string({ error: 'must be a string' }).meta(CALLBACK_URL),
   types: z.array(oneOf(WEBHOOK_TYPES), { error: 'must be an array of webhook types' }).min(1, 'must name at least one webhook type'),
 });
 

@@ -21,6 +21,14 @@ export const Webhook = z
 
 export type Webhook = z.infer<typeof Webhook>;
 
+/** What `callbackUrlProblem` checks but that it is a URL `new URL()` reads, for the documents. */
+export const CALLBACK_URL = {
+  format: 'uri',
+  maxLength: MAX_TEXT_LENGTH,
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/\\s]\\S*$',
+  description: 'An absolute http:// or https:// URL',
+} as const;
+
 /** PUT /v1/webhooks: a subscription made, or changed when it names one. */
 export const SaveWebhook = z.object({
   id: WebhookId.optional().meta({ description: 'The webhook to update; without it a webhook is created' }),
@@ -30,8 +38,7 @@ export const SaveWebhook = z.object({
       const message = callbackUrlProblem(value);
       if (message) ctx.addIssue({ code: 'custom', message });
     })
-    // What `callbackUrlProblem` checks but that it is a URL `new URL()` reads.
-    .meta({ format: 'uri', maxLength: MAX_TEXT_LENGTH, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/\\s]\\S*$', description: 'An absolute http:// or https:// URL' }),
+    .meta(CALLBACK_URL),
   types: z.array(WebhookType).meta({ description: 'The event types to send to callbackUrl; an empty list subscribes to none' }),
 });
 export type SaveWebhook = z.infer<typeof SaveWebhook>;

@@ -93,7 +93,7 @@ export function controlMoneyRoutes(control: ControlPlane, deps: Deps): void {
       summary: "A merchant's refund on a card: a new credit transaction, processing, then processed 1 s later",
       tags: simulator,
       params: idParam('cardId'),
-      body: RefundRequest(deps.shared.money.currencies),
+      body: RefundRequest(deps.shared.money),
       responses: { 201: jsonResponse(Transaction, 'The credit transaction'), 404: problem('Card (or the transaction named) not found'), ...conflict },
     },
     (c, { params, body }) => answer(c, servicesOf(c).refunds.refund(params.cardId, body), 201),
