@@ -121,10 +121,16 @@ export function validBody(method: string, pattern: string, world: HostileWorld):
       return { since: '2026-01-01T00:00:00Z', until: '2027-01-01T00:00:00Z', type: 'card.updated' };
     case 'POST /v1/simulator/cards/:cardId/authorisation':
       return { amount: '12.5', currency: 'GBP', capture: false, merchant: { name: 'Corner Shop', mcc: 5411, country: 'FR' } };
+    case 'PATCH /v1/simulator/authorisations/:authorisationId/capture':
+      return { amount: '4', final: false };
+    case 'PATCH /v1/simulator/authorisations/:authorisationId/amount':
+      return { amount: '12' };
+    case 'POST /v1/simulator/cards/:cardId/transactions':
+      return { amount: '3', currency: 'GBP', merchant: { name: 'Late Cafe', mcc: 5812, country: 'FR' } };
     case 'POST /_sandbox/clock/advance':
       return { by: '1s' };
     case 'POST /_sandbox/seed':
-      return { customers: [{ externalId: `seed-${randomUUID()}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] }] };
+      return { customers: [{ externalId: `seed-${randomUUID()}`, accounts: [{ currencies: ['EUR'], balance: '500', cards: [{}] }] }] };
     case 'POST /_sandbox/reset':
       return {};
     default:
