@@ -1,4 +1,7 @@
 /** How the page writes times, ids, amounts and states: plain functions, the same on every view. */
+import type { DeliveryStatus } from '../src/domain/outbox.js';
+import type { STATUSES } from '../src/domain/reach.js';
+import type { DeliveryState } from './deliveries.js';
 
 /** `2026-03-01 09:00:00` from an RFC 3339 UTC instant (sandbox time, always UTC). */
 export const when = (iso: string | undefined): string => (iso ? iso.replace('T', ' ').replace(/(\.\d+)?Z$/, '') : '');
@@ -10,7 +13,13 @@ export const plural = (n: number, one: string, many = `${one}s`): string => `${n
 
 export type Tone = 'ok' | 'wait' | 'bad' | 'off' | 'info';
 
-const TONES: Record<string, Tone> = {
+/**
+ * The colour of every state the page shows: each status of each resource (domain/reach.ts), each
+ * delivery's status and state (deliveries.ts) and the few words of the page's own. Typed over those unions, so a
+ * new status does not compile until it has its colour here.
+ */
+type Shown = (typeof STATUSES)[keyof typeof STATUSES][number] | DeliveryStatus | DeliveryState | 'none' | 'ok' | 'refused';
+const TONES: Record<Shown, Tone> = {
   active: 'ok',
   delivered: 'ok',
   captured: 'ok',
@@ -43,7 +52,7 @@ const TONES: Record<string, Tone> = {
 };
 
 /** The colour a state is shown in; unknown states are neutral. */
-export const toneOf = (status: string): Tone => TONES[status] ?? 'info';
+export const toneOf = (status: string): Tone => TONES[status as Shown] ?? 'info';
 
 /** An HTTP status's tone: 2xx fine, 4xx refused, 5xx broken, 0 (a connection closed without an answer) broken too. */
 export const statusTone = (status: number | undefined): Tone =>

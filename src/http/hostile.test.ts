@@ -23,7 +23,8 @@ import {
   hostileSegment,
   hostileValue,
 } from '../testing/hostile-input.js';
-import { buildWorld, fieldPaths, validBody, withField, worldStands, type HostileWorld } from '../testing/hostile-world.js';
+import { buildWorld, fieldPaths, withField, worldStands, type HostileWorld } from '../testing/hostile-world.js';
+import { operationsOf, VALID_BODIES, type Operation } from '../testing/valid-bodies.js';
 import { digestHeader, HARNESS_ORIGIN, newSigningKey, type TestSigningKey } from '../testing/signer.js';
 import { recordChanges, type ChangeRecorder } from '../testing/state.js';
 
@@ -148,12 +149,18 @@ describe.each(['strict', 'warn'] as const)('hostile input, --verify %s', (verify
   let key: TestSigningKey;
   let world: HostileWorld;
   let recorder: ChangeRecorder;
+  /** The operations of both documents by route (`POST /v1/customers`), for their valid bodies. */
+  let operations: Map<string, Operation>;
   const REUSED_KEY = randomUUID();
 
   beforeAll(async () => {
     sb = createTestSandbox({ verify });
     recorder = recordChanges(sb.deps.store, WATCH);
     key = newSigningKey();
+    const [api, control] = await Promise.all(
+      ['/openapi.json', '/_sandbox/openapi.json'].map(async (url) => (await sb.json('GET', url, { token: false })).body),
+    );
+    operations = new Map(operationsOf(api, control).map((op) => [op.route, op]));
   });
 
   /** A token for the default credential, restoring the credential and the signing key if an attack removed them. */
@@ -177,7 +184,9 @@ describe.each(['strict', 'warn'] as const)('hostile input, --verify %s', (verify
   };
 
   const bodyOf = (method: string, pattern: string, body: Body): string | undefined => {
-    const valid = validBody(method, pattern, world);
+    // An operation that takes no body takes `{}`; one that takes a body, its valid body (valid-bodies.test.ts sees that each has one).
+    const op = operations.get(`${method} ${pattern}`);
+    const valid = op?.body ? VALID_BODIES[op.operationId]!(world) : undefined;
     switch (body.kind) {
       case 'none':
         return undefined;

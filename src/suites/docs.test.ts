@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { packagePath } from '../kernel/paths.js';
 
 // The manual holds together: the README and the pages under docs/ link to files and headings that
@@ -12,7 +13,10 @@ const DOCS = readdirSync(join(ROOT, 'docs'))
   .filter((f) => f.endsWith('.md'))
   .sort()
   .map((f) => `docs/${f}`);
-const MARKDOWN = ['README.md', 'BENCHMARKS.md', 'SKILL.md', ...DOCS];
+const FOLDER_READMES = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && existsSync(join(ROOT, 'src', e.name, 'README.md')))
+  .map((e) => `src/${e.name}/README.md`);
+const MARKDOWN = ['README.md', 'BENCHMARKS.md', 'SKILL.md', ...DOCS, ...FOLDER_READMES];
 const README_MAX_LINES = 300;
 
 interface Heading {
@@ -152,7 +156,7 @@ function brokenCitations(): string[] {
 }
 
 describe('the manual', () => {
-  test('every relative link and #anchor in README.md, BENCHMARKS.md, SKILL.md and docs/ resolves', () => {
+  test("every relative link and #anchor in README.md, BENCHMARKS.md, SKILL.md, docs/ and the folders' READMEs resolves", () => {
     expect(MARKDOWN.flatMap(brokenLinks)).toEqual([]);
   });
 
@@ -175,6 +179,20 @@ describe('the manual', () => {
       .filter((e) => e.isDirectory() || (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)))
       .map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
     expect(parts.filter((part) => !architecture.includes(`\`${part}\``))).toEqual([]);
+  });
+
+  test("the architecture page gives each part one line of at most 30 words; the detail is in its folder's README", () => {
+    const rows = read('docs/architecture.md')
+      .split('\n')
+      .filter((line) => /^\| (?!-|part |folder )/.test(line))
+      .map((line) => line.split(' | '));
+    expect(rows.length).toBeGreaterThan(20);
+    expect(rows.filter((cells) => cells.length !== 2 || cells[1]!.split(/\s+/).length > 30).map((cells) => cells[0])).toEqual([]);
+  });
+
+  test('the webhooks page names every webhook type the sandbox sends', () => {
+    const webhooks = prose(read('docs/webhooks.md'));
+    expect(WEBHOOK_TYPES.filter((type) => !webhooks.includes(`\`${type}\``))).toEqual([]);
   });
 
   // The checks themselves: a broken link, anchor or citation is caught, and nested headings are.

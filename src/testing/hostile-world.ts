@@ -1,19 +1,17 @@
 /**
  * A small world for hostile-input tests: one resource of every kind in the states worth attacking
  * (an unsigned customer and account, an issuing and an active card, a pending and a captured
- * authorisation, a transaction, a webhook, events), its ids by path parameter name, and a valid
- * body per route that the fuzzer then breaks one field at a time. Not shipped.
+ * authorisation, a transaction, a webhook, events), its ids by path parameter name, and the
+ * fields a valid body needs from it (valid-bodies.ts). Not shipped.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import type { TestSandbox } from './harness.js';
 import { newSigningKey } from './signer.js';
-import { BILLING_ADDRESS, DEFAULT_CHAIN, testWallet } from './world.js';
+import { BILLING_ADDRESS, DEFAULT_CHAIN } from './world.js';
 
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}`;
-const STRANGER = testWallet('stranger').chainId;
 /** Made once: generating a P-384 key pair per world would dominate the time a world takes. */
-const SPARE_SIGNING_KEY = newSigningKey();
+export const SPARE_SIGNING_KEY = newSigningKey();
 
 /** Nothing listens on the discard port, so a delivery attempt fails at once without leaving the machine. */
 export const DEAD_CALLBACK = 'http://127.0.0.1:9/hook';
@@ -25,6 +23,8 @@ export interface HostileWorld {
   owner: { chainId: string; customerChallenge: string; accountChallenge: string };
   spareApiKey: string;
   spareSigningKeyId: string;
+  /** The world as a snapshot file: what a restore of it takes. */
+  snapshotFile: string;
 }
 
 /**
@@ -74,68 +74,13 @@ export async function buildWorld(sb: TestSandbox): Promise<HostileWorld> {
     owner: { chainId: owner.chainId, customerChallenge: unsigned.challenge, accountChallenge: initiating.challenge },
     spareApiKey,
     spareSigningKeyId,
+    snapshotFile: sb.deps.snapshots.export(sb.deps.programmes.default()),
   };
 }
 
 /** Whether the world is still there: a reset or a deletion may have taken it. */
 export function worldStands(sb: TestSandbox, world: HostileWorld): boolean {
   return sb.deps.store.sqlite.prepare('SELECT 1 FROM customers WHERE id = ?').get(world.ids.customerId![0]) !== undefined;
-}
-
-const randomSignature = () => randomBytes(65).toString('base64');
-
-/**
- * A valid body for each route that takes one (keyed by method and route pattern, the /_sandbox
- * simulator mirror sharing the /v1 simulator's), built afresh so that creates do not collide.
- */
-export function validBody(method: string, pattern: string, world: HostileWorld): Record<string, unknown> | undefined {
-  const route = `${method} ${pattern.replace(/^\/_sandbox\/simulator\//, '/v1/simulator/')}`;
-  switch (route) {
-    case 'POST /v1/auth/token':
-      return { apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET };
-    case 'PUT /v1/auth/credentials':
-      return { apiKey: randomUUID(), apiSecret: 'another-secret' };
-    case 'DELETE /v1/auth/credentials':
-      return { apiKey: world.spareApiKey };
-    case 'PUT /v1/auth/signing':
-      return { signingKeyId: randomUUID(), signingKey: SPARE_SIGNING_KEY.signingKey };
-    case 'DELETE /v1/auth/signing':
-      return { signingKeyId: world.spareSigningKeyId };
-    case 'POST /v1/customers':
-      return { chainId: `${DEFAULT_CHAIN}:${randomAddress()}`, externalId: `ext-${randomUUID()}` };
-    case 'POST /v1/customers/:customerId/challenge/sign':
-      return { ownerId: STRANGER, challenge: world.owner.customerChallenge, signature: randomSignature() };
-    case 'POST /v1/accounts/:accountId/challenge/sign':
-      return { ownerId: world.owner.chainId, challenge: world.owner.accountChallenge, signature: randomSignature() };
-    case 'POST /v1/customers/:customerId/accounts':
-      return { type: 'card_account', currencies: ['EUR'] };
-    case 'POST /v1/accounts/:accountId/cards':
-      return { type: 'virtual', billingAddress: { ...BILLING_ADDRESS } };
-    case 'PUT /v1/webhooks':
-    case 'PUT /_sandbox/webhooks':
-      return { callbackUrl: DEAD_CALLBACK, types: ['card.updated'] };
-    case 'PUT /_sandbox/webhooks/faults':
-    case 'PUT /_sandbox/webhooks/:webhookId/faults':
-      return { duplicate: 0.5, reorder: 0.5, delay: '1s-2s', fail: { status: 503, times: 2 }, timeout: 0.1, seed: 1 };
-    case 'POST /_sandbox/events/resend':
-      return { since: '2026-01-01T00:00:00Z', until: '2027-01-01T00:00:00Z', type: 'card.updated' };
-    case 'POST /v1/simulator/cards/:cardId/authorisation':
-      return { amount: '12.5', currency: 'GBP', capture: false, merchant: { name: 'Corner Shop', mcc: 5411, country: 'FR' } };
-    case 'PATCH /v1/simulator/authorisations/:authorisationId/capture':
-      return { amount: '4', final: false };
-    case 'PATCH /v1/simulator/authorisations/:authorisationId/amount':
-      return { amount: '12' };
-    case 'POST /v1/simulator/cards/:cardId/transactions':
-      return { amount: '3', currency: 'GBP', merchant: { name: 'Late Cafe', mcc: 5812, country: 'FR' } };
-    case 'POST /_sandbox/clock/advance':
-      return { by: '1s' };
-    case 'POST /_sandbox/seed':
-      return { customers: [{ externalId: `seed-${randomUUID()}`, accounts: [{ currencies: ['EUR'], balance: '500', cards: [{}] }] }] };
-    case 'POST /_sandbox/reset':
-      return {};
-    default:
-      return undefined;
-  }
 }
 
 /** The dotted paths of every field of a body, nested ones included: the places a mutation may hit. */

@@ -37,6 +37,14 @@ export function openApiSchemas(document: Document) {
       if (!schema) return [`${method} ${path} declares no JSON answer for ${status}`];
       return errorsOf(schema, value, `${method} ${path} ${status}`);
     },
+    /** Why `value` is not the JSON body `method path` takes; `path` as the document writes it. */
+    request(method: string, path: string, value: unknown): string[] {
+      const body = (document.paths[path]?.[method.toLowerCase()] as { requestBody?: { content: Record<string, { schema: unknown }> } } | undefined)
+        ?.requestBody;
+      const schema = body?.content['application/json']?.schema;
+      if (!schema) return [`${method} ${path} takes no JSON body`];
+      return errorsOf(schema, value, `${method} ${path} body`);
+    },
     /** Why `value` is not the body the document's webhooks section gives deliveries of `type`. */
     webhook(type: string, value: unknown): string[] {
       const schema = document.webhooks?.[type]?.post.requestBody.content['application/json']?.schema;
