@@ -87,8 +87,13 @@ export function captureProblems(
   const ceiling = captureCeiling(auth.amount, auth.merchant.mcc, currencies[auth.currency] ?? 2);
   if (compare(sum([captured, amount]), ceiling) <= 0) return [];
   const tip = ceiling !== auth.amount;
-  const what = tip ? `the authorised ${auth.amount} and the ${TIP_ALLOWANCE_PERCENT} % tip merchant category ${auth.merchant.mcc} allows` : `the authorised ${auth.amount}`;
-  const most = before || tip ? `must be at most ${minus(ceiling, captured)} ${auth.currency}: ${what}${before}` : `must be at most the authorised ${auth.amount} ${auth.currency}`;
+  const what = tip
+    ? `the authorised ${auth.amount} and the ${TIP_ALLOWANCE_PERCENT} % tip merchant category ${auth.merchant.mcc} allows`
+    : `the authorised ${auth.amount}`;
+  const most =
+    before || tip
+      ? `must be at most ${minus(ceiling, captured)} ${auth.currency}: ${what}${before}`
+      : `must be at most the authorised ${auth.amount} ${auth.currency}`;
   const rest = tip ? '' : `; merchant category ${auth.merchant.mcc} takes no tip, and the rest of a capture is released, never more taken`;
   return [{ path: 'amount', message: `${most}${rest}` }];
 }

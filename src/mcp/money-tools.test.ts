@@ -28,7 +28,19 @@ describe('the money path as MCP tools', () => {
     const capture = tools.find((t) => t.name === 'capture')!;
     expect(capture.inputSchema.required).toEqual(['authorisationId']);
     expect(Object.keys(capture.inputSchema.properties ?? {})).toEqual(['authorisationId', 'amount', 'final']);
-    for (const name of ['update_amount', 'force_post', 'reverse', 'refund', 'block', 'suspend', 'reinstate', 'fail_account', 'fees_show', 'fees_set', 'fees_clear'])
+    for (const name of [
+      'update_amount',
+      'force_post',
+      'reverse',
+      'refund',
+      'block',
+      'suspend',
+      'reinstate',
+      'fail_account',
+      'fees_show',
+      'fees_set',
+      'fees_clear',
+    ])
       expect(tools.map((t) => t.name)).toContain(name);
 
     expect(await ok('fees_set', { partner: '1%' })).toEqual({ partner: '1%' });

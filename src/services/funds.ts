@@ -36,7 +36,9 @@ export function createFunds(core: Core) {
     const pending = open.filter((hold) => hold.status === 'pending').map((hold) => hold.id);
     const captured = pending.length ? Map.groupBy(capturesOf(id, pending), (debit) => debit.authorisationId) : new Map();
     return open.map((hold) =>
-      hold.status === 'capturing' ? (hold.taken ?? hold.amount) : minus(hold.amount, sum((captured.get(hold.id) ?? []).map((d: { amount: string }) => d.amount))),
+      hold.status === 'capturing'
+        ? (hold.taken ?? hold.amount)
+        : minus(hold.amount, sum((captured.get(hold.id) ?? []).map((d: { amount: string }) => d.amount))),
     );
   };
 
@@ -45,7 +47,14 @@ export function createFunds(core: Core) {
     db
       .select({ authorisationId: transactions.authorisationId, amount: transactions.amount })
       .from(transactions)
-      .where(and(eq(transactions.programmeId, programme), eq(transactions.accountId, accountId), inArray(transactions.authorisationId, ids), eq(transactions.direction, 'debit')))
+      .where(
+        and(
+          eq(transactions.programmeId, programme),
+          eq(transactions.accountId, accountId),
+          inArray(transactions.authorisationId, ids),
+          eq(transactions.direction, 'debit'),
+        ),
+      )
       .all();
 
   const service = {

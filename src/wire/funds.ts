@@ -27,8 +27,10 @@ export const Balance = z.string({ error: 'must be a decimal string such as "100"
 export const BalanceInput = z
   .strictObject(
     {
-      amount: Balance.transform(normalise)
-        .meta({ format: 'decimal', description: "The new balance in the account's currency: 0 or more, at most 2 fraction digits" }),
+      amount: Balance.transform(normalise).meta({
+        format: 'decimal',
+        description: "The new balance in the account's currency: 0 or more, at most 2 fraction digits",
+      }),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')}: unknown; the body is {amount}` : 'must be a JSON object') },
   )

@@ -22,7 +22,8 @@ export const CaptureRequest = z
       .meta({ description: 'false: a capture of part, the authorisation staying pending with the rest held; true (the default): the last, the rest released' }),
   })
   .superRefine((body, ctx) => {
-    if (body.final === false && body.amount === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'is needed when final is false: the part to capture' });
+    if (body.final === false && body.amount === undefined)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'is needed when final is false: the part to capture' });
   })
   .meta({ id: 'CaptureRequest' });
 export type CaptureRequest = z.infer<typeof CaptureRequest>;

@@ -36,8 +36,9 @@ export const NewProgramme = z
         .optional()
         .meta({ description: 'How long a pending authorisation waits to be captured before it is released: `7d`, `36h`, `P30D`; --hold-expiry otherwise' }),
       /** The balance its new accounts start with (docs/money-path.md: Funds); --starting-balance otherwise. */
-      startingBalance: Balance.optional()
-        .meta({ description: 'The balance a new account\'s smart account starts with, in its currency: `"100"`; --starting-balance otherwise' }),
+      startingBalance: Balance.optional().meta({
+        description: 'The balance a new account\'s smart account starts with, in its currency: `"100"`; --starting-balance otherwise',
+      }),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
   )

@@ -139,7 +139,12 @@ export const moneyCommands = [
     run: (flags, cardId) => (ctx) => forcePost(ctx, cardId, flags),
     tool: tool({
       description: 'A debit with no authorisation on a card (force post): processing now, processed a second later.',
-      input: { cardId: id('card'), amount: z.string().describe('a decimal amount, 12.50'), currency: z.string().describe('ISO 4217, EUR'), merchantName: z.string().optional() },
+      input: {
+        cardId: id('card'),
+        amount: z.string().describe('a decimal amount, 12.50'),
+        currency: z.string().describe('ISO 4217, EUR'),
+        merchantName: z.string().optional(),
+      },
       data: (client, { cardId, ...options }) => forcePost.data(client, cardId, options),
     }),
   }),

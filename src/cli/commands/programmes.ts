@@ -68,7 +68,10 @@ export const programmesCommands = [
       { flags: '--random-seed <n>', description: 'draw its ids and randomness from this seed', parse: integer('--random-seed', 0, 2 ** 32 - 1) },
       { flags: '--from <snapshot>', description: "start from a snapshot's world and clock, by its id or name (a fork; its clock and seed are the snapshot's)" },
       { flags: '--hold-expiry <duration>', description: 'how long its holds wait to be captured before they are released (default: start --hold-expiry)' },
-      { flags: '--starting-balance <amount>', description: "the balance its new accounts start with, in each one's currency (default: start --starting-balance)" },
+      {
+        flags: '--starting-balance <amount>',
+        description: "the balance its new accounts start with, in each one's currency (default: start --starting-balance)",
+      },
     ],
     run: (flags) => (ctx) =>
       createProgramme(ctx, {
@@ -87,7 +90,7 @@ export const programmesCommands = [
         randomSeed: z.number().int().optional(),
         from: z.string().optional().describe('a snapshot id or name: start from its world and clock'),
         holdExpiry: z.string().optional().describe('how long its holds wait to be captured: 7d, 36h'),
-        startingBalance: z.string().optional().describe("the balance its new accounts start with: 100"),
+        startingBalance: z.string().optional().describe('the balance its new accounts start with: 100'),
       },
       data: (client, input) => createProgramme.data(client, input),
     }),

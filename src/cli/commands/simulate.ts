@@ -32,10 +32,15 @@ const captured = ({ amount, final }: CapturePart) =>
 export const simulate = printed(
   (client: Client, action: Simulation, id: string, part: CapturePart = {}): Promise<unknown> =>
     action === 'capture' && (part.amount !== undefined || part.final !== undefined)
-      ? client.simulateCardAuthorisationCapture(id, { ...(part.amount !== undefined && { amount: part.amount }), ...(part.final !== undefined && { final: part.final }) })
+      ? client.simulateCardAuthorisationCapture(id, {
+          ...(part.amount !== undefined && { amount: part.amount }),
+          ...(part.final !== undefined && { final: part.final }),
+        })
       : client[SIMULATIONS[action].operation](id),
   ({ io }, _body, action, id, part = {}) =>
-    io.out(`${io.color.green('✓')} ${SIMULATIONS[action].noun} ${io.color.bold(id)} ${part.final === false ? 'captured in part' : SIMULATIONS[action].done}${captured(part)}`),
+    io.out(
+      `${io.color.green('✓')} ${SIMULATIONS[action].noun} ${io.color.bold(id)} ${part.final === false ? 'captured in part' : SIMULATIONS[action].done}${captured(part)}`,
+    ),
 );
 
 /** Only capture takes more than the id: the part to capture, and whether it is the last. */

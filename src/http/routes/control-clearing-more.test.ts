@@ -106,7 +106,9 @@ describe('several captures of one hold', () => {
       path: 'amount',
       message: 'must be less than the 5 EUR still held when final is false; the final capture takes the rest',
     });
-    expect((await capture(id, { amount: '5.01' })).body.errors[0].message).toMatch(/^must be at most 5 EUR: the authorised 50, less the 45 captured before; merchant category 5411 takes no tip/);
+    expect((await capture(id, { amount: '5.01' })).body.errors[0].message).toMatch(
+      /^must be at most 5 EUR: the authorised 50, less the 45 captured before; merchant category 5411 takes no tip/,
+    );
     expect((await capture(id, { final: false })).body.errors).toEqual([{ path: 'amount', message: 'is needed when final is false: the part to capture' }]);
     expect((await capture(id, { amount: '1', final: 'no' })).body.errors[0].path).toBe('final');
     expect(p.counts()).toEqual(before);
@@ -174,7 +176,14 @@ describe('POST /_sandbox/simulator/cards/{id}/transactions', () => {
     await control('PUT', '/fees', { service: '0.10' });
     const made = await forcePost(card.cardId, { amount: '12.5', currency: 'USD', merchant: { name: 'Late Cafe', mcc: 5812 } });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ direction: 'debit', status: 'processing', amount: '11.5', tokenAmount: '11.6', merchantAmount: '12.5', exchangeRate: '0.92' });
+    expect(made.body).toMatchObject({
+      direction: 'debit',
+      status: 'processing',
+      amount: '11.5',
+      tokenAmount: '11.6',
+      merchantAmount: '12.5',
+      exchangeRate: '0.92',
+    });
     expect(made.body.merchant).toMatchObject({ name: 'Late Cafe', mcc: 5812 });
     expect(made.body).not.toHaveProperty('authorisationId');
     expect(schemas.component('Transaction', made.body)).toEqual([]);

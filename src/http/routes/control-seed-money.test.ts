@@ -151,10 +151,15 @@ describe('POST /_sandbox/seed with the money path', () => {
       available: '70.5',
     });
     const at = 'customers[0].accounts[0]';
-    expect((await seed(sb, world('-1'))).body.errors).toEqual([{ path: `${at}.balance`, message: expect.stringMatching(/^must be a decimal string of 0 or more/) }]);
+    expect((await seed(sb, world('-1'))).body.errors).toEqual([
+      { path: `${at}.balance`, message: expect.stringMatching(/^must be a decimal string of 0 or more/) },
+    ]);
     expect((await seed(sb, world(100))).body.errors).toEqual([{ path: `${at}.balance`, message: 'must be a decimal string such as "100"' }]);
     const short = await seed(sb, world('20', 'y'));
-    expect(short.body.errors[0]).toEqual({ path: `${at}.cards[0].authorisations[0]`, message: expect.stringMatching(/^insufficient_funds: insufficient funds: 30 EUR asked, 20 EUR available/) });
+    expect(short.body.errors[0]).toEqual({
+      path: `${at}.cards[0].authorisations[0]`,
+      message: expect.stringMatching(/^insufficient_funds: insufficient funds: 30 EUR asked, 20 EUR available/),
+    });
     expect((await sb.json('GET', '/v1/customers')).body).toHaveLength(1);
   });
 });
