@@ -21,6 +21,7 @@ import {
   MANUAL_COMPLETION_DELAY_MS,
   merchantFrom,
   TERMINATED_HOLD_WINDOW_MS,
+  type Merchant,
 } from '../domain/authorisation.js';
 import { fail } from '../domain/errors.js';
 import { holdExpiryFor } from '../domain/merchant-categories.js';
@@ -119,8 +120,8 @@ export function createAuthorisations(
       .where(and(eq(cards.programmeId, programme), eq(cards.id, cardId)))
       .get() ?? fail('card_not_found', `no card with id ${cardId}`);
 
-  /** The card that pays, refused as a payment is (the customer, the account, then the card), and the payment in its account's currency. */
-  const payment = (cardId: string, request: { amount: string; currency: string }) => {
+  /** A payment on the card, in its account's currency; refused as a payment is (the customer, the account, then the card). */
+  const payment = (cardId: string, request: { amount: string; currency: string; merchant?: Partial<Merchant> | undefined }) => {
     const { card, account, customer } = payer(cardId);
     const refusal = authorisationRefusal(card, [
       { kind: 'customer', id: customer.id, status: customer.status },
@@ -131,7 +132,16 @@ export function createAuthorisations(
     if (!currency) throw new Error(`card ${cardId} has no account currency`);
     const conversion = convertPayment(money, request.amount, request.currency, currency);
     if ('path' in conversion) fail('invalid_request', conversion.message, [conversion]);
-    return { card, account, conversion, currency };
+    return {
+      accountId: account.id,
+      cardId,
+      amount: conversion.amount,
+      currency,
+      merchantAmount: normalise(request.amount),
+      merchantCurrency: request.currency,
+      exchangeRate: conversion.exchangeRate,
+      merchant: merchantFrom(request.merchant),
+    };
   };
 
   return {
@@ -142,21 +152,14 @@ export function createAuthorisations(
       const problems = amountProblems(request.amount, request.currency, money.currencies);
       if (problems.length) fail('invalid_request', `invalid body: ${problems.map((p) => p.path).join(', ')}`, problems);
       return store.transaction(() => {
-        const { card, conversion, currency } = payment(cardId, request);
-        funds.require(card.accountId, conversion.amount, currency);
+        const paid = payment(cardId, request);
+        funds.require(paid.accountId, paid.amount, paid.currency);
         const now = clock.now();
         const row: AuthorisationRow = {
           programmeId: programme,
           id: ids.uuid(),
-          accountId: card.accountId,
-          cardId,
+          ...paid,
           status: 'pending',
-          amount: conversion.amount,
-          currency,
-          merchantAmount: normalise(request.amount),
-          merchantCurrency: request.currency,
-          exchangeRate: conversion.exchangeRate,
-          merchant: merchantFrom(request.merchant),
           capture: request.capture,
           createdAt: now,
           updatedAt: now,
@@ -214,25 +217,9 @@ export function createAuthorisations(
      * authorised, converted as a payment is, taken from the balance at once, fees included.
      */
     forcePost: (cardId: string, request: ForcePostRequest): Transaction =>
-      store.transaction(() => {
-        const { card, account, conversion, currency } = payment(cardId, request);
-        return transactions.record(
-          {
-            accountId: account.id,
-            cardId: card.id,
-            authorisationId: null,
-            direction: 'debit',
-            amount: conversion.amount,
-            currency,
-            merchantAmount: normalise(request.amount),
-            merchantCurrency: request.currency,
-            exchangeRate: conversion.exchangeRate,
-            merchant: merchantFrom(request.merchant),
-          },
-          clock.now(),
-          { requireFunds: true },
-        );
-      }),
+      store.transaction(() =>
+        transactions.record({ ...payment(cardId, request), authorisationId: null, direction: 'debit' }, clock.now(), { requireFunds: true }),
+      ),
 
     /**
      * A card stopped taking payments (blocked, suspended, terminated): its pending holds stay
