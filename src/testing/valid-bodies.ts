@@ -53,6 +53,7 @@ export const VALID_BODIES: Record<string, (world: HostileWorld) => Body> = {
   forcePostTransaction: () => ({ amount: '3', currency: 'GBP', merchant: { ...MERCHANT } }),
   refundCard: (world) => ({ amount: '5', currency: 'EUR', merchant: { ...MERCHANT }, transactionId: world.ids.transactionId![0] }),
   setBalance: () => ({ amount: '250' }),
+  setRates: () => ({ EUR: '0.95' }),
 };
 
 type Document = { paths: Record<string, Record<string, { operationId?: string; requestBody?: { content: Record<string, unknown> } }>> };
