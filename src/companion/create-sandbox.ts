@@ -16,7 +16,7 @@ import { quietLog } from '../kernel/log.js';
 import { startServer } from '../server.js';
 import { createControlClient, type ControlClient } from '../client/control.js';
 import { sandboxEvents, type SandboxEvents } from './events.js';
-import { feesOf, simulatorOf, type SandboxFees, type SandboxSimulator } from './money.js';
+import { feesOf, ratesOf, simulatorOf, type SandboxFees, type SandboxRates, type SandboxSimulator } from './money.js';
 import { startReceiver, type ReceiverOptions, type WebhookReceiver } from './receiver.js';
 import { createWallet, seededWalletKey, type Wallet, type WalletOptions } from './wallet.js';
 
@@ -100,6 +100,8 @@ export interface Sandbox {
   simulator: SandboxSimulator;
   /** The fees the programme's new transactions carry (docs/money-path.md: Fees). */
   fees: SandboxFees;
+  /** The exchange rates its conversions use, moved or the shipped table's (docs/money-path.md: Moving rates). */
+  rates: SandboxRates;
   /**
    * The go-live report (docs/go-live.md: Before you go live): checks with evidence, and coverage — of
    * this programme, or with `programmes` of several together (docs/go-live.md: A report over a whole
@@ -225,6 +227,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     faults,
     simulator: simulatorOf(control),
     fees: feesOf(control),
+    rates: ratesOf(control),
     report: ({ programmes } = {}) =>
       control.getReport(
         programmes === undefined

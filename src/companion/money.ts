@@ -1,10 +1,10 @@
 /**
  * The money path's controls in the test companion (docs/companion.md: The money path): the
  * sandbox's own simulator controls — capture part of a hold, reverse a debit, refund on a card,
- * block, suspend or reinstate a card, fail an account, read or set an account's balance — and the programme's fees, each one call
+ * block, suspend or reinstate a card, fail an account, read or set an account's balance — and the programme's fees and rates, each one call
  * of the control plane (docs/money-path.md).
  */
-import type { Account, Card, Fees, Funds, Operations, Transaction } from '../client/control.generated.js';
+import type { Account, Card, Fees, Funds, Operations, Rates, Transaction } from '../client/control.generated.js';
 import type { ControlClient } from '../client/control.js';
 
 /** The body of a refund: `{ amount, currency, merchant?, transactionId? }`. */
@@ -35,6 +35,15 @@ export interface SandboxFees {
   clear(): Promise<void>;
 }
 
+export interface SandboxRates {
+  /** The rates conversions use now (units per USD) and those moved: `{ base, rates, moved }`. */
+  get(): Promise<Rates>;
+  /** Moves rates (`{ EUR: '0.95' }`) for every conversion from now on, replacing what was moved; a capture converts at the rate of its own time. */
+  set(moved: Record<string, string>): Promise<Rates>;
+  /** Back to the shipped rate table. */
+  reset(): Promise<Rates>;
+}
+
 export function simulatorOf(control: ControlClient): SandboxSimulator {
   return {
     capture: async (authorisationId, amount) => {
@@ -58,5 +67,13 @@ export function feesOf(control: ControlClient): SandboxFees {
     clear: async () => {
       await control.setFees({});
     },
+  };
+}
+
+export function ratesOf(control: ControlClient): SandboxRates {
+  return {
+    get: () => control.getRates(),
+    set: (moved) => control.setRates(moved),
+    reset: () => control.setRates({}),
   };
 }

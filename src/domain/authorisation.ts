@@ -7,7 +7,7 @@
 import { inactiveParent, type Parent } from './cascade.js';
 import type { ErrorCode, FieldError } from './errors.js';
 import { captureCeiling, TIP_ALLOWANCE_PERCENT } from './merchant-categories.js';
-import { amountProblems, compare, unconvert, type MoneyTables } from './money.js';
+import { amountProblems, compare, convertAt, unconvert, type MoneyTables } from './money.js';
 import { transition, type Machine } from './state-machine.js';
 
 export const AUTHORISATION_STATUSES = ['pending', 'capturing', 'captured', 'releasing', 'released'] as const;
@@ -93,17 +93,22 @@ export function captureProblems(
 }
 
 /**
- * The amounts of the transaction a capture leaves: the whole authorisation, or the part captured
- * with the merchant's share of it (the captured amount divided by the rate, rounded half-even to
- * the merchant currency's minor unit).
+ * The amounts of the transaction a capture leaves, converted at `rate`, the rate of the capture's
+ * own time (docs/money-path.md: Moving rates): the whole authorisation — the merchant's amount,
+ * in the account's currency at that rate — or the part captured with the merchant's share of it
+ * (the captured amount divided by the rate, rounded half-even to the merchant currency's minor unit).
  */
 export function capturedAmounts(
-  auth: { amount: string; merchantAmount: string; merchantCurrency: string; exchangeRate: string; capturedAmount: string | null },
+  auth: { amount: string; currency: string; merchantAmount: string; merchantCurrency: string; exchangeRate: string; capturedAmount: string | null },
   currencies: MoneyTables['currencies'],
-): { amount: string; merchantAmount: string } {
+  rate: string = auth.exchangeRate,
+): { amount: string; merchantAmount: string; exchangeRate: string } {
   const captured = auth.capturedAmount;
-  if (captured === null || compare(captured, auth.amount) === 0) return { amount: auth.amount, merchantAmount: auth.merchantAmount };
-  return { amount: captured, merchantAmount: unconvert(captured, auth.exchangeRate, currencies[auth.merchantCurrency] ?? 2) };
+  if (captured === null || compare(captured, auth.amount) === 0) {
+    const amount = compare(rate, auth.exchangeRate) === 0 ? auth.amount : convertAt(auth.merchantAmount, rate, currencies[auth.currency] ?? 2);
+    return { amount, merchantAmount: auth.merchantAmount, exchangeRate: rate };
+  }
+  return { amount: captured, merchantAmount: unconvert(captured, rate, currencies[auth.merchantCurrency] ?? 2), exchangeRate: rate };
 }
 
 /** Where a payment was made; its wire shape is in wire/payment.ts. */

@@ -12,7 +12,7 @@ import type { Core } from './core.js';
 import { parseAccountId } from '../domain/caip.js';
 import { fail } from '../domain/errors.js';
 import { settledTokenAmount } from '../domain/fees.js';
-import { sum, type MoneyTables } from '../domain/money.js';
+import { exchangeRate, normalise, sum, type MoneyTables } from '../domain/money.js';
 import {
   chainTransactionId,
   REVERSAL_DELAY_MS,
@@ -91,6 +91,12 @@ export function createTransactions(
           .all()
           .map((r) => r.amount);
 
+  /** The rate from the authorisation's merchant currency to its own now (docs/money-path.md: Moving rates). */
+  const rateNow = (auth: AuthorisationRow): string => {
+    const rate = exchangeRate(money.rates, auth.merchantCurrency, auth.currency);
+    return rate ? normalise(rate) : auth.exchangeRate;
+  };
+
   const service = {
     /** Writes a new transaction `processing`, with its token, the programme's fees and a chain transaction, and schedules its settlement; call inside a transaction. */
     record(made: NewTransaction, now: number): Transaction {
@@ -131,7 +137,7 @@ export function createTransactions(
           authorisationId: auth.id,
           direction: 'debit',
           ...paymentOf(auth),
-          ...capturedAmounts(auth, money.currencies),
+          ...capturedAmounts(auth, money.currencies, rateNow(auth)),
         },
         now,
       );

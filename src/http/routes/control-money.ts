@@ -2,7 +2,7 @@
  * The sandbox's own money controls (docs/money-path.md: The money path), beside the simulator
  * mirror under /_sandbox/simulator: capture a hold whole or in part, reverse a debit, refund on a
  * card, block, suspend or reinstate a card, fail an account not yet deployed; and the programme's
- * fees, /_sandbox/fees. Each route reads its input and answers; the rules are the domain's and the
+ * fees, /_sandbox/fees, and rates, /_sandbox/rates. Each route reads its input and answers; the rules are the domain's and the
  * services apply them. Like the mirror, the simulator's controls are absent with --env production.
  */
 import type { Deps } from '../../deps.js';
@@ -11,6 +11,7 @@ import { Card } from '../../wire/card.js';
 import { Fees, FeeSettingsInput } from '../../wire/fees.js';
 import { CaptureRequest, RefundRequest } from '../../wire/money-path.js';
 import { Transaction } from '../../wire/payment.js';
+import { MovedRatesInput, Rates } from '../../wire/rates.js';
 import { answer } from '../answer.js';
 import { controlRoute } from '../control-route.js';
 import type { ControlPlane } from '../control-plane.js';
@@ -45,6 +46,33 @@ export function controlMoneyRoutes(control: ControlPlane, deps: Deps): void {
       responses: { 200: jsonResponse(Fees) },
     },
     (c, { body }) => answer(c, servicesOf(c).fees.set(body)),
+  );
+
+  controlRoute(
+    control,
+    {
+      method: 'get',
+      path: '/rates',
+      operationId: 'getRates',
+      summary: "The exchange rates the programme's conversions use now, and those it moved from the shipped table",
+      tags: ['Rates'],
+      responses: { 200: jsonResponse(Rates) },
+    },
+    (c) => answer(c, servicesOf(c).rates.get()),
+  );
+  controlRoute(
+    control,
+    {
+      method: 'put',
+      path: '/rates',
+      operationId: 'setRates',
+      summary:
+        'Move exchange rates, units per USD ({"EUR":"0.95"}), for every conversion from now on — a capture converts at the rate of its own time; {} for the shipped table',
+      tags: ['Rates'],
+      body: MovedRatesInput(deps.shared.money.rates),
+      responses: { 200: jsonResponse(Rates) },
+    },
+    (c, { body }) => answer(c, servicesOf(c).rates.set(body)),
   );
 
   if (deps.config.env === 'production') return;
