@@ -140,7 +140,7 @@ describe('advance (time travel)', () => {
       nextDue: () => due[0],
       async runDue(now) {
         log.push(`start ${now - T0}`);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setImmediate(r));
         due.shift();
         log.push(`end ${now - T0} at ${clock.now() - T0}`);
         return 1;
@@ -187,15 +187,19 @@ describe('real time', () => {
   it('runs due jobs on its tick once started, and not after stop', async () => {
     const { sandbox, jobs, ran, record, schedule } = setUp();
     const clock = createClock({ offset: 0 });
-    const scheduler = createScheduler(clock, sandbox.log, createTicker());
+    const ticker = createTicker();
+    const scheduler = createScheduler(clock, sandbox.log, ticker);
     scheduler.add(jobs.source);
     jobs.define('k', record('k'));
     schedule('k', 'now', clock.now());
     scheduler.start();
     await vi.waitFor(() => expect(ran.map((r) => r.subject)).toEqual(['now']), { timeout: HUNG_MS });
     scheduler.stop();
+    // Stopped, it is off the ticker (whose timer then stops): nothing ticks it, asked or due.
+    expect(ticker.started).toBe(0);
     schedule('k', 'later', clock.now());
-    await new Promise((r) => setTimeout(r, 250));
+    scheduler.kick();
+    await new Promise((r) => setImmediate(r));
     expect(ran.map((r) => r.subject)).toEqual(['now']);
   });
 });

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createControlClient } from '../client/control.js';
 import { defaultConfig } from '../config/index.js';
 import { buildDeps } from '../deps.js';
@@ -18,6 +18,7 @@ import { startServer } from '../server.js';
 import { cliContext } from '../testing/cli.js';
 import { createTestSandbox } from '../testing/harness.js';
 import { issuedCard } from '../testing/world.js';
+import { HUNG_MS } from '../testing/wait.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'small-cases-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,11 +70,7 @@ describe('a request under way on a programme deleted meanwhile', () => {
     // The request waits in the API fault lab's latency, past its token and programme, before it writes.
     await control('PUT', '/api/faults', { rules: [{ match: { operationId: 'saveWebhook' }, latency: '2s' }] });
     const underWay = sb.json('PUT', '/v1/webhooks', { token, body: { callbackUrl: 'http://127.0.0.1:9/hooks', types: [] } });
-    for (;;) {
-      const [rule] = (await control('GET', '/api/faults')).body.rules;
-      if (rule.hits === 1) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await vi.waitFor(async () => expect((await control('GET', '/api/faults')).body.rules[0].hits).toBe(1), { timeout: HUNG_MS, interval: 10 });
     expect((await sb.request('DELETE', `/_sandbox/programmes/${made.id}`, { token: false })).status).toBe(204);
     const answered = await underWay;
     expect(answered.status).toBe(401);

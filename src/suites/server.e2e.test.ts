@@ -21,12 +21,19 @@ describe('the HTTP server', () => {
   });
   afterAll(() => running.close());
 
-  /** A raw connection that writes `first`, then `drip` every 100 ms until the server closes it; resolves with what the server sent. */
+  /**
+   * A raw connection that writes `first` once connected, then `drip` every 100 ms until the server
+   * closes it; resolves with what the server sent. The drip starts only after `first` is written: on
+   * a busy machine a drip queued before the connection is up would go out ahead of the request line.
+   */
   const slowClient = (first: string, drip: string) =>
     new Promise<string>((resolve) => {
-      const socket = net.connect(running.port, '127.0.0.1', () => socket.write(first));
+      let dripping: NodeJS.Timeout | undefined;
+      const socket = net.connect(running.port, '127.0.0.1', () => {
+        socket.write(first);
+        if (drip) dripping = setInterval(() => socket.writable && socket.write(drip), 100);
+      });
       let received = '';
-      const dripping = drip ? setInterval(() => socket.writable && socket.write(drip), 100) : undefined;
       socket.on('data', (chunk) => (received += chunk));
       socket.on('error', () => undefined);
       socket.on('close', () => {

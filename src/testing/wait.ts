@@ -14,3 +14,23 @@ export async function until(condition: () => boolean, what: string, timeoutMs = 
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
+
+/**
+ * Resolves after the next round of `source`'s real-time pump (kernel/scheduler.ts) that leaves
+ * `count()` as it found it: the pump started nothing more, so what is in flight now is all it will
+ * start until something changes (an attempt ends, a slot comes back). What a test checks "no more
+ * than" against, instead of a pause.
+ */
+export function steady(source: { pump?(now: number): void }, count: () => number): Promise<void> {
+  const pump = source.pump;
+  if (!pump) throw new Error('the source has no real-time pump');
+  return new Promise((resolve) => {
+    source.pump = (now) => {
+      const before = count();
+      pump.call(source, now);
+      if (count() !== before) return;
+      source.pump = pump;
+      resolve();
+    };
+  });
+}

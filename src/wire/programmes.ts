@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import { excludes } from '../domain/field-rules.js';
 import { holdExpiryProblem } from '../domain/authorisation.js';
-import { BALANCE_PATTERN, balanceProblem } from '../domain/funds.js';
 import { DURATION_PATTERN, parseDuration } from '../domain/duration.js';
 import { CLOCK_OPTION_PATTERN } from '../domain/instant.js';
 import { Uuid } from '../domain/formats.js';
+import { Balance } from './funds.js';
 import { ClockState, Instant } from './sandbox.js';
 
 /** POST /_sandbox/programmes. */
@@ -44,17 +44,9 @@ export const NewProgramme = z
             'How long a pending authorisation waits to be captured before it is released, from 1s to 3650d: `7d`, `36h`, `P30D`; --hold-expiry otherwise',
         }),
       /** The balance its new accounts start with (docs/money-path.md: Funds); --starting-balance otherwise. */
-      startingBalance: z
-        .string({ error: 'must be a decimal string such as "100"' })
-        .superRefine((value, ctx) => {
-          const problem = balanceProblem(value);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        })
-        .optional()
-        .meta({
-          pattern: BALANCE_PATTERN,
-          description: 'The balance a new account\'s smart account starts with, in its currency: `"100"`; --starting-balance otherwise',
-        }),
+      startingBalance: Balance.optional().meta({
+        description: 'The balance a new account\'s smart account starts with, in its currency: `"100"`; --starting-balance otherwise',
+      }),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
   )
