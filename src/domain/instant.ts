@@ -15,8 +15,10 @@ const INSTANT = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d
  * (seconds and milliseconds optional) and an optional offset, in the years of the range, on a day of
  * the calendar (29 February aside, which the pattern leaves to the reader).
  */
+/** A month and a day of it, as a pattern: every day on the calendar but 29 February, which is not in every year. */
+export const MONTH_DAY = '(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)';
 const CLOCK_INSTANT =
-  '(?:19[7-9][0-9]|[2-9][0-9]{3})-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)' +
+  `(?:19[7-9][0-9]|[2-9][0-9]{3})-${MONTH_DAY}` +
   '(?:T(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]{1,3})?)?(?:Z|[+-](?:0[0-9]|1[0-3]):[0-5][0-9])?)?';
 export const CLOCK_INSTANT_PATTERN = `^${CLOCK_INSTANT}$`;
 /** A `--clock` value or a programme's `clock`: `now`, or such an instant. */

@@ -5,7 +5,7 @@
  * and past targets are refused, as is a jump beyond 100 years (past it dates stop being dates).
  */
 import { z } from 'zod';
-import { calendarDayProblem, iso, MAX_INSTANT } from './instant.js';
+import { calendarDayProblem, iso, MAX_INSTANT, MONTH_DAY } from './instant.js';
 import { echo } from './echo.js';
 import { addCalendar, CALENDAR_DURATION_PATTERN, durationMistake, parseCalendarDuration } from './duration.js';
 import { fail } from './errors.js';
@@ -17,11 +17,11 @@ const DURATION = new RegExp(CALENDAR_DURATION_PATTERN);
 export const MAX_ADVANCE_MS = 36_525 * 86_400_000;
 
 /**
- * An RFC 3339 instant with each field in its range (24:00 too, which is the next day's midnight):
- * what `Date.parse` reads, so that the pattern the document states is the whole rule.
+ * An RFC 3339 instant with each field in its range (24:00 too, which is the next day's midnight), on
+ * a day of the calendar (29 February left to the reader): what `Date.parse` reads.
  */
 const INSTANT = new RegExp(
-  '^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt]' +
+  `^[0-9]{4}-${MONTH_DAY}[Tt]` +
     '(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?|24:00(?::00(?:\\.0+)?)?)' +
     '(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$',
 );

@@ -51,22 +51,29 @@ export type AmountUpdateRequest = z.infer<typeof AmountUpdateRequest>;
  */
 const payment = <T extends z.core.$ZodLooseShape>({ currencies, rates }: MoneyTables, what: string, more: T) => {
   const convertible = Object.fromEntries(Object.entries(currencies).filter(([code]) => Object.hasOwn(rates.rates, code)));
-  return z
-    .strictObject({
-      amount: amount(`Amount the merchant ${what} in \`currency\`, > 0, at most its ISO 4217 minor-unit digits`).meta({ pattern: anyAmountPattern(convertible) }),
-      currency: CurrencyInput.meta({ pattern: oneOfPattern(Object.keys(convertible)), description: 'Merchant currency (ISO 4217), one the sandbox has a rate for' }),
-      merchant: MerchantOverride.optional(),
-      ...more,
-    })
-    // Runs even when other fields failed, so that one answer names every bad field.
-    .superRefine(
-      (body, ctx) => {
-        const { amount, currency } = body as { amount: unknown; currency: unknown };
-        for (const { path, message } of amountProblems(amount, currency, currencies)) ctx.addIssue({ code: 'custom', path: [path], message });
-      },
-      { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
-    )
-    .meta(amountRules(convertible));
+  return (
+    z
+      .strictObject({
+        amount: amount(`Amount the merchant ${what} in \`currency\`, > 0, at most its ISO 4217 minor-unit digits`).meta({
+          pattern: anyAmountPattern(convertible),
+        }),
+        currency: CurrencyInput.meta({
+          pattern: oneOfPattern(Object.keys(convertible)),
+          description: 'Merchant currency (ISO 4217), one the sandbox has a rate for',
+        }),
+        merchant: MerchantOverride.optional(),
+        ...more,
+      })
+      // Runs even when other fields failed, so that one answer names every bad field.
+      .superRefine(
+        (body, ctx) => {
+          const { amount, currency } = body as { amount: unknown; currency: unknown };
+          for (const { path, message } of amountProblems(amount, currency, currencies)) ctx.addIssue({ code: 'custom', path: [path], message });
+        },
+        { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+      )
+      .meta(amountRules(convertible))
+  );
 };
 
 /** POST /_sandbox/simulator/cards/{cardId}/refund. */
