@@ -104,6 +104,14 @@ test('what it could not end on the upstream is listed by kind and id after the r
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe('error 1 of what it made on the upstream could not be cleaned up (see above)');
   } finally {
     expect((await faults({ rules: [] })).status).toBe(200);
+    // What the run left is ended here, so that the upstream holds no active customer for the tests after.
+    const client = createClient({
+      baseUrl: upstream.sandbox.url,
+      apiKey: upstream.apiKey,
+      apiSecret: upstream.apiSecret,
+      signingKey: { keyId: upstream.keyId, privateKey: upstream.privateKeyPem },
+    });
+    for (const customer of (await client.getCustomers()).filter((c) => c.status === 'active')) await client.deactivateCustomer(customer.id);
   }
 });
 
