@@ -48,14 +48,14 @@ describe('recipes', () => {
     expect(code).toBe(0);
     // The files' programmes were deleted as each file ended; the report of the run still has them.
     expect(goLive('examples/vitest')).toEqual({ failures: 0, passed: expect.arrayContaining(['signatures', 'idempotency-keys', 'request-shapes']) });
-  }, 60_000);
+  });
 
   test('jest: globalSetup and globalTeardown, a programme per test file', async () => {
     const { code, output } = await run(JEST, 'examples/jest');
     expect(output).toMatch(/Test Suites: 2 passed, 2 total\nTests: +2 passed, 2 total/);
     expect(code).toBe(0);
     expect(goLive('examples/jest')).toEqual({ failures: 0, passed: expect.arrayContaining(['signatures', 'idempotency-keys', 'receiver-answers']) });
-  }, 60_000);
+  });
 
   describe('a container in CI: createSandbox({ url })', () => {
     // `card-sandbox start` as the image runs it, standing in for the container.
@@ -72,13 +72,13 @@ describe('recipes', () => {
       expect(goLive('examples/vitest').passed).toEqual(expect.arrayContaining(['signatures', 'idempotency-keys', 'request-shapes']));
       const programmes = (await fetch(`${container.url}/_sandbox/programmes`).then((r) => r.json())) as { id: string }[];
       expect(programmes.map((p) => p.id)).toEqual(['default']);
-    }, 60_000);
+    });
 
     test('so does the jest project', async () => {
       const { code, output } = await run(JEST, 'examples/jest', { CARD_SANDBOX_URL: container.url });
       expect(output).toMatch(/Tests: +2 passed, 2 total/);
       expect(code).toBe(0);
       expect(goLive('examples/jest').failures).toBe(0);
-    }, 60_000);
+    });
   });
 });
