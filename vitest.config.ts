@@ -1,7 +1,7 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BROWSER_TESTS, browserTestsLeftOut } from './src/testing/chromium.js';
 import { PACKAGING_TESTS } from './src/testing/packed.js';
+import { TEST_WORKERS } from './src/testing/workers.js';
 
 // Without a Chromium the inspector's browser tests are left out, with one line saying how to run
 // them; in CI they always run (src/testing/chromium.ts). The packaging tests run on their own
@@ -20,10 +20,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
-    // Files run four at a time, or one per core on more: most of an end-to-end file's time is spent
-    // waiting on a child process, a socket or a timer, not computing (vitest's default is one fewer
-    // than the cores: a single file at a time on a 2-core machine).
-    maxWorkers: Math.max(4, availableParallelism()),
+    maxWorkers: TEST_WORKERS,
     projects: [
       // End-to-end files start processes, servers and browsers: each runs in a process of its own.
       // They run first (vitest orders projects by name), so that the longest are not left to the end.
