@@ -6,11 +6,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, freePort, runCli, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
-
-// Every command is a Node process start: generous limits for a loaded machine, not a speed check.
-vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-e2e-'));
 const file = (name: string, content: unknown) => {

@@ -7,11 +7,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, startSandbox, type RunningCli } from '../testing/spawn.js';
-
-// Every command is a Node process start: generous limits for a loaded machine, not a speed check.
-vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-snapshots-'));
 let sandbox: RunningCli;

@@ -18,7 +18,7 @@ import { assertBuilt, runCli, spawnCli, startSandbox } from '../testing/spawn.js
 import { until } from '../testing/wait.js';
 
 // Every run is a Node process start on a loaded machine: generous limits, no speed checks.
-vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
+vi.setConfig({ testTimeout: 600_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'reliability-files-'));
 const SECRET = 'root:x:0:0:the-secret-line-of-a-file';
