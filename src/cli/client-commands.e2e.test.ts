@@ -180,7 +180,8 @@ describe('seed and reset', () => {
   });
 });
 
-describe('reaching the sandbox', () => {
+// The last tests start their own sandboxes or none: they run together.
+describe.concurrent('reaching the sandbox', () => {
   it('says clearly when no sandbox answers, with exit 3', async () => {
     const port = await freePort();
     const run = await runCli(['clock', '--url', `http://127.0.0.1:${port}`]);
@@ -210,7 +211,7 @@ describe('reaching the sandbox', () => {
   });
 });
 
-describe('start --seed', () => {
+describe.concurrent('start --seed', () => {
   it('loads the world before serving', async () => {
     const seeded = await startSandbox(['--seed', 'fixtures/demo.json']);
     try {

@@ -90,7 +90,7 @@ describe('snapshot commands', () => {
   });
 });
 
-describe('start --import and --export-on-exit', () => {
+describe.concurrent('start --import and --export-on-exit', () => {
   it('carries the default programme from one sandbox to the next through a file, clock and all', async () => {
     const id = (await json('snapshot', 'save')).id;
     const file = join(dir, 'carried.snapshot.json');

@@ -41,7 +41,9 @@ const JEST = ['--experimental-vm-modules', join(ROOT, 'node_modules/jest/bin/jes
 
 beforeAll(() => assertBuilt());
 
-describe('recipes', () => {
+// The vitest and jest projects are folders of their own: each runs beside the other. Against one
+// container they take turns, as each checks that it left no programme behind.
+describe.concurrent('recipes', () => {
   test('vitest: one sandbox in globalSetup, a programme per test file', async () => {
     const { code, output } = await run(VITEST, 'examples/vitest');
     expect(output).toMatch(/Test Files {2}2 passed \(2\)\n\s+Tests {2}3 passed \(3\)/);
@@ -57,7 +59,7 @@ describe('recipes', () => {
     expect(goLive('examples/jest')).toEqual({ failures: 0, passed: expect.arrayContaining(['signatures', 'idempotency-keys', 'receiver-answers']) });
   });
 
-  describe('a container in CI: createSandbox({ url })', () => {
+  describe.sequential('a container in CI: createSandbox({ url })', () => {
     // `card-sandbox start` as the image runs it, standing in for the container.
     let container: RunningCli;
     beforeAll(async () => {
