@@ -19,6 +19,8 @@ export default defineConfig({
     // took over a minute on a 2-core machine running several suites at once).
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // expect.poll's own limit is 1 s: hung, like src/testing/wait.ts's HUNG_MS.
+    expect: { poll: { timeout: 60_000 } },
     pool: 'forks',
     maxWorkers: TEST_WORKERS,
     projects: [

@@ -38,7 +38,7 @@ beforeAll(async () => {
   api = openApiSchemas(await documentAt('/openapi.json'));
   controlPlane = openApiSchemas(await documentAt('/_sandbox/openapi.json'));
   receiver = await sandbox.webhooks.receiver();
-}, 30_000);
+});
 
 afterAll(() => sandbox?.close());
 

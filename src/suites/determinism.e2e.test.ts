@@ -130,7 +130,7 @@ describe('deterministic runs', () => {
       }
     }
     expect(new Set(kept).size).toBe(kept.length);
-  }, 30_000);
+  });
 
   test('createSandbox({ randomSeed }): a fresh sandbox gives the same programme, credentials, token and world', async () => {
     const world = async (randomSeed: number) => {

@@ -15,7 +15,7 @@ const running: RunningCli[] = [];
 beforeAll(async () => {
   assertBuilt();
   browser = await launchBrowser();
-}, 30_000);
+});
 
 afterAll(async () => {
   await browser?.close();
