@@ -24,6 +24,7 @@ import { authoriseCommand } from './commands/authorise.js';
 import { clockCommands } from './commands/clock.js';
 import { eventsCommands } from './commands/events.js';
 import { feesCommands } from './commands/fees.js';
+import { ratesCommands } from './commands/rates.js';
 import { balanceCommands } from './commands/balance.js';
 import { healthCommand } from './commands/health.js';
 import { listenCommand } from './commands/listen.js';
@@ -72,6 +73,7 @@ export const COMMANDS: readonly Declaration[] = [
   ...moneyCommands,
   ...balanceCommands,
   ...feesCommands,
+  ...ratesCommands,
   ...programmesCommands,
   ...snapshotCommands,
   requestsCommand,

@@ -16,7 +16,7 @@ import { quietLog } from '../kernel/log.js';
 import { startServer } from '../server.js';
 import { createControlClient, type ControlClient } from '../client/control.js';
 import { sandboxEvents, type SandboxEvents } from './events.js';
-import { feesOf, simulatorOf, type SandboxFees, type SandboxSimulator } from './money.js';
+import { feesOf, ratesOf, simulatorOf, type SandboxFees, type SandboxRates, type SandboxSimulator } from './money.js';
 import { startReceiver, type ReceiverOptions, type WebhookReceiver } from './receiver.js';
 import { createWallet, seededWalletKey, type Wallet, type WalletOptions } from './wallet.js';
 
@@ -68,6 +68,8 @@ export interface SandboxOptions {
   from?: SnapshotSource;
   /** How long the programme's holds wait to be captured before they are released (`7d`, `36h`); --hold-expiry otherwise (docs/money-path.md: Holds that expire). */
   holdExpiry?: string;
+  /** The balance the programme's new accounts start with (`"100"`); --starting-balance otherwise (docs/money-path.md: Funds). */
+  startingBalance?: string;
   /** In-process only: options of `card-sandbox start` (`--verify strict` by default, as the hosted service). */
   config?: Partial<Config>;
   /** Faults the programme starts with, as `faults.api.set()` and `faults.webhooks.set()` take them (docs/go-live.md: In CI). */
@@ -100,6 +102,8 @@ export interface Sandbox {
   simulator: SandboxSimulator;
   /** The fees the programme's new transactions carry (docs/money-path.md: Fees). */
   fees: SandboxFees;
+  /** The exchange rates its conversions use, moved or the shipped table's (docs/money-path.md: Moving rates). */
+  rates: SandboxRates;
   /**
    * The go-live report (docs/go-live.md: Before you go live): checks with evidence, and coverage — of
    * this programme, or with `programmes` of several together (docs/go-live.md: A report over a whole
@@ -167,10 +171,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   try {
     const clock = options.clock instanceof Date ? instantText(options.clock) : options.clock;
     const origin = originOf(from);
-    const { holdExpiry } = options;
-    if (origin?.url === url) created = await sandboxControl.createProgramme({ name: options.name, from: origin.id, holdExpiry });
+    const { holdExpiry, startingBalance } = options;
+    if (origin?.url === url) created = await sandboxControl.createProgramme({ name: options.name, from: origin.id, holdExpiry, startingBalance });
     else {
-      created = await sandboxControl.createProgramme({ name: options.name, clock, randomSeed: options.randomSeed, holdExpiry });
+      created = await sandboxControl.createProgramme({ name: options.name, clock, randomSeed: options.randomSeed, holdExpiry, startingBalance });
       if (from !== undefined) await sandboxControl.restoreSnapshotFile(await fileOf(from), { programme: created.id });
     }
   } catch (error) {
@@ -225,6 +229,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     faults,
     simulator: simulatorOf(control),
     fees: feesOf(control),
+    rates: ratesOf(control),
     report: ({ programmes } = {}) =>
       control.getReport(
         programmes === undefined

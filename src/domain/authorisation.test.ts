@@ -122,20 +122,28 @@ describe('captureProblems', () => {
 });
 
 describe('capturedAmounts', () => {
-  const auth = { amount: '11.5', merchantAmount: '12.5', merchantCurrency: 'USD', exchangeRate: '0.92', capturedAmount: null };
+  const auth = { amount: '11.5', currency: 'EUR', merchantAmount: '12.5', merchantCurrency: 'USD', exchangeRate: '0.92', capturedAmount: null };
 
   it('is the whole authorisation without a partial capture, or with the whole amount', () => {
-    expect(capturedAmounts(auth, CURRENCIES)).toEqual({ amount: '11.5', merchantAmount: '12.5' });
-    expect(capturedAmounts({ ...auth, capturedAmount: '11.5' }, CURRENCIES)).toEqual({ amount: '11.5', merchantAmount: '12.5' });
+    expect(capturedAmounts(auth, CURRENCIES)).toEqual({ amount: '11.5', merchantAmount: '12.5', exchangeRate: '0.92' });
+    expect(capturedAmounts({ ...auth, capturedAmount: '11.5' }, CURRENCIES)).toEqual({ amount: '11.5', merchantAmount: '12.5', exchangeRate: '0.92' });
   });
 
   it("is the part captured, with the merchant's share rounded half-even to its minor unit", () => {
     // 5 / 0.92 = 5.4347…
-    expect(capturedAmounts({ ...auth, capturedAmount: '5' }, CURRENCIES)).toEqual({ amount: '5', merchantAmount: '5.43' });
+    expect(capturedAmounts({ ...auth, capturedAmount: '5' }, CURRENCIES)).toEqual({ amount: '5', merchantAmount: '5.43', exchangeRate: '0.92' });
     expect(capturedAmounts({ ...auth, merchantCurrency: 'JPY', exchangeRate: '0.0061', capturedAmount: '1' }, CURRENCIES)).toEqual({
       amount: '1',
       merchantAmount: '164',
+      exchangeRate: '0.0061',
     });
+  });
+
+  it("converts at the rate of the capture's own time when the rate has moved since the hold", () => {
+    // The merchant's 12.5 USD at 0.95: 11.875 → 11.88 EUR, rounded half-even.
+    expect(capturedAmounts(auth, CURRENCIES, '0.95')).toEqual({ amount: '11.88', merchantAmount: '12.5', exchangeRate: '0.95' });
+    // A part keeps the amount asked; the merchant's share follows the new rate: 5 / 0.95 = 5.263…
+    expect(capturedAmounts({ ...auth, capturedAmount: '5' }, CURRENCIES, '0.95')).toEqual({ amount: '5', merchantAmount: '5.26', exchangeRate: '0.95' });
   });
 });
 

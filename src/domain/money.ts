@@ -135,6 +135,11 @@ export function convertPayment(tables: MoneyTables, amount: string, from: string
   return conversion;
 }
 
+/** `amount` times `rate`, rounded half-even to `digits` fraction digits: a merchant's amount in the account's currency. */
+export function convertAt(amount: string, rate: string, digits: number): string {
+  return normalise(new Exact(amount).times(rate).toDecimalPlaces(digits, Decimal.ROUND_HALF_EVEN));
+}
+
 /** `amount` divided by `rate`, rounded half-even to `digits` fraction digits: a part of a payment back in the merchant's currency. */
 export function unconvert(amount: string, rate: string, digits: number): string {
   return normalise(new Exact(amount).div(rate).toDecimalPlaces(digits, Decimal.ROUND_HALF_EVEN));

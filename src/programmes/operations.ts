@@ -59,6 +59,7 @@ export function createProgrammeOperations({ store, config, registry, ids, random
       webhooksPaused: false,
       createdAt: wall(),
       fees: null,
+      rates: null,
       holdExpiryMs: options.holdExpiryMs ?? null,
       startingBalance: options.startingBalance === undefined ? null : normalise(options.startingBalance),
     };

@@ -20,6 +20,7 @@ import { createDeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
 import { createEvents } from './outbox.js';
 import { createFees } from './fees.js';
+import { createRates } from './rates.js';
 import { createFunds } from './funds.js';
 import { createIdempotency } from './idempotency.js';
 import { createJobs } from './jobs.js';
@@ -66,10 +67,12 @@ export function createServices(core: Core, { pool, engine, money }: Shared, { sc
   const accounts = createAccounts(core, { events, jobs, engine, cards });
   const customers = createCustomers(core, { events, engine, accounts });
   const fees = createFees(core, money);
+  const rates = createRates(core, money);
   const funds = createFunds(core);
-  const transactions = createTransactions(core, { jobs, events, engine, fees, funds, money });
-  const authorisations = createAuthorisations(core, { jobs, events, transactions, funds, money });
-  const refunds = createRefunds(core, { transactions, money });
+  // Conversions read the programme's rates as they are at that moment (docs/money-path.md: Moving rates).
+  const transactions = createTransactions(core, { jobs, events, engine, fees, funds, money: rates.money });
+  const authorisations = createAuthorisations(core, { jobs, events, transactions, funds, money: rates.money });
+  const refunds = createRefunds(core, { transactions, money: rates.money });
   cards.onPayments(authorisations.paymentsChanged);
   const sandbox = createSandboxControl(core, {
     scheduler,
@@ -82,6 +85,7 @@ export function createServices(core: Core, { pool, engine, money }: Shared, { sc
     authorisations,
     transactions,
     refunds,
+    funds,
     keepClock,
   });
   const sandboxEvents = createSandboxEvents(core);
@@ -105,6 +109,7 @@ export function createServices(core: Core, { pool, engine, money }: Shared, { sc
     authorisations,
     transactions,
     fees,
+    rates,
     funds,
     refunds,
     sandbox,

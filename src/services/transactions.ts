@@ -12,7 +12,7 @@ import type { Core } from './core.js';
 import { parseAccountId } from '../domain/caip.js';
 import { fail } from '../domain/errors.js';
 import { settledTokenAmount } from '../domain/fees.js';
-import { sum, type MoneyTables } from '../domain/money.js';
+import { exchangeRate, normalise, sum, type MoneyTables } from '../domain/money.js';
 import {
   chainTransactionId,
   REVERSAL_DELAY_MS,
@@ -91,9 +91,19 @@ export function createTransactions(
           .all()
           .map((r) => r.amount);
 
+  /** The rate from the authorisation's merchant currency to its own now (docs/money-path.md: Moving rates). */
+  const rateNow = (auth: AuthorisationRow): string => {
+    const rate = exchangeRate(money.rates, auth.merchantCurrency, auth.currency);
+    return rate ? normalise(rate) : auth.exchangeRate;
+  };
+
   const service = {
-    /** Writes a new transaction `processing`, with its token, the programme's fees and a chain transaction, and schedules its settlement; call inside a transaction. */
-    record(made: NewTransaction, now: number): Transaction {
+    /**
+     * Writes a new transaction `processing`, with its token, the programme's fees and a chain
+     * transaction, and schedules its settlement; call inside a transaction. With `requireFunds`, a
+     * debit is refused `insufficient_funds` unless what it settles is available.
+     */
+    record(made: NewTransaction, now: number, { requireFunds = false } = {}): Transaction {
       const chain = chainOfAccount(made.accountId);
       const token = engine.tokenFor(chain, made.currency);
       if (!token) throw new Error(`no asset for ${made.currency} on ${chain}`);
@@ -104,6 +114,7 @@ export function createTransactions(
         fail('invalid_request', `invalid body: amount: the programme's fees (${sum(charged.map((f) => f.tokenAmount))}) would take all of ${made.amount}`, [
           { path: 'amount', message: `the programme's fees would take all of ${made.amount} ${made.currency}` },
         ]);
+      if (requireFunds && made.direction === 'debit') funds.require(made.accountId, tokenAmount, made.currency);
       const row: TransactionRow = {
         programmeId: programme,
         id: ids.uuid(),
@@ -131,7 +142,7 @@ export function createTransactions(
           authorisationId: auth.id,
           direction: 'debit',
           ...paymentOf(auth),
-          ...capturedAmounts(auth, money.currencies),
+          ...capturedAmounts(auth, money.currencies, rateNow(auth)),
         },
         now,
       );

@@ -14,6 +14,9 @@ import { ApiFaultsShown } from '../domain/api-faults.js';
 import type { ApiFaultsView } from '../wire/api-faults.js';
 import { fail, SandboxError, type FieldError } from '../domain/errors.js';
 import type { FeeSettings } from '../domain/fees.js';
+import type { RateTable } from '../domain/money.js';
+import type { MovedRates } from '../domain/rates.js';
+import { readFixture } from '../kernel/fixtures.js';
 import { Uuid } from '../domain/formats.js';
 import { instantProblem } from '../domain/instant.js';
 import { jsonProblem } from '../domain/json-problem.js';
@@ -21,6 +24,7 @@ import { StoredFaults } from '../domain/stored-faults.js';
 import { Seed, type Faults } from '../domain/webhook-faults.js';
 import type { RandomState } from '../kernel/ids.js';
 import { FeeSettingsInput } from '../wire/fees.js';
+import { MovedRatesInput } from '../wire/rates.js';
 import { JournalEntry } from '../wire/journal.js';
 import type { ApiFaultDraws } from '../services/api-faults.js';
 import type { WorldTableName } from '../store/world.js';
@@ -55,6 +59,8 @@ export interface ProgrammeState {
   webhooksPaused: boolean;
   /** The fees its new transactions carry (docs/money-path.md: Fees); absent for none. */
   fees?: FeeSettings | undefined;
+  /** The rates it moved from the shipped table (docs/money-path.md: Moving rates); absent for none, as in files written before rates moved. */
+  rates?: MovedRates | undefined;
   /** The API fault lab's rules as GET /_sandbox/api/faults shows them, and where its draws stand. */
   apiFaults: { shown: ApiFaultsView; draws: ApiFaultDraws };
   /** Newest first. */
@@ -108,6 +114,7 @@ const State = z.strictObject({
   webhookFaults: StoredFaults.optional(),
   webhooksPaused: z.boolean(),
   fees: FeeSettingsInput.optional(),
+  rates: MovedRatesInput(readFixture<RateTable>('rates.json')).optional(),
   apiFaults: z.strictObject({ shown: ApiFaultsShown, draws: z.strictObject({ programme: Stream.optional(), rules: Stream.optional() }) }),
   journal: z.array(Entry),
   world: z.strictObject(Object.fromEntries(FORMAT_TABLES.map(({ name }) => [name, Records])) as Record<TableName, typeof Records>),

@@ -1,7 +1,7 @@
 /**
  * Snapshots (docs/snapshots.md): a programme's whole state at one instant — its world (resources,
  * events, deliveries and attempts, jobs, webhook subscriptions, idempotency keys), its journal, its
- * faults and pause, its fees, its clock and where its random streams stand — kept in the database as its
+ * faults and pause, its fees and rates, its clock and where its random streams stand — kept in the database as its
  * file, put back in place, carried as a file to another programme or sandbox, or forked into a new
  * programme. Credentials, signing keys, the token secret and the webhook key are the programme's
  * own and stay as they are. A save takes the programme as it stands, in one transaction; a restore
@@ -59,7 +59,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
   const capture = ({ id, core, services, journal, requestStreams, seed }: Programme): ProgrammeState =>
     store.transaction(() => {
       const row = db
-        .select({ faults: programmeRows.webhookFaults, paused: programmeRows.webhooksPaused, fees: programmeRows.fees })
+        .select({ faults: programmeRows.webhookFaults, paused: programmeRows.webhooksPaused, fees: programmeRows.fees, rates: programmeRows.rates })
         .from(programmeRows)
         .where(eq(programmeRows.id, id))
         .get()!;
@@ -70,6 +70,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
         webhookFaults: row.faults ?? undefined,
         webhooksPaused: row.paused,
         ...(row.fees && { fees: row.fees }),
+        ...(row.rates && { rates: row.rates }),
         apiFaults: { shown: services.apiFaults.view(), draws: services.apiFaults.draws() },
         journal: journal.list(),
         rows: rows.read(id),
@@ -93,6 +94,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     services.apiFaults.restore(memory.apiFaults.shown, memory.apiFaults.draws);
     services.lab.reload();
     services.fees.reload();
+    services.rates.reload();
     journal.restore(memory.journal);
   };
 
@@ -123,6 +125,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
               webhookFaults: state.webhookFaults ?? null,
               webhooksPaused: state.webhooksPaused,
               fees: state.fees ?? null,
+              rates: state.rates && Object.keys(state.rates).length ? state.rates : null,
               clockFrozenAt: frozen ? now : null,
               clockOffset: now - core.clock.wall(),
             })

@@ -4,6 +4,7 @@
  */
 import { foreignKey, index, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { FeeSettings } from '../../domain/fees.js';
+import type { MovedRates } from '../../domain/rates.js';
 import type { Faults } from '../../domain/webhook-faults.js';
 
 export const createdAt = () => integer('created_at').notNull();
@@ -40,6 +41,8 @@ export const programmes = sqliteTable('programmes', {
   holdExpiryMs: integer('hold_expiry_ms'),
   /** The balance its new accounts start with (docs/money-path.md: Funds); null for --starting-balance. */
   startingBalance: text('starting_balance'),
+  /** The rates it moved from the shipped table (docs/money-path.md: Moving rates); null for none. */
+  rates: text('rates', { mode: 'json' }).$type<MovedRates>(),
 });
 
 /** The owning programme's id, first in every key; its rows go with it. */
