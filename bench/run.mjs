@@ -8,6 +8,7 @@
  *   BENCH_ONLY=a,b     run only these phases (cold, reads, strict, writes, journeys, deliveries,
  *                      advance, programmes, snapshots, parity); BENCHMARKS.md is only written by a full run
  *   BENCH_PROFILE=dir  start every sandbox with `node --cpu-prof --cpu-prof-dir dir`
+ *   BENCH_BIN=path     run another build's bin/card-sandbox.cjs instead (an A/B comparison)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

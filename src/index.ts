@@ -5,7 +5,7 @@
  */
 export { createSandbox, type Sandbox, type SandboxClock, type SandboxOptions, type SandboxSnapshot, type SnapshotSource } from './companion/create-sandbox.js';
 export type { DeliveryState, EventFilter, ListedEvent, SandboxEvent, SandboxEvents } from './companion/events.js';
-export type { Refund, SandboxFees, SandboxSimulator } from './companion/money.js';
+export type { ForcePost, Refund, SandboxFees, SandboxSimulator } from './companion/money.js';
 export type { SandboxFaults, StartingFaults, WebhookFaultsInput } from './companion/faults.js';
 export type { ReceiverOptions, RefusedDelivery, WebhookReceiver } from './companion/receiver.js';
 export { processingTally, type ProcessingTally } from './companion/processing.js';

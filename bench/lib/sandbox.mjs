@@ -10,7 +10,8 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/card-sandbox.cjs', import.meta.url));
+// BENCH_BIN runs another build's CLI instead (an A/B comparison against a copy of bin/ and dist/).
+const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL('../../bin/card-sandbox.cjs', import.meta.url));
 const API_KEY = '11111111-1111-4111-8111-111111111111';
 const API_SECRET = 'sandbox-secret';
 const HEALTH_POLL_MS = 3;

@@ -68,6 +68,8 @@ export interface SandboxOptions {
   from?: SnapshotSource;
   /** How long the programme's holds wait to be captured before they are released (`7d`, `36h`); --hold-expiry otherwise (docs/money-path.md: Holds that expire). */
   holdExpiry?: string;
+  /** The balance the programme's new accounts start with (`"100"`); --starting-balance otherwise (docs/money-path.md: Funds). */
+  startingBalance?: string;
   /** In-process only: options of `card-sandbox start` (`--verify strict` by default, as the hosted service). */
   config?: Partial<Config>;
   /** Faults the programme starts with, as `faults.api.set()` and `faults.webhooks.set()` take them (docs/go-live.md: In CI). */
@@ -169,10 +171,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   try {
     const clock = options.clock instanceof Date ? instantText(options.clock) : options.clock;
     const origin = originOf(from);
-    const { holdExpiry } = options;
-    if (origin?.url === url) created = await sandboxControl.createProgramme({ name: options.name, from: origin.id, holdExpiry });
+    const { holdExpiry, startingBalance } = options;
+    if (origin?.url === url) created = await sandboxControl.createProgramme({ name: options.name, from: origin.id, holdExpiry, startingBalance });
     else {
-      created = await sandboxControl.createProgramme({ name: options.name, clock, randomSeed: options.randomSeed, holdExpiry });
+      created = await sandboxControl.createProgramme({ name: options.name, clock, randomSeed: options.randomSeed, holdExpiry, startingBalance });
       if (from !== undefined) await sandboxControl.restoreSnapshotFile(await fileOf(from), { programme: created.id });
     }
   } catch (error) {

@@ -1,18 +1,30 @@
 /**
  * The money path's controls in the test companion (docs/companion.md: The money path): the
- * sandbox's own simulator controls — capture part of a hold, reverse a debit, refund on a card,
- * block, suspend or reinstate a card, fail an account, read or set an account's balance — and the programme's fees and rates, each one call
- * of the control plane (docs/money-path.md).
+ * sandbox's own simulator controls — capture a hold in one or several parts, update its amount,
+ * post a debit with no authorisation, reverse a debit, refund on a card, block, suspend or
+ * reinstate a card, fail an account, read or set an account's balance — and the programme's fees
+ * and rates, each one call of the control plane (docs/money-path.md).
  */
-import type { Account, Card, Fees, Funds, Operations, Rates, Transaction } from '../client/control.generated.js';
+import type { Account, Authorisation, Card, Fees, Funds, Operations, Rates, Transaction } from '../client/control.generated.js';
 import type { ControlClient } from '../client/control.js';
 
 /** The body of a refund: `{ amount, currency, merchant?, transactionId? }`. */
 export type Refund = Operations['refundCard']['args'][1];
 
+/** The body of a force post: `{ amount, currency, merchant? }`. */
+export type ForcePost = Operations['forcePostTransaction']['args'][1];
+
 export interface SandboxSimulator {
-  /** Captures a hold made with `capture: false`: whole, or `amount` of its currency with the rest released; captured 1 s of sandbox time later. */
-  capture(authorisationId: string, amount?: string): Promise<void>;
+  /**
+   * Captures a hold made with `capture: false`: what is left of it, or `amount` of its currency,
+   * captured 1 s of sandbox time later with the rest released; with `{ final: false }`, a part
+   * whose debit is made now, the authorisation staying pending with the rest held.
+   */
+  capture(authorisationId: string, amount?: string, options?: { final?: boolean }): Promise<void>;
+  /** Raises or lowers a pending authorisation's amount (in its currency); its hold follows. */
+  updateAmount(authorisationId: string, amount: string): Promise<Authorisation>;
+  /** A debit with no authorisation on the card: `processing` now, `processed` 1 s later. */
+  forcePost(cardId: string, payment: ForcePost): Promise<Transaction>;
   /** Reverses a processed debit: `reversing` now, `reversed` 1 s later. */
   reverse(transactionId: string): Promise<Transaction>;
   /** A merchant's refund: a new credit transaction on the card's account, linked to the debit `transactionId` names. */
@@ -46,9 +58,12 @@ export interface SandboxRates {
 
 export function simulatorOf(control: ControlClient): SandboxSimulator {
   return {
-    capture: async (authorisationId, amount) => {
-      await control.simulateCardAuthorisationCapture(authorisationId, amount === undefined ? undefined : { amount });
+    capture: async (authorisationId, amount, { final } = {}) => {
+      const body = { ...(amount !== undefined && { amount }), ...(final !== undefined && { final }) };
+      await control.simulateCardAuthorisationCapture(authorisationId, Object.keys(body).length ? body : undefined);
     },
+    updateAmount: (authorisationId, amount) => control.updateAuthorisationAmount(authorisationId, { amount }),
+    forcePost: (cardId, payment) => control.forcePostTransaction(cardId, payment),
     reverse: (transactionId) => control.reverseTransaction(transactionId),
     refund: (cardId, refund) => control.refundCard(cardId, refund),
     blockCard: (cardId) => control.blockCard(cardId),

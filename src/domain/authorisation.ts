@@ -7,7 +7,7 @@
 import { inactiveParent, type Parent } from './cascade.js';
 import type { ErrorCode, FieldError } from './errors.js';
 import { captureCeiling, TIP_ALLOWANCE_PERCENT } from './merchant-categories.js';
-import { amountProblems, compare, convertAt, unconvert, type MoneyTables } from './money.js';
+import { amountProblems, compare, convertAt, minus, sum, unconvert, type MoneyTables } from './money.js';
 import { transition, type Machine } from './state-machine.js';
 
 export const AUTHORISATION_STATUSES = ['pending', 'capturing', 'captured', 'releasing', 'released'] as const;
@@ -64,32 +64,54 @@ export function authorisationRefusal(card: { id: string; status: string }, paren
 }
 
 /**
- * What is wrong with `amount` as what to capture of an authorisation: an amount of its currency,
- * more than 0 and at most what was authorised — or, where the schemes allow a tip, up to 20 % more
+ * What is wrong with `amount` as what to capture of an authorisation of which `captured` was taken
+ * before (docs/money-path.md: Several captures of one hold): an amount of its currency, more than 0.
+ * A capture that is not `final` takes less than what is still held; the final one brings the total
+ * to at most what was authorised — or, where the schemes allow a tip, up to 20 % more
  * (docs/money-path.md: Merchant categories). Empty when nothing is.
  */
 export function captureProblems(
   amount: string,
   auth: { amount: string; currency: string; merchant: { mcc: number } },
   currencies: MoneyTables['currencies'],
+  { captured = '0', final = true }: { captured?: string; final?: boolean } = {},
 ): FieldError[] {
   const problems = amountProblems(amount, auth.currency, currencies);
   if (problems.length) return problems;
+  const held = minus(auth.amount, captured);
+  const before = compare(captured, '0') > 0 ? `, less the ${captured} captured before` : '';
+  if (!final) {
+    if (compare(amount, held) < 0) return [];
+    return [{ path: 'amount', message: `must be less than the ${held} ${auth.currency} still held when final is false; the final capture takes the rest` }];
+  }
   const ceiling = captureCeiling(auth.amount, auth.merchant.mcc, currencies[auth.currency] ?? 2);
-  if (compare(amount, ceiling) <= 0) return [];
-  if (ceiling === auth.amount)
-    return [
-      {
-        path: 'amount',
-        message: `must be at most the authorised ${auth.amount} ${auth.currency}; merchant category ${auth.merchant.mcc} takes no tip, and the rest of a capture is released, never more taken`,
-      },
-    ];
-  return [
-    {
-      path: 'amount',
-      message: `must be at most ${ceiling} ${auth.currency}: the authorised ${auth.amount} and the ${TIP_ALLOWANCE_PERCENT} % tip merchant category ${auth.merchant.mcc} allows`,
-    },
-  ];
+  if (compare(sum([captured, amount]), ceiling) <= 0) return [];
+  const tip = ceiling !== auth.amount;
+  const what = tip
+    ? `the authorised ${auth.amount} and the ${TIP_ALLOWANCE_PERCENT} % tip merchant category ${auth.merchant.mcc} allows`
+    : `the authorised ${auth.amount}`;
+  const most =
+    before || tip
+      ? `must be at most ${minus(ceiling, captured)} ${auth.currency}: ${what}${before}`
+      : `must be at most the authorised ${auth.amount} ${auth.currency}`;
+  const rest = tip ? '' : `; merchant category ${auth.merchant.mcc} takes no tip, and the rest of a capture is released, never more taken`;
+  return [{ path: 'amount', message: `${most}${rest}` }];
+}
+
+/**
+ * What is wrong with `amount` as a pending authorisation's new amount (docs/money-path.md: Amount
+ * updates): an amount of its currency, more than what its earlier captures took. Empty when nothing is.
+ */
+export function amountUpdateProblems(amount: string, auth: { currency: string }, currencies: MoneyTables['currencies'], captured: string): FieldError[] {
+  const problems = amountProblems(amount, auth.currency, currencies);
+  if (problems.length || compare(amount, captured) > 0) return problems;
+  return [{ path: 'amount', message: `must be more than the ${captured} ${auth.currency} its captures took already` }];
+}
+
+/** Why a pending authorisation's amount cannot be updated, or undefined when it can. */
+export function amountUpdateRefusal(auth: { id: string; status: AuthorisationStatus }): string | undefined {
+  if (auth.status === 'pending') return undefined;
+  return `cannot update the amount of authorisation ${auth.id}, which is ${auth.status}: only a pending authorisation takes updates`;
 }
 
 /**

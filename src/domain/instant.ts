@@ -40,12 +40,22 @@ export function readClockOption(value: string, wallNow: number): ClockOption {
   if (!m) return junk;
   const t = Date.parse(m[2] !== undefined && m[3] === undefined ? `${value}Z` : value);
   if (Number.isNaN(t)) return junk;
-  const [y, mo, d] = m[1]!.split('-').map(Number) as [number, number, number];
-  // Date.parse rolls an impossible day over into the next month; refuse it instead.
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  if (day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return { problem: `must be a day on the calendar (${m[1]} is not)` };
+  const notADay = calendarDayProblem(m[1]!);
+  if (notADay) return { problem: notADay };
   const problem = instantProblem(t);
   return problem === undefined ? { at: t } : { problem };
+}
+
+/**
+ * Why the date `YYYY-MM-DD` (the start of an instant's text) is not a day on the calendar, or
+ * undefined: `Date.parse` rolls an impossible day (2026-02-30) over into the next month, so every
+ * reader of an instant a user gives refuses it here instead.
+ */
+export function calendarDayProblem(text: string): string | undefined {
+  const date = text.slice(0, 10);
+  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d ? undefined : `must be a day on the calendar (${date} is not)`;
 }
 
 /** `readClockOption`'s instant, or undefined for anything it refuses. */

@@ -38,6 +38,11 @@ describe('expiry', () => {
     expect(expirationDate(Date.parse('2026-12-31T23:59:59Z'))).toBe('12/2029');
   });
 
+  it('never expires past December 9999, the end of the range of time', () => {
+    expect(expirationDate(Date.parse('9997-06-01T00:00:00Z'))).toBe('12/9999');
+    expect(expiresAt('12/9999')).toBe(Date.parse('9999-12-31T23:59:59.999Z'));
+  });
+
   it('ends when the expiry month ends (UTC)', () => {
     expect(expiresAt('03/2029')).toBe(Date.parse('2029-04-01T00:00:00Z'));
     expect(expiresAt('12/2029')).toBe(Date.parse('2030-01-01T00:00:00Z'));

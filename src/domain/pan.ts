@@ -3,6 +3,9 @@
  * (ISO/IEC 7812-1 Annex B); only the masked form (first six, `******`, last four) is kept.
  * Also the expiry date printed on a card and the instant it stops being valid.
  */
+import { z } from 'zod';
+import { MAX_INSTANT } from './instant.js';
+
 export const NETWORKS = ['visa', 'mastercard'] as const;
 export type Network = (typeof NETWORKS)[number];
 
@@ -11,6 +14,7 @@ export const NETWORK_BIN: Record<Network, string> = { visa: '431940', mastercard
 
 const PAN_LENGTH = 16;
 const VALID_FOR_YEARS = 3;
+const LAST_YEAR = new Date(MAX_INSTANT).getUTCFullYear();
 
 /** The Luhn check digit for `payload` (the PAN without its last digit). */
 export function luhnCheckDigit(payload: string): number {
@@ -35,14 +39,21 @@ export function generatePan(network: Network, bytes: (n: number) => Uint8Array):
 
 export const maskPan = (pan: string): string => `${pan.slice(0, 6)}******${pan.slice(-4)}`;
 
-/** `MM/YYYY` of the month `VALID_FOR_YEARS` after `issuedAt` (UTC). */
+/**
+ * `MM/YYYY` of the month `VALID_FOR_YEARS` after `issuedAt` (UTC), and never past December 9999,
+ * the last month of the sandbox's range of time (docs/control-plane.md: The range of time).
+ */
 export function expirationDate(issuedAt: number): string {
   const d = new Date(issuedAt);
-  return `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear() + VALID_FOR_YEARS}`;
+  const year = d.getUTCFullYear() + VALID_FOR_YEARS;
+  return year > LAST_YEAR ? `12/${LAST_YEAR}` : `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${year}`;
 }
 
-/** The first instant after the expiry month `MM/YYYY` ends (UTC): when the card stops working. */
+/** What an expiry date is: `MM/YYYY`, its year one of the sandbox's range of time. */
+export const ExpirationDate = z.string().regex(/^(?:0[1-9]|1[0-2])\/(?:19[7-9]\d|[2-9]\d{3})$/, 'must be a month and year as MM/YYYY, such as 03/2029');
+
+/** The first instant after the expiry month `MM/YYYY` ends (UTC): when the card stops working; the range's last instant for December 9999. */
 export function expiresAt(expiration: string): number {
   const [month, year] = expiration.split('/').map(Number) as [number, number];
-  return Date.UTC(year, month, 1);
+  return Math.min(Date.UTC(year, month, 1), MAX_INSTANT);
 }

@@ -5,7 +5,7 @@
  * and past targets are refused, as is a jump beyond 100 years (past it dates stop being dates).
  */
 import { z } from 'zod';
-import { iso, MAX_INSTANT } from './instant.js';
+import { calendarDayProblem, iso, MAX_INSTANT } from './instant.js';
 import { echo } from './echo.js';
 import { addCalendar, CALENDAR_DURATION_PATTERN, durationMistake, parseCalendarDuration } from './duration.js';
 import { fail } from './errors.js';
@@ -67,6 +67,8 @@ export function advanceTarget(request: AdvanceRequest, now: number): number {
   }
   const at = INSTANT.test(to!) ? Date.parse(to!) : Number.NaN;
   if (Number.isNaN(at)) return refuse('to', `must be an RFC 3339 instant such as "2027-01-01T00:00:00Z", got ${echo(to!)}`);
+  const notADay = calendarDayProblem(to!);
+  if (notADay) return refuse('to', notADay);
   if (at <= now) return refuse('to', `must be later than the sandbox clock (${iso(now)}); the clock never moves backwards`);
   if (at - now > MAX_ADVANCE_MS) return refuse('to', 'must be at most 100 years ahead');
   if (at > MAX_INSTANT) return refuse('to', `must be at most ${iso(MAX_INSTANT)}, the last instant RFC 3339 can write`);

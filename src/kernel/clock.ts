@@ -30,6 +30,8 @@ export interface ClockOptions {
   /** Offset from the wall clock for a moving clock. */
   offset?: number;
   wall?: () => number;
+  /** The last instant it shows: a running clock stops there rather than pass it. */
+  latest?: number;
 }
 
 /**
@@ -49,8 +51,9 @@ export function createClock(options: ClockOptions = {}): Clock {
   let fixed = options.frozenAt ?? 0;
   let offset = options.offset ?? 0;
   let last = 0;
+  const latest = options.latest ?? Number.POSITIVE_INFINITY;
   const now = () => {
-    const t = frozen ? fixed : wall() + offset;
+    const t = Math.min(frozen ? fixed : wall() + offset, latest);
     if (t > last) last = t;
     return last;
   };

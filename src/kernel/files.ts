@@ -6,12 +6,45 @@
  * is read, so that a device or a pipe that never ends (`/dev/zero`) is refused at once.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
-/** The temporary file beside `file`: hidden, and named so that two writers never share one. */
-const temporaryOf = (file: string) => join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+/**
+ * The temporary file beside `file`: hidden, and named so that two writers never share one. Those a
+ * writer killed mid-write left beside the same file — of a process no longer running — are removed
+ * first: they would never be renamed.
+ */
+function temporaryOf(file: string): string {
+  removeStaleTemporaries(file);
+  return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** Whether a process of this id runs (one of another user's counts too). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the hidden `.<name>.<pid>.<hex>.tmp` files beside `file` whose writing process no longer runs. */
+export function removeStaleTemporaries(file: string): void {
+  const folder = dirname(resolve(file));
+  const prefix = `.${basename(file)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix) ? /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length))?.[1] : undefined;
+    if (pid !== undefined && Number(pid) !== process.pid && !running(Number(pid))) rmSync(join(folder, name), { force: true });
+  }
+}
 
 /** Flushes a folder's entries, so that a rename survives a power loss; some systems cannot, which changes nothing else. */
 function syncFolder(folder: string): void {

@@ -1,6 +1,6 @@
 /**
- * The money path's MCP tools (docs/agents.md: Coding agents): capture with an amount, reverse,
- * refund, block, suspend, reinstate, fail_account and the fees tools, each answering with what
+ * The money path's MCP tools (docs/agents.md: Coding agents): capture with an amount and in
+ * several parts, update_amount, force_post, reverse, refund, block, suspend, reinstate, fail_account and the fees tools, each answering with what
  * its command prints with --json, a refusal a tool error carrying the problem. In-process.
  */
 import { describe, expect, it } from 'vitest';
@@ -27,12 +27,33 @@ describe('the money path as MCP tools', () => {
     const tools = (await agent.listTools()).tools;
     const capture = tools.find((t) => t.name === 'capture')!;
     expect(capture.inputSchema.required).toEqual(['authorisationId']);
-    expect(Object.keys(capture.inputSchema.properties ?? {})).toEqual(['authorisationId', 'amount']);
-    for (const name of ['reverse', 'refund', 'block', 'suspend', 'reinstate', 'fail_account', 'fees_show', 'fees_set', 'fees_clear'])
+    expect(Object.keys(capture.inputSchema.properties ?? {})).toEqual(['authorisationId', 'amount', 'final']);
+    for (const name of [
+      'update_amount',
+      'force_post',
+      'reverse',
+      'refund',
+      'block',
+      'suspend',
+      'reinstate',
+      'fail_account',
+      'fees_show',
+      'fees_set',
+      'fees_clear',
+    ])
       expect(tools.map((t) => t.name)).toContain(name);
 
     expect(await ok('fees_set', { partner: '1%' })).toEqual({ partner: '1%' });
-    expect(await ok('capture', { authorisationId: card.authorisations[1].id, amount: '3' })).toBeNull();
+    const holdId = card.authorisations[1].id;
+    expect(await ok('update_amount', { authorisationId: holdId, amount: '12' })).toMatchObject({ id: holdId, status: 'pending', amount: '12' });
+    expect(await ok('capture', { authorisationId: holdId, amount: '4', final: false })).toBeNull();
+    expect(await ok('capture', { authorisationId: holdId, amount: '3' })).toBeNull();
+    expect(await ok('force_post', { cardId: card.id, amount: '1.5', currency: 'EUR', merchantName: 'Late Cafe' })).toMatchObject({
+      direction: 'debit',
+      status: 'processing',
+      amount: '1.5',
+      merchant: { name: 'Late Cafe' },
+    });
     expect(await ok('reverse', { transactionId: card.authorisations[0].transaction.id })).toMatchObject({ status: 'reversing', direction: 'debit' });
     expect(await ok('refund', { cardId: card.id, amount: '2', currency: 'EUR' })).toMatchObject({
       direction: 'credit',
@@ -45,7 +66,7 @@ describe('the money path as MCP tools', () => {
     expect(await ok('fees_show')).toEqual({ partner: '1%' });
     expect(await ok('fees_clear')).toEqual({});
     await sb.deps.services.scheduler.advance(sb.deps.clock.now() + 1_000);
-    expect(sb.deps.services.transactions.forCard(card.id).find((t) => t.authorisationId === card.authorisations[1].id)).toMatchObject({ amount: '3' });
+    expect(sb.deps.services.transactions.forCard(card.id).filter((t) => t.authorisationId === holdId)).toMatchObject([{ amount: '4' }, { amount: '3' }]);
   });
 
   it('answers a refusal as a tool error carrying the problem', async () => {

@@ -3,17 +3,34 @@
  * each with its own credentials, world, clock, events and journal, which no other programme sees;
  * bounded by --max-programmes; every query a service makes names its programme.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../config/index.js';
 import { T0, createTestSandbox } from '../testing/harness.js';
 import { DEAD_CALLBACK } from '../testing/hostile-world.js';
 import { programme, verifiedCustomer } from '../testing/programmes.js';
 import { proofFor, testWallet } from '../testing/world.js';
+import { until } from '../testing/wait.js';
 
 const HOUR = 3_600_000;
 const UNKNOWN = '3b241101-e2bb-4255-8caf-4136c566a962';
 
 describe('/_sandbox/programmes', () => {
+  it('a running clock that reaches the end of the range of time stops there', async () => {
+    const sb = createTestSandbox();
+    const running = await programme(sb, { name: 'at-the-end' });
+    // A snapshot of a programme whose clock runs, at the last instant of the range.
+    const file = JSON.parse(readFileSync(new URL('../snapshots/fixtures/version-3.snapshot.json', import.meta.url), 'utf8'));
+    file.state.clock = { now: '9999-12-31T23:59:59.999Z', frozen: false };
+    file.sha256 = createHash('sha256').update(JSON.stringify(file.state)).digest('hex');
+    expect((await running.control('POST', '/snapshots/restore', { body: JSON.stringify(file) })).status).toBe(200);
+    // The wall clock moves on, and the programme's clock does not follow it past the range.
+    const restoredAt = Date.now();
+    await until(() => Date.now() > restoredAt + 1, 'the wall clock to move');
+    expect((await running.control('GET', '/clock')).body).toMatchObject({ now: '9999-12-31T23:59:59.999Z', frozen: false });
+  });
+
   it('makes a programme with its own credentials and clock, lists it after the default one, and deletes it', async () => {
     const sb = createTestSandbox();
     const a = await programme(sb, { name: 'worker-1', clock: '2026-06-01T00:00:00Z' });

@@ -8,7 +8,7 @@ import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { count, eq, max } from 'drizzle-orm';
 import { createClock, type Clock } from '../kernel/clock.js';
-import { readClockOption } from '../domain/instant.js';
+import { MAX_INSTANT, readClockOption } from '../domain/instant.js';
 import { ConfigError, type Config } from '../config/index.js';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { cryptoRandom, idsOf, seededRandom, type Ids, type Random } from '../kernel/ids.js';
@@ -56,7 +56,7 @@ export function programmeSettings({ store, config, defaults, wall }: SettingsDep
   const given = (row: ProgrammeRow): Given => {
     if (row.id !== DEFAULT_PROGRAMME) return { seed: row.randomSeed ?? undefined };
     return {
-      clock: defaults.clock ?? startClock(config, wall) ?? createClock({ offset: row.clockOffset, wall }),
+      clock: defaults.clock ?? startClock(config, wall) ?? createClock({ offset: row.clockOffset, wall, latest: MAX_INSTANT }),
       seed: config.randomSeed,
       ids: defaults.ids,
       random: defaults.random,
@@ -65,7 +65,10 @@ export function programmeSettings({ store, config, defaults, wall }: SettingsDep
   };
 
   const clockOf = (row: ProgrammeRow, { clock }: Given = given(row)): Clock =>
-    clock ?? (row.clockFrozenAt !== null ? createClock({ frozenAt: row.clockFrozenAt, wall }) : createClock({ offset: row.clockOffset, wall }));
+    clock ??
+    (row.clockFrozenAt !== null
+      ? createClock({ frozenAt: row.clockFrozenAt, wall, latest: MAX_INSTANT })
+      : createClock({ offset: row.clockOffset, wall, latest: MAX_INSTANT }));
 
   /**
    * A seeded programme draws from its seed's stream from the start. A world kept in the database
@@ -127,7 +130,7 @@ function startClock(config: Config, wall: () => number): Clock | undefined {
   if (config.clock === undefined) return undefined;
   const read = readClockOption(config.clock, wall());
   if ('problem' in read) throw new ConfigError(`--clock ${read.problem}, got "${config.clock}"`);
-  return createClock({ frozenAt: read.at, wall });
+  return createClock({ frozenAt: read.at, wall, latest: MAX_INSTANT });
 }
 
 /** The key --webhook-key names: a P-384 private key, or a start-up error saying what is wrong. */

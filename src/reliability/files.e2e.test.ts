@@ -82,6 +82,29 @@ describe('--export-on-exit', () => {
     expect(seen.previous + seen.next).toBe(20);
   });
 
+  it('SIGTERM sent as soon as the --json ready line is read: a clean stop, and the file written', async () => {
+    const file = join(mkdtempSync(join(dir, 'at-once-')), 'out.snapshot.json');
+    const sandbox = await startSandbox(['--export-on-exit', file]);
+    sandbox.process.child.kill('SIGTERM');
+    const run = await sandbox.process.exited;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('SIGTERM: shutting down');
+    expect(whole(readFileSync(file, 'utf8'))).toBe(true);
+  });
+
+  it('removes at start the temporary files a killed write left beside it, and only those of a process that is gone', async () => {
+    const folder = mkdtempSync(join(dir, 'stale-'));
+    const gone = spawnCli(['--version']);
+    await gone.exited;
+    const stale = `.out.snapshot.json.${gone.child.pid}.0badc0de.tmp`;
+    const live = `.out.snapshot.json.${process.pid}.0badc0de.tmp`;
+    for (const name of [stale, live]) writeFileSync(join(folder, name), '{"format":');
+    const sandbox = await startSandbox(['--export-on-exit', join(folder, 'out.snapshot.json')]);
+    expect(readdirSync(folder)).toEqual([live]);
+    await sandbox.stop();
+    expect(readdirSync(folder).sort()).toEqual([live, 'out.snapshot.json'].sort());
+  });
+
   it('to a folder that does not exist: refused at start with exit 2, naming the path', async () => {
     const file = join(dir, 'no-such-folder', 'out.snapshot.json');
     const run = await runCli(['start', '--port', '0', '--export-on-exit', file]);

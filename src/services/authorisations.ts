@@ -10,6 +10,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Core } from './core.js';
 import {
+  amountUpdateProblems,
+  amountUpdateRefusal,
   AUTHORISATION_MACHINE,
   authorisationRefusal,
   AUTO_CAPTURE_DELAY_MS,
@@ -19,12 +21,14 @@ import {
   MANUAL_COMPLETION_DELAY_MS,
   merchantFrom,
   TERMINATED_HOLD_WINDOW_MS,
+  type Merchant,
 } from '../domain/authorisation.js';
 import { fail } from '../domain/errors.js';
 import { holdExpiryFor } from '../domain/merchant-categories.js';
-import { amountProblems, compare, convertPayment, normalise, type MoneyTables } from '../domain/money.js';
+import { amountProblems, compare, convertPayment, minus, normalise, unconvert, type MoneyTables } from '../domain/money.js';
 import { accounts, authorisations, cards, customers, programmes } from '../store/schema.js';
-import { toAuthorisation, type Authorisation, type AuthorisationRequest } from '../wire/payment.js';
+import type { ForcePostRequest } from '../wire/money-path.js';
+import { toAuthorisation, type Authorisation, type AuthorisationRequest, type Transaction } from '../wire/payment.js';
 import type { Events } from './outbox.js';
 import type { Jobs } from './jobs.js';
 import { lifecycle } from './lifecycle.js';
@@ -47,7 +51,7 @@ export function createAuthorisations(
   const holdExpiryMs = db.select({ ms: programmes.holdExpiryMs }).from(programmes).where(eq(programmes.id, programme)).get()?.ms ?? config.holdExpiryMs;
 
   // A capture records the transaction in the same database transaction.
-  const { create, find, load, move } = lifecycle(core, events, {
+  const { create, find, load, move, save } = lifecycle(core, events, {
     table: authorisations,
     machine: AUTHORISATION_MACHINE,
     event: 'authorisation.updated',
@@ -70,20 +74,30 @@ export function createAuthorisations(
     if (row?.status === 'capturing' || row?.status === 'releasing') move(row, 'complete', now);
   });
 
-  const byHand = (id: string, action: 'capture' | 'release', amount?: string): void =>
+  const byHand = (id: string, action: 'capture' | 'release', amount?: string, final = true): void =>
     store.transaction(() => {
       const row = load(id);
       const refusal = manualRefusal({ id, status: row.status, capture: row.capture }, action);
       if (refusal) fail('authorisation_not_pending', refusal);
-      let changes: Partial<AuthorisationRow> = {};
-      if (amount !== undefined) {
-        const problems = captureProblems(amount, row, money.currencies);
-        if (problems.length) fail('invalid_request', `invalid body: amount: ${problems[0]!.message}`, problems);
-        // A tip beyond the hold is taken from what is available (docs/money-path.md: Merchant categories).
-        if (compare(amount, row.amount) > 0) funds.require(row.accountId, normalise(amount), row.currency, row.id);
-        changes = { capturedAmount: normalise(amount) };
-      }
       const now = clock.now();
+      let changes: Partial<AuthorisationRow> = {};
+      if (action === 'capture') {
+        // Earlier captures of the hold each made their debit (docs/money-path.md: Several captures of one hold).
+        const captured = funds.captured(row.accountId, id);
+        const held = minus(row.amount, captured);
+        const part = amount === undefined ? held : normalise(amount);
+        if (amount !== undefined || !final) {
+          const problems = captureProblems(part, row, money.currencies, { captured, final });
+          if (problems.length) fail('invalid_request', `invalid body: amount: ${problems[0]!.message}`, problems);
+        }
+        // A tip beyond the hold is taken from what is available (docs/money-path.md: Merchant categories).
+        if (compare(part, held) > 0) funds.require(row.accountId, part, row.currency, row.id);
+        if (!final) {
+          transactions.recordCapture({ ...row, capturedAmount: part }, now);
+          return;
+        }
+        if (amount !== undefined || compare(captured, '0') > 0) changes = { capturedAmount: part };
+      }
       move(row, action, now, changes);
       jobs.cancel(RELEASE_HOLD, id);
       jobs.schedule(COMPLETE, id, now + MANUAL_COMPLETION_DELAY_MS);
@@ -106,6 +120,30 @@ export function createAuthorisations(
       .where(and(eq(cards.programmeId, programme), eq(cards.id, cardId)))
       .get() ?? fail('card_not_found', `no card with id ${cardId}`);
 
+  /** A payment on the card, in its account's currency; refused as a payment is (the customer, the account, then the card). */
+  const payment = (cardId: string, request: { amount: string; currency: string; merchant?: Partial<Merchant> | undefined }) => {
+    const { card, account, customer } = payer(cardId);
+    const refusal = authorisationRefusal(card, [
+      { kind: 'customer', id: customer.id, status: customer.status },
+      { kind: 'account', id: account.id, status: account.status },
+    ]);
+    if (refusal) fail(refusal.code, refusal.detail);
+    const currency = account.currencies[0];
+    if (!currency) throw new Error(`card ${cardId} has no account currency`);
+    const conversion = convertPayment(money, request.amount, request.currency, currency);
+    if ('path' in conversion) fail('invalid_request', conversion.message, [conversion]);
+    return {
+      accountId: account.id,
+      cardId,
+      amount: conversion.amount,
+      currency,
+      merchantAmount: normalise(request.amount),
+      merchantCurrency: request.currency,
+      exchangeRate: conversion.exchangeRate,
+      merchant: merchantFrom(request.merchant),
+    };
+  };
+
   return {
     /** How long a hold stays pending on a card that takes payments. */
     holdExpiryMs,
@@ -114,30 +152,14 @@ export function createAuthorisations(
       const problems = amountProblems(request.amount, request.currency, money.currencies);
       if (problems.length) fail('invalid_request', `invalid body: ${problems.map((p) => p.path).join(', ')}`, problems);
       return store.transaction(() => {
-        const { card, account, customer } = payer(cardId);
-        const refusal = authorisationRefusal(card, [
-          { kind: 'customer', id: customer.id, status: customer.status },
-          { kind: 'account', id: account.id, status: account.status },
-        ]);
-        if (refusal) fail(refusal.code, refusal.detail);
-        const currency = account.currencies[0];
-        if (!currency) throw new Error(`card ${cardId} has no account currency`);
-        const conversion = convertPayment(money, request.amount, request.currency, currency);
-        if ('path' in conversion) fail('invalid_request', conversion.message, [conversion]);
-        funds.require(account.id, conversion.amount, currency);
+        const paid = payment(cardId, request);
+        funds.require(paid.accountId, paid.amount, paid.currency);
         const now = clock.now();
         const row: AuthorisationRow = {
           programmeId: programme,
           id: ids.uuid(),
-          accountId: card.accountId,
-          cardId,
+          ...paid,
           status: 'pending',
-          amount: conversion.amount,
-          currency,
-          merchantAmount: normalise(request.amount),
-          merchantCurrency: request.currency,
-          exchangeRate: conversion.exchangeRate,
-          merchant: merchantFrom(request.merchant),
           capture: request.capture,
           createdAt: now,
           updatedAt: now,
@@ -162,11 +184,42 @@ export function createAuthorisations(
       });
     },
 
-    /** Captures a hold: whole, or `amount` of its currency with the rest released. */
-    capture: (id: string, amount?: string): void => byHand(id, 'capture', amount),
+    /**
+     * Captures a hold: what is left of it, or `amount` of its currency. A final capture (the
+     * default) closes it, the rest released; one that is not leaves it pending with the rest held.
+     */
+    capture: (id: string, amount?: string, final?: boolean): void => byHand(id, 'capture', amount, final),
     release: (id: string): void => byHand(id, 'release'),
 
+    /**
+     * A pending authorisation's amount raised or lowered (docs/money-path.md: Amount updates): the
+     * same status, the hold following it, the merchant's share at the authorisation's rate; a raise
+     * beyond what is available is refused `insufficient_funds`.
+     */
+    updateAmount: (id: string, amount: string): Authorisation =>
+      store.transaction(() => {
+        const row = load(id);
+        const refusal = amountUpdateRefusal(row);
+        if (refusal) fail('invalid_state_transition', refusal);
+        const captured = funds.captured(row.accountId, id);
+        const problems = amountUpdateProblems(amount, row, money.currencies, captured);
+        if (problems.length) fail('invalid_request', `invalid body: amount: ${problems[0]!.message}`, problems);
+        const next = normalise(amount);
+        if (compare(next, row.amount) > 0) funds.require(row.accountId, minus(next, captured), row.currency, row.id);
+        const merchantAmount = unconvert(next, row.exchangeRate, money.currencies[row.merchantCurrency] ?? 2);
+        return toAuthorisation(save(row, { amount: next, merchantAmount }, clock.now()));
+      }),
+
     get: (id: string): Authorisation => toAuthorisation(load(id)),
+
+    /**
+     * A debit with no authorisation (docs/money-path.md: Force posts): on a card that could be
+     * authorised, converted as a payment is, taken from the balance at once, fees included.
+     */
+    forcePost: (cardId: string, request: ForcePostRequest): Transaction =>
+      store.transaction(() =>
+        transactions.record({ ...payment(cardId, request), authorisationId: null, direction: 'debit' }, clock.now(), { requireFunds: true }),
+      ),
 
     /**
      * A card stopped taking payments (blocked, suspended, terminated): its pending holds stay

@@ -8,8 +8,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { fail } from '../domain/errors.js';
 import { fundsOf, insufficientFunds, type Funds } from '../domain/funds.js';
-import { normalise, sum } from '../domain/money.js';
-import { accounts, authorisations } from '../store/schema.js';
+import { minus, normalise, sum } from '../domain/money.js';
+import { accounts, authorisations, transactions } from '../store/schema.js';
 
 export function createFunds(core: Core) {
   const { store, programme } = core;
@@ -22,19 +22,45 @@ export function createFunds(core: Core) {
       .get() ?? fail('account_not_found', `no account with id ${id}`);
 
   /**
-   * What the account's authorisations hold in escrow: a pending one its amount, one capturing the
+   * What the account's authorisations hold in escrow: a pending one its amount less what its
+   * earlier captures took (docs/money-path.md: Several captures of one hold), one capturing the
    * part being captured (until its debit takes it from the balance).
    */
-  const holds = (id: string, except?: string): string[] =>
-    db
+  const holds = (id: string, except?: string): string[] => {
+    const open = db
       .select({ id: authorisations.id, status: authorisations.status, amount: authorisations.amount, taken: authorisations.capturedAmount })
       .from(authorisations)
       .where(and(eq(authorisations.programmeId, programme), eq(authorisations.accountId, id), inArray(authorisations.status, ['pending', 'capturing'])))
       .all()
-      .filter((hold) => hold.id !== except)
-      .map((hold) => (hold.status === 'capturing' ? (hold.taken ?? hold.amount) : hold.amount));
+      .filter((hold) => hold.id !== except);
+    const pending = open.filter((hold) => hold.status === 'pending').map((hold) => hold.id);
+    const captured = pending.length ? Map.groupBy(capturesOf(id, pending), (debit) => debit.authorisationId) : new Map();
+    return open.map((hold) =>
+      hold.status === 'capturing'
+        ? (hold.taken ?? hold.amount)
+        : minus(hold.amount, sum((captured.get(hold.id) ?? []).map((d: { amount: string }) => d.amount))),
+    );
+  };
+
+  /** The debits the captures of these authorisations of account `accountId` made so far. */
+  const capturesOf = (accountId: string, ids: string[]) =>
+    db
+      .select({ authorisationId: transactions.authorisationId, amount: transactions.amount })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.programmeId, programme),
+          eq(transactions.accountId, accountId),
+          inArray(transactions.authorisationId, ids),
+          eq(transactions.direction, 'debit'),
+        ),
+      )
+      .all();
 
   const service = {
+    /** What the captures of authorisation `id` of account `accountId` took so far, in its currency. */
+    captured: (accountId: string, id: string): string => sum(capturesOf(accountId, [id]).map((debit) => debit.amount)),
+
     get(id: string): Funds {
       return fundsOf(account(id).balance, holds(id));
     },

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
-import { IDEMPOTENCY_TTL_MS } from '../domain/idempotency.js';
+import { IDEMPOTENCY_TTL_MS, KEPT_STATUS } from '../domain/idempotency.js';
 import { once, rowInserter } from '../store/prepared.js';
 import { idempotencyKeys } from '../store/schema.js';
 
@@ -57,7 +57,7 @@ export function createIdempotency(core: Core) {
     },
 
     complete(scope: string, key: string, status: number, headers: Record<string, string>, body: string): void {
-      if (status >= 500) deleteQuery().run({ scope, key });
+      if (status > KEPT_STATUS.max) deleteQuery().run({ scope, key });
       else completeQuery().run({ scope, key, status, headers: idempotencyKeys.headers.mapToDriverValue(headers), body });
     },
 

@@ -85,6 +85,7 @@ export function createServices(core: Core, { pool, engine, money }: Shared, { sc
     authorisations,
     transactions,
     refunds,
+    funds,
     keepClock,
   });
   const sandboxEvents = createSandboxEvents(core);

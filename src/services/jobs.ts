@@ -8,6 +8,7 @@ import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { names, once, rowInserter, sqlLiteral } from '../store/prepared.js';
 import { jobs } from '../store/schema.js';
+import { MAX_INSTANT } from '../domain/instant.js';
 import type { DueSource } from '../kernel/scheduler.js';
 
 export type JobHandler = (subjectId: string, now: number) => void;
@@ -50,9 +51,20 @@ export function createJobs(core: Core, onScheduled: () => void) {
       handlers.set(kind, handler);
     },
 
-    /** Schedules `kind` for `subjectId` at `dueAt`; call inside the transaction that makes it due. */
+    /**
+     * Schedules `kind` for `subjectId` at `dueAt`, or at the last instant of the range of time when
+     * it falls past it (docs/control-plane.md: The range of time); call inside the transaction that makes it due.
+     */
     schedule(kind: string, subjectId: string, dueAt: number): void {
-      insert({ programmeId: programme, id: ids.uuid(), kind, subjectId, dueAt, traceParent: tracing?.current() ?? null, createdAt: core.clock.now() });
+      insert({
+        programmeId: programme,
+        id: ids.uuid(),
+        kind,
+        subjectId,
+        dueAt: Math.min(dueAt, MAX_INSTANT),
+        traceParent: tracing?.current() ?? null,
+        createdAt: core.clock.now(),
+      });
       onScheduled();
     },
 

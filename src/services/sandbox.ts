@@ -20,6 +20,7 @@ import type { Transactions } from './transactions.js';
 import type { Customers } from './customers.js';
 import type { DeliveryLab } from './delivery-lab.js';
 import type { Engine } from './engine.js';
+import type { FundsService } from './funds.js';
 import type { Scheduler } from '../kernel/scheduler.js';
 import type { Webhooks } from './webhooks.js';
 
@@ -38,6 +39,7 @@ export interface SandboxServices {
   accounts: Accounts;
   cards: Cards;
   authorisations: Authorisations;
+  funds: FundsService;
   transactions: Transactions;
   refunds: Refunds;
 }
@@ -87,6 +89,8 @@ export function createSandboxControl(core: Core, services: SandboxServices) {
 
   const seedAccount = (customerId: string, account: SeedAccount, path: Path) => {
     const { id } = at(path, () => accounts.create(customerId, { type: 'card_account', currencies: account.currencies }));
+    // Its own balance before its payments, which then move it as they would (docs/money-path.md: Seed worlds with payments).
+    if (account.balance !== undefined) services.funds.set(id, account.balance);
     // Seeding has no wallet to sign the deployment challenge: approve and deploy directly.
     at(path, () => {
       if (account.status !== 'initiating' && account.status !== 'failed') accounts.approve(id);

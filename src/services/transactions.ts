@@ -98,8 +98,12 @@ export function createTransactions(
   };
 
   const service = {
-    /** Writes a new transaction `processing`, with its token, the programme's fees and a chain transaction, and schedules its settlement; call inside a transaction. */
-    record(made: NewTransaction, now: number): Transaction {
+    /**
+     * Writes a new transaction `processing`, with its token, the programme's fees and a chain
+     * transaction, and schedules its settlement; call inside a transaction. With `requireFunds`, a
+     * debit is refused `insufficient_funds` unless what it settles is available.
+     */
+    record(made: NewTransaction, now: number, { requireFunds = false } = {}): Transaction {
       const chain = chainOfAccount(made.accountId);
       const token = engine.tokenFor(chain, made.currency);
       if (!token) throw new Error(`no asset for ${made.currency} on ${chain}`);
@@ -110,6 +114,7 @@ export function createTransactions(
         fail('invalid_request', `invalid body: amount: the programme's fees (${sum(charged.map((f) => f.tokenAmount))}) would take all of ${made.amount}`, [
           { path: 'amount', message: `the programme's fees would take all of ${made.amount} ${made.currency}` },
         ]);
+      if (requireFunds && made.direction === 'debit') funds.require(made.accountId, tokenAmount, made.currency);
       const row: TransactionRow = {
         programmeId: programme,
         id: ids.uuid(),

@@ -89,6 +89,33 @@ describe('a snapshot file crafted with a digest that matches', () => {
     ['a balance left out', (s) => delete s.world.accounts[0].balance, 'world.accounts.0.balance', /missing/],
     ['a boolean that is 1', (s) => (s.world.cards[0].cascadeDeactivated = 1), 'world.cards.0.cascadeDeactivated', /true or false/],
     ['an address with no city', (s) => delete s.world.cards[0].billingAddress.city, 'world.cards.0.billingAddress', /city/],
+    // Each text the API reads back, by the rule the API applies to it: none of these answers 500 once restored.
+    ['an authorisation amount that is a word', (s) => (s.world.authorisations[0].amount = 'abc'), 'world.authorisations.0.amount', /Invalid string/],
+    ['a transaction currency that is no ISO 4217 code', (s) => (s.world.transactions[0].currency = 'euro'), 'world.transactions.0.currency', /./],
+    ['an account of no currency', (s) => (s.world.accounts[0].currencies = []), 'world.accounts.0.currencies', /at least one currency/],
+    ['an account of a currency it cannot hold', (s) => (s.world.accounts[0].currencies = ['XXX']), 'world.accounts.0.currencies', /must be one of/],
+    ["a customer's chain id that is a word", (s) => (s.world.customers[0].chainId = 'garbage'), 'world.customers.0.chainId', /CAIP-10/],
+    ["an account's chain id that is a word", (s) => (s.world.accounts[0].chainId = 'garbage'), 'world.accounts.0.chainId', /CAIP-10/],
+    ['a token that is no asset id', (s) => (s.world.transactions[0].token = 'USDC'), 'world.transactions.0.token', /CAIP-19/],
+    ['a card expiring in month 13', (s) => (s.world.cards[0].expirationDate = '13/2029'), 'world.cards.0.expirationDate', /MM\/YYYY/],
+    ['a card id that is no UUID', (s) => (s.world.cards[0].id = 'card-1'), 'world.cards.0.id', /UUID/],
+    ['a kept answer of no status', (s) => (s.world.idempotencyKeys[0].status = null), 'world.idempotencyKeys.0.status', /must be set once the request is done/],
+    ['a kept answer of status 101', (s) => (s.world.idempotencyKeys[0].status = 101), 'world.idempotencyKeys.0.status', /integer from 200 to 499/],
+    [
+      'a kept answer still in flight',
+      (s) => (s.world.idempotencyKeys[0].state = 'in_flight'),
+      'world.idempotencyKeys.0.status',
+      /null while the request is in flight/,
+    ],
+    [
+      'a kept header that breaks a line',
+      (s) => (s.world.idempotencyKeys[0].headers = { 'content-type': 'application/json\r\nx: 1' }),
+      'world.idempotencyKeys.0.headers',
+      /visible ASCII/,
+    ],
+    ['a kept header the sandbox never keeps', (s) => (s.world.idempotencyKeys[0].headers = { 'set-cookie': 'a=1' }), 'world.idempotencyKeys.0.headers', /./],
+    ['a key that is no UUID', (s) => (s.world.idempotencyKeys[0].key = 'again'), 'world.idempotencyKeys.0.key', /UUID/],
+    ['a fingerprint that is no SHA-256', (s) => (s.world.idempotencyKeys[0].fingerprint = 'x'), 'world.idempotencyKeys.0.fingerprint', /SHA-256/],
     ['a random stream past 32 bits', (s) => (s.random.main.words[0] = 2 ** 40), 'random.main.words.0', /./],
   ])('%s: 400 naming the place, and nothing changes', async (_, change, path, message) => {
     const sb = await sandbox();
@@ -125,7 +152,10 @@ describe('a snapshot file crafted with a digest that matches', () => {
       sb,
       'POST',
       '/snapshots/restore',
-      crafted(CURRENT, (s) => s.world.customers.push({ ...s.world.customers[0], externalId: 'twin', chainId: `${s.world.customers[0].chainId}0` })),
+      crafted(CURRENT, (s) => {
+        const chainId: string = s.world.customers[0].chainId;
+        s.world.customers.push({ ...s.world.customers[0], externalId: 'twin', chainId: `${chainId.slice(0, -1)}${chainId.endsWith('0') ? '1' : '0'}` });
+      }),
     );
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatch(/rows do not fit together .* nothing was restored/);

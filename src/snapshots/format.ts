@@ -17,7 +17,7 @@ import { WORLD_TABLES, type WorldTableName } from '../store/world.js';
 
 /** What a field holds, and how it is written in the file and kept in its column. */
 type Kind =
-  | { type: 'text'; max?: number }
+  | { type: 'text'; rule?: z.ZodType<string> }
   | { type: 'decimal' }
   | { type: 'enum'; values: ReadonlySet<string> }
   | { type: 'int'; min: number; max: number }
@@ -39,12 +39,18 @@ export interface FormatTable {
   fields: Field[];
   /** Columns the format does not write, made from the record when it is read back (a lower-cased key). */
   derived: { column: SQLiteColumn; from: (record: Record<string, unknown>) => unknown }[];
+  /** The rule a record obeys as a whole, once each field is checked: which field breaks it, and why. */
+  check?: RecordCheck | undefined;
 }
+
+export type RecordCheck = (record: Record<string, unknown>) => { field: string; message: string } | undefined;
 
 const field =
   (kind: Kind) =>
   (column: SQLiteColumn): Omit<Field, 'name'> => ({ column, kind, nullable: !column.notNull });
 export const text = field({ type: 'text' });
+/** A text the API itself checks with `rule` (a wire scalar, a request's field): the file's value must pass it too. */
+export const textOf = (rule: z.ZodType<string>) => field({ type: 'text', rule });
 /** An exact decimal string, signed: a balance an overdraft took below 0. */
 export const decimal = field({ type: 'decimal' });
 export const instant = field({ type: 'instant' });
@@ -57,6 +63,7 @@ export function table(
   name: WorldTableName,
   fields: Record<string, Omit<Field, 'name'>>,
   derived: Record<string, (record: Record<string, unknown>) => unknown> = {},
+  check?: RecordCheck,
 ): FormatTable {
   const columns = getTableConfig(WORLD_TABLES[name]).columns;
   const byKey = Object.entries(WORLD_TABLES[name]) as [string, unknown][];
@@ -70,6 +77,7 @@ export function table(
     sqlName: getTableConfig(WORLD_TABLES[name]).name,
     fields: Object.entries(fields).map(([fieldName, f]) => ({ name: fieldName, ...f })),
     derived: Object.entries(derived).map(([key, from]) => ({ column: columnOf(key), from })),
+    check,
   };
 }
 
@@ -119,7 +127,8 @@ function cellOf(field: Field, value: unknown): { cell: unknown } | { problem: st
   const { kind } = field;
   switch (kind.type) {
     case 'text':
-      return typeof value === 'string' ? { cell: value } : { problem: 'must be a string' };
+      if (typeof value !== 'string') return { problem: 'must be a string' };
+      return kind.rule ? ruled(kind.rule, value, value) : { cell: value };
     case 'decimal':
       return typeof value === 'string' && DECIMAL.test(value) ? { cell: value } : { problem: 'must be a decimal string such as "100" or "-2.5"' };
     case 'enum':
@@ -132,15 +141,19 @@ function cellOf(field: Field, value: unknown): { cell: unknown } | { problem: st
       return typeof value === 'boolean' ? { cell: value ? 1 : 0 } : { problem: 'must be true or false' };
     case 'instant':
       return fileInstant(value);
-    case 'json': {
-      const parsed = kind.schema.safeParse(value);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        return { problem: `${issue.path.length ? `${issue.path.join('.')} ` : ''}${issue.message}` };
-      }
-      return { cell: JSON.stringify(parsed.data) };
-    }
+    case 'json':
+      return ruled(kind.schema, value, undefined);
   }
+}
+
+/** `value` checked by `rule`: its cell (`cell`, or the JSON text of what the rule made of it), or the rule's first problem. */
+function ruled(rule: z.ZodType, value: unknown, cell: unknown): { cell: unknown } | { problem: string } {
+  const parsed = rule.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { problem: `${issue.path.length ? `${issue.path.join('.')} ` : ''}${issue.message}` };
+  }
+  return { cell: cell ?? JSON.stringify(parsed.data) };
 }
 
 export interface RecordProblem {
@@ -177,6 +190,11 @@ export function cellsOf(table: FormatTable, record: unknown, at: string, problem
     }
   }
   if (!ok) return undefined;
+  const broken = table.check?.(given);
+  if (broken) {
+    problems.push({ path: `${at}.${broken.field}`, message: broken.message });
+    return undefined;
+  }
   for (const d of table.derived) cells.push(d.from(given));
   return cells;
 }

@@ -7,14 +7,23 @@
  */
 import { z } from 'zod';
 import { Address } from '../domain/address.js';
+import { Text, Uuid } from '../domain/formats.js';
+import { Fingerprint, KEPT_STATUS, KeptHeaders, keptRecordProblem, type KeptRecord } from '../domain/idempotency.js';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
+import { ExpirationDate } from '../domain/pan.js';
 import { StoredFaults } from '../domain/stored-faults.js';
 import * as schema from '../store/schema.js';
+import { NewAccount } from '../wire/account.js';
 import { ChainTransaction, Fee, Merchant } from '../wire/payment.js';
-import { bool, decimal, enumOf, instant, int, json, table, text, type FormatTable } from './format.js';
+import { BlockchainAccountId, BlockchainAssetId, Currency, Decimal } from '../wire/scalars.js';
+import { bool, decimal, enumOf, instant, int, json, table, text, textOf, type FormatTable } from './format.js';
 
 const { customers, accounts, cards, authorisations, transactions, webhooks, events, deliveries, attempts, jobs, idempotencyKeys } = schema;
 const count = int(0);
+// Each text the API reads back is checked by the rule the API itself applies to it (docs/snapshots.md: The file).
+const id = textOf(Uuid);
+const amount = textOf(Decimal);
+const currency = textOf(Currency);
 const status = int(100, 599);
 /**
  * The trace an event's deliveries and a job's run continue is not part of the world: a snapshot
@@ -24,19 +33,24 @@ const untraced = { traceParent: () => null };
 
 /** The tables in the order rows go back in: parents first. */
 export const FORMAT_TABLES: FormatTable[] = [
-  table('idempotencyKeys', {
-    scope: text(idempotencyKeys.scope),
-    key: text(idempotencyKeys.key),
-    fingerprint: text(idempotencyKeys.fingerprint),
-    state: enumOf(idempotencyKeys.state),
-    status: status(idempotencyKeys.status),
-    headers: json(z.record(z.string(), z.string()))(idempotencyKeys.headers),
-    body: text(idempotencyKeys.body),
-    createdAt: instant(idempotencyKeys.createdAt),
-    expiresAt: instant(idempotencyKeys.expiresAt),
-  }),
+  table(
+    'idempotencyKeys',
+    {
+      scope: textOf(Text)(idempotencyKeys.scope),
+      key: id(idempotencyKeys.key),
+      fingerprint: textOf(Fingerprint)(idempotencyKeys.fingerprint),
+      state: enumOf(idempotencyKeys.state),
+      status: int(KEPT_STATUS.min, KEPT_STATUS.max)(idempotencyKeys.status),
+      headers: json(KeptHeaders)(idempotencyKeys.headers),
+      body: text(idempotencyKeys.body),
+      createdAt: instant(idempotencyKeys.createdAt),
+      expiresAt: instant(idempotencyKeys.expiresAt),
+    },
+    {},
+    (record) => keptRecordProblem(record as unknown as KeptRecord),
+  ),
   table('webhooks', {
-    id: text(webhooks.id),
+    id: id(webhooks.id),
     callbackUrl: text(webhooks.callbackUrl),
     types: json(z.array(z.enum(WEBHOOK_TYPES)))(webhooks.types),
     faults: json(StoredFaults)(webhooks.faults),
@@ -47,9 +61,9 @@ export const FORMAT_TABLES: FormatTable[] = [
   table(
     'customers',
     {
-      id: text(customers.id),
-      externalId: text(customers.externalId),
-      chainId: text(customers.chainId),
+      id: id(customers.id),
+      externalId: textOf(Text)(customers.externalId),
+      chainId: textOf(BlockchainAccountId)(customers.chainId),
       status: enumOf(customers.status),
       challenge: text(customers.challenge),
       challengeExpiresAt: instant(customers.challengeExpiresAt),
@@ -61,12 +75,12 @@ export const FORMAT_TABLES: FormatTable[] = [
     { chainIdKey: (record) => String(record.chainId).toLowerCase() },
   ),
   table('accounts', {
-    id: text(accounts.id),
-    customerId: text(accounts.customerId),
+    id: id(accounts.id),
+    customerId: id(accounts.customerId),
     type: enumOf(accounts.type),
-    currencies: json(z.array(z.string()))(accounts.currencies),
+    currencies: json(NewAccount.shape.currencies)(accounts.currencies),
     status: enumOf(accounts.status),
-    chainId: text(accounts.chainId),
+    chainId: textOf(BlockchainAccountId)(accounts.chainId),
     challenge: text(accounts.challenge),
     challengeExpiresAt: instant(accounts.challengeExpiresAt),
     cascadeDeactivated: bool(accounts.cascadeDeactivated),
@@ -75,14 +89,14 @@ export const FORMAT_TABLES: FormatTable[] = [
     updatedAt: instant(accounts.updatedAt),
   }),
   table('cards', {
-    id: text(cards.id),
-    accountId: text(cards.accountId),
+    id: id(cards.id),
+    accountId: id(cards.accountId),
     type: enumOf(cards.type),
     status: enumOf(cards.status),
     name: text(cards.name),
     network: enumOf(cards.network),
     maskedPan: text(cards.maskedPan),
-    expirationDate: text(cards.expirationDate),
+    expirationDate: textOf(ExpirationDate)(cards.expirationDate),
     billingAddress: json(Address)(cards.billingAddress),
     shippingAddress: json(Address)(cards.shippingAddress),
     cascadeDeactivated: bool(cards.cascadeDeactivated),
@@ -91,36 +105,36 @@ export const FORMAT_TABLES: FormatTable[] = [
     updatedAt: instant(cards.updatedAt),
   }),
   table('authorisations', {
-    id: text(authorisations.id),
-    accountId: text(authorisations.accountId),
-    cardId: text(authorisations.cardId),
+    id: id(authorisations.id),
+    accountId: id(authorisations.accountId),
+    cardId: id(authorisations.cardId),
     status: enumOf(authorisations.status),
-    amount: text(authorisations.amount),
-    currency: text(authorisations.currency),
-    merchantAmount: text(authorisations.merchantAmount),
-    merchantCurrency: text(authorisations.merchantCurrency),
-    exchangeRate: text(authorisations.exchangeRate),
+    amount: amount(authorisations.amount),
+    currency: currency(authorisations.currency),
+    merchantAmount: amount(authorisations.merchantAmount),
+    merchantCurrency: currency(authorisations.merchantCurrency),
+    exchangeRate: amount(authorisations.exchangeRate),
     merchant: json(Merchant)(authorisations.merchant),
     capture: bool(authorisations.capture),
-    capturedAmount: text(authorisations.capturedAmount),
+    capturedAmount: amount(authorisations.capturedAmount),
     createdAt: instant(authorisations.createdAt),
     updatedAt: instant(authorisations.updatedAt),
   }),
   table('transactions', {
-    id: text(transactions.id),
-    accountId: text(transactions.accountId),
-    cardId: text(transactions.cardId),
-    authorisationId: text(transactions.authorisationId),
+    id: id(transactions.id),
+    accountId: id(transactions.accountId),
+    cardId: id(transactions.cardId),
+    authorisationId: id(transactions.authorisationId),
     status: enumOf(transactions.status),
     direction: enumOf(transactions.direction),
-    amount: text(transactions.amount),
-    currency: text(transactions.currency),
-    merchantAmount: text(transactions.merchantAmount),
-    merchantCurrency: text(transactions.merchantCurrency),
-    exchangeRate: text(transactions.exchangeRate),
+    amount: amount(transactions.amount),
+    currency: currency(transactions.currency),
+    merchantAmount: amount(transactions.merchantAmount),
+    merchantCurrency: currency(transactions.merchantCurrency),
+    exchangeRate: amount(transactions.exchangeRate),
     merchant: json(Merchant)(transactions.merchant),
-    tokenAmount: text(transactions.tokenAmount),
-    token: text(transactions.token),
+    tokenAmount: amount(transactions.tokenAmount),
+    token: textOf(BlockchainAssetId)(transactions.token),
     fees: json(z.array(Fee))(transactions.fees),
     chainTransactions: json(z.array(ChainTransaction))(transactions.chainTransactions),
     createdAt: instant(transactions.createdAt),
@@ -129,9 +143,9 @@ export const FORMAT_TABLES: FormatTable[] = [
   table(
     'jobs',
     {
-      id: text(jobs.id),
+      id: id(jobs.id),
       kind: text(jobs.kind),
-      subjectId: text(jobs.subjectId),
+      subjectId: id(jobs.subjectId),
       dueAt: instant(jobs.dueAt),
       createdAt: instant(jobs.createdAt),
     },
@@ -140,10 +154,10 @@ export const FORMAT_TABLES: FormatTable[] = [
   table(
     'events',
     {
-      id: text(events.id),
+      id: id(events.id),
       seq: int(1)(events.seq),
       type: enumOf(events.type),
-      entityId: text(events.entityId),
+      entityId: id(events.entityId),
       // The bytes every delivery sends and signs, kept as the text they are (checks.ts reads them).
       body: text(events.body),
       createdAt: instant(events.createdAt),
@@ -151,9 +165,9 @@ export const FORMAT_TABLES: FormatTable[] = [
     untraced,
   ),
   table('deliveries', {
-    id: text(deliveries.id),
-    eventId: text(deliveries.eventId),
-    webhookId: text(deliveries.webhookId),
+    id: id(deliveries.id),
+    eventId: id(deliveries.eventId),
+    webhookId: id(deliveries.webhookId),
     callbackUrl: text(deliveries.callbackUrl),
     status: enumOf(deliveries.status),
     attempts: count(deliveries.attempts),
@@ -165,8 +179,8 @@ export const FORMAT_TABLES: FormatTable[] = [
     updatedAt: instant(deliveries.updatedAt),
   }),
   table('attempts', {
-    id: text(attempts.id),
-    deliveryId: text(attempts.deliveryId),
+    id: id(attempts.id),
+    deliveryId: id(attempts.deliveryId),
     attempt: int(1)(attempts.attempt),
     at: instant(attempts.at),
     statusCode: status(attempts.statusCode),

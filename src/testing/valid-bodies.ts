@@ -43,13 +43,17 @@ export const VALID_BODIES: Record<string, (world: HostileWorld) => Body> = {
   setSubscriptionFaults: webhookFaults,
   // Latency alone, once: whatever a mutation leaves of it, no later request is answered 5xx for it.
   setApiFaults: () => ({ rules: [{ match: { method: 'GET', path: '/v1/chains' }, latency: '1ms', times: 1 }], seed: 1 }),
-  seedWorld: () => ({ customers: [{ externalId: `seed-${randomUUID()}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] }] }),
+  seedWorld: () => ({ customers: [{ externalId: `seed-${randomUUID()}`, accounts: [{ currencies: ['EUR'], balance: '500', cards: [{}] }] }] }),
   saveSnapshot: () => ({ name: `fuzz-${randomUUID()}` }),
   restoreSnapshotFile: (world) => JSON.parse(world.snapshotFile) as Body,
   setFees: () => ({ partner: '0.5%', service: '0.10', network: '0.2%' }),
-  simulateCardAuthorisationCapture: () => ({ amount: '5' }),
+  // A part, not the last: the hold stays pending for the operations after it.
+  simulateCardAuthorisationCapture: () => ({ amount: '1', final: false }),
+  updateAuthorisationAmount: () => ({ amount: '12' }),
+  forcePostTransaction: () => ({ amount: '3', currency: 'GBP', merchant: { ...MERCHANT } }),
   refundCard: (world) => ({ amount: '5', currency: 'EUR', merchant: { ...MERCHANT }, transactionId: world.ids.transactionId![0] }),
   setBalance: () => ({ amount: '250' }),
+  setRates: () => ({ EUR: '0.95' }),
 };
 
 type Document = { paths: Record<string, Record<string, { operationId?: string; requestBody?: { content: Record<string, unknown> } }>> };

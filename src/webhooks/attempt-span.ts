@@ -6,7 +6,8 @@
  * lab answers in the receiver's place has its span too, with the fault that stood in for it.
  */
 import { iso } from '../domain/instant.js';
-import { isSuccess, type DeliveryCore, type Due, type Outcome } from './delivery-rows.js';
+import type { DeliveryCore } from './delivery-rows.js';
+import { isSuccess, type Due, type Outcome } from './attempt-shapes.js';
 
 /** The callback URL as a span shows it: credentials in it are not (OpenTelemetry's `url.full`). */
 function shownUrl(callbackUrl: string): string {

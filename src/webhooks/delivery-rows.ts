@@ -2,21 +2,21 @@
  * The dispatcher's rows: deliveries are the queue (status `pending`, `nextAttemptAt`; null while
  * paused), attempts their history. Every statement is prepared once, since they run for every
  * attempt. `record` stores an attempt (and its duplicate) with the delivery's next state in one
- * transaction; `hold` holds a delivery back without an attempt (docs/webhooks.md: Webhooks → The delivery lab).
+ * transaction (`recordAll`, a batch of them in one); `hold` holds a delivery back without an attempt (docs/webhooks.md: Webhooks → The delivery lab).
  */
 import { and, eq, gt, lt, min, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Clock } from '../kernel/clock.js';
 import { idsOf, type Random } from '../kernel/ids.js';
 import type { Tracing } from '../kernel/tracing.js';
 import type { Log } from '../kernel/log.js';
-import type { DeliveryStatus, WebhookType } from '../domain/outbox.js';
-import { type AttemptFault, type DeliveryHold, type Forgery } from '../domain/webhook-faults.js';
+import type { WebhookType } from '../domain/outbox.js';
+import type { DeliveryHold } from '../domain/webhook-faults.js';
 import { holdAfter, type FaultSource } from '../domain/webhook-attempts.js';
 import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { nextAttemptAt } from './retry-policy.js';
-import type { AttemptOutcome, AttemptResponse } from './send.js';
+import { isSuccess, type AttemptListener, type AttemptReport, type Due, type Outcome, type Recorded } from './attempt-shapes.js';
 
 /** What the deliveries of one programme are read and written with: a part of its services' core (services/core.ts), which is passed whole. */
 export interface DeliveryCore {
@@ -28,59 +28,6 @@ export interface DeliveryCore {
   /** Tracing, when it is on: each attempt is a span (attempt-span.ts). */
   tracing?: Tracing | undefined;
 }
-
-export interface AttemptReport {
-  eventId: string;
-  /** The event's type and entity, so that a listener needs no look-up. */
-  type: WebhookType;
-  entityId: string;
-  deliveryId: string;
-  webhookId: string;
-  callbackUrl: string;
-  attempt: number;
-  /** Sandbox time the attempt started, epoch ms. */
-  at: number;
-  statusCode?: number;
-  error?: string;
-  durationMs: number;
-  fault?: AttemptFault;
-  /** A forged attempt's kind. */
-  forgery?: Forgery;
-  response?: AttemptResponse;
-  /** How many times the receiver said it has acted on the event (Sandbox-Processed). */
-  processed?: number;
-  /** The delivery's state after the attempt. */
-  status: DeliveryStatus;
-  /** When the next attempt is due (status `pending` only). */
-  nextAttemptAt?: number;
-  /** The next attempt waits for a resume. */
-  paused?: true;
-}
-
-export type AttemptListener = (report: AttemptReport) => void;
-
-/** A due delivery, with what its attempt needs of its event. */
-export interface Due {
-  id: string;
-  eventId: string;
-  webhookId: string;
-  callbackUrl: string;
-  attempts: number;
-  nextAttemptAt: number | null;
-  hold: DeliveryHold | null;
-  body: string;
-  type: string;
-  entityId: string;
-  seq: number;
-  /** The trace its attempts continue: the event's (docs/tracing.md: Tracing). */
-  traceParent: string | null;
-}
-
-/** An attempt's outcome as recorded: what the receiver did, or the fault that stood in for it. */
-export type Outcome = AttemptOutcome & { fault?: AttemptFault; forgery?: Forgery };
-
-export const isSuccess = (outcome: AttemptOutcome) =>
-  outcome.error === undefined && outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
 
 /**
  * What letting held deliveries go writes: due `now`, or, while their subscription is paused (no
@@ -226,72 +173,87 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
      * tells the listeners; returns false when nothing was stored.
      */
     record(due: Due, at: number, outcomes: Outcome[]): boolean {
-      const first = due.attempts + 1;
-      const reports: AttemptReport[] = [];
-      try {
-        store.transaction(() => {
-          const current = currentQuery().get(due.id);
-          // Wiped by a reset while the attempt was in flight.
-          if (!current) return;
-          const now = Math.max(at, clock.now());
-          const firstAttemptAt = current.firstAttemptAt ?? at;
-          // Attempts end in whatever order their receivers answer: each draws from a stream of its
-          // own, so that a seeded programme's jitter and ids do not depend on that order.
-          const draws = random.fork(`attempt ${due.id} ${first}`);
-          const attemptIds = idsOf(draws);
-          let status = current.status;
-          let next: number | undefined;
-          let pausedDueAt: number | undefined;
-          // The first outcome decides; a duplicate's own outcome changes nothing.
-          if (isSuccess(outcomes[0]!)) status = 'delivered';
-          // A delivery stopped meanwhile (its webhook was deleted, or it was exhausted) stays stopped.
-          else if (status === 'pending') {
-            next = nextAttemptAt({ failures: first, firstAttemptAt, failedAt: now, random: draws.float() });
-            if (next === undefined) status = 'discarded';
-            else if (lab.paused(due.webhookId)) [pausedDueAt, next] = [next, undefined];
-          }
-          outcomes.forEach((outcome, i) => {
-            const { statusCode, error, durationMs, fault, forgery, processed, response } = outcome;
-            insertAttempt({
-              programmeId: programme,
-              id: attemptIds.uuid(),
-              deliveryId: due.id,
-              attempt: first + i,
-              at,
-              statusCode: statusCode ?? null,
-              error: error ?? null,
-              durationMs,
-              fault: fault ?? null,
-              forgery: forgery ?? null,
-              processed: processed ?? null,
-              responseType: response?.contentType ?? null,
-              responseBody: response?.body ?? null,
-            });
-            reports.push({
-              eventId: due.eventId,
-              type: due.type as WebhookType,
-              entityId: due.entityId,
-              deliveryId: due.id,
-              webhookId: due.webhookId,
-              callbackUrl: due.callbackUrl,
-              attempt: first + i,
-              at,
-              ...outcome,
-              status,
-              ...(next !== undefined ? { nextAttemptAt: next } : {}),
-              ...(pausedDueAt !== undefined ? { paused: true as const } : {}),
-            });
-          });
-          const hold = holdAfter(outcomes[0]!.fault, due.hold);
-          updateDelivery().run(first + outcomes.length - 1, firstAttemptAt, next ?? null, pausedDueAt ?? null, hold, status, now, due.id);
-          if (status === 'delivered' && lab.active) releaseHeld.run({ webhookId: due.webhookId, entityId: due.entityId, seq: due.seq, now });
-        });
-      } catch (error) {
-        log.error('webhook attempt could not be recorded', { deliveryId: due.id, error: String(error) });
-        return false;
-      }
-      for (const report of reports) onAttempt(report);
-      return reports.length > 0;
+      return recordAll([{ due, at, outcomes }])[0]! > 0;
     },
+
+    /**
+     * Stores a batch of attempts (time travel's) as `record` does, all in one transaction; returns
+     * how many attempts of each were stored.
+     */
+    recordAll,
   };
+
+  /** What `record` writes for one attempt (and its duplicate), inside the caller's transaction; its reports are added to `reports`. */
+  function write({ due, at, outcomes }: Recorded, reports: AttemptReport[]): number {
+    const first = due.attempts + 1;
+    const current = currentQuery().get(due.id);
+    // Wiped by a reset while the attempt was in flight.
+    if (!current) return 0;
+    const now = Math.max(at, clock.now());
+    const firstAttemptAt = current.firstAttemptAt ?? at;
+    // Attempts end in whatever order their receivers answer: each draws from a stream of its
+    // own, so that a seeded programme's jitter and ids do not depend on that order.
+    const draws = random.fork(`attempt ${due.id} ${first}`);
+    const attemptIds = idsOf(draws);
+    let status = current.status;
+    let next: number | undefined;
+    let pausedDueAt: number | undefined;
+    // The first outcome decides; a duplicate's own outcome changes nothing.
+    if (isSuccess(outcomes[0]!)) status = 'delivered';
+    // A delivery stopped meanwhile (its webhook was deleted, or it was exhausted) stays stopped.
+    else if (status === 'pending') {
+      next = nextAttemptAt({ failures: first, firstAttemptAt, failedAt: now, random: draws.float() });
+      if (next === undefined) status = 'discarded';
+      else if (lab.paused(due.webhookId)) [pausedDueAt, next] = [next, undefined];
+    }
+    outcomes.forEach((outcome, i) => {
+      const { statusCode, error, durationMs, fault, forgery, processed, response } = outcome;
+      insertAttempt({
+        programmeId: programme,
+        id: attemptIds.uuid(),
+        deliveryId: due.id,
+        attempt: first + i,
+        at,
+        statusCode: statusCode ?? null,
+        error: error ?? null,
+        durationMs,
+        fault: fault ?? null,
+        forgery: forgery ?? null,
+        processed: processed ?? null,
+        responseType: response?.contentType ?? null,
+        responseBody: response?.body ?? null,
+      });
+      reports.push({
+        eventId: due.eventId,
+        type: due.type as WebhookType,
+        entityId: due.entityId,
+        deliveryId: due.id,
+        webhookId: due.webhookId,
+        callbackUrl: due.callbackUrl,
+        attempt: first + i,
+        at,
+        ...outcome,
+        status,
+        ...(next !== undefined ? { nextAttemptAt: next } : {}),
+        ...(pausedDueAt !== undefined ? { paused: true as const } : {}),
+      });
+    });
+    const hold = holdAfter(outcomes[0]!.fault, due.hold);
+    updateDelivery().run(first + outcomes.length - 1, firstAttemptAt, next ?? null, pausedDueAt ?? null, hold, status, now, due.id);
+    if (status === 'delivered' && lab.active) releaseHeld.run({ webhookId: due.webhookId, entityId: due.entityId, seq: due.seq, now });
+    return outcomes.length;
+  }
+
+  function recordAll(batch: readonly Recorded[]): number[] {
+    const reports: AttemptReport[] = [];
+    let stored: number[];
+    try {
+      stored = store.transaction(() => batch.map((one) => write(one, reports)));
+    } catch (error) {
+      log.error('webhook attempt could not be recorded', { deliveryIds: batch.map(({ due }) => due.id), error: String(error) });
+      return batch.map(() => 0);
+    }
+    for (const report of reports) onAttempt(report);
+    return stored;
+  }
 }

@@ -15,14 +15,15 @@
 import { setMaxListeners } from 'node:events';
 import type { Config } from '../config/index.js';
 import type { DueSource } from '../kernel/scheduler.js';
-import { createDeliveryRows, isSuccess, type AttemptListener, type DeliveryCore, type Due, type Outcome } from './delivery-rows.js';
+import { createDeliveryRows, type DeliveryCore } from './delivery-rows.js';
+import { isSuccess, type AttemptListener, type Due, type Outcome } from './attempt-shapes.js';
 import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-attempts.js';
 import type { Forgery } from '../domain/webhook-faults.js';
 import { ATTEMPT_TIMEOUT_MS, CUT_SHORT, noResponse, sendAttempt, type AttemptOutcome, type WebhookSigner } from './send.js';
 import type { SendPool } from './send-pool.js';
 import { tracedAttempt } from './attempt-span.js';
 
-export type { AttemptListener, AttemptReport } from './delivery-rows.js';
+export type { AttemptListener, AttemptReport } from './attempt-shapes.js';
 
 export const MAX_IN_FLIGHT = 64;
 
@@ -230,9 +231,8 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
           const outcomes = await Promise.all(started.map((s) => s.outcomes));
           // A world replaced meanwhile is not this one's to record in.
           if (world !== begun.world) return;
-          started.forEach(({ due, at }, i) => {
-            if (rows.record(due, at, outcomes[i]!)) recorded += outcomes[i]!.length;
-          });
+          // One transaction for the batch: its commit, not each attempt's, wakes what waits on one.
+          for (const stored of rows.recordAll(started.map(({ due, at }, i) => ({ due, at, outcomes: outcomes[i]! })))) recorded += stored;
         })();
         // Visible to idle() and drain(), like attempts started by pump.
         for (const { due } of started) inFlight.set(due.id, run);

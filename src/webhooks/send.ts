@@ -197,7 +197,9 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   // A link-local address written in the URL is never connected to (resolved ones, by guardedLookup).
   const refused = callbackHostProblem(target.options.hostname ?? '', attempt.allowLinkLocal === true);
   if (refused !== undefined) return { error: `the callback host ${refused}`, durationMs: 0 };
-  const digest = contentDigest(attempt.body);
+  // Made once the connection is open: a refused attempt hashes nothing.
+  let digest: string | undefined;
+  const digestOf = () => (digest ??= contentDigest(attempt.body));
   const message: SignedMessage = {
     method: 'POST',
     // The Host header below is exactly this, so what is signed is what is sent (RFC 9421 §2.2.3).
@@ -205,7 +207,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     path: target.path,
     query: target.query,
     scheme: target.scheme,
-    header: (name) => (name === 'content-digest' ? digest : undefined),
+    header: (name) => (name === 'content-digest' ? digestOf() : undefined),
   };
   const timeoutMs = attempt.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const agent = target.secure ? attempt.agents.https : attempt.agents.http;
@@ -268,7 +270,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
         Host: target.authority,
         'Content-Type': 'application/json',
         'Content-Length': String(sent.body.length),
-        'Content-Digest': digest,
+        'Content-Digest': digestOf(),
         ...sent.signature,
         'Sandbox-Event-Id': attempt.eventId,
         'Sandbox-Delivery-Attempt': String(attempt.attempt),

@@ -17,18 +17,20 @@ export const Funds = z
   })
   .meta({ id: 'Funds' });
 
+/** A balance as a body gives it: a decimal string, 0 or more, at most two fraction digits. */
+export const Balance = z.string({ error: 'must be a decimal string such as "100"' }).superRefine((value, ctx) => {
+  const problem = balanceProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 /** PUT …/balance: the balance to set. */
 export const BalanceInput = z
   .strictObject(
     {
-      amount: z
-        .string({ error: 'must be a decimal string such as "100"' })
-        .superRefine((value, ctx) => {
-          const problem = balanceProblem(value);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        })
-        .transform(normalise)
-        .meta({ format: 'decimal', description: "The new balance in the account's currency: 0 or more, at most 2 fraction digits" }),
+      amount: Balance.transform(normalise).meta({
+        format: 'decimal',
+        description: "The new balance in the account's currency: 0 or more, at most 2 fraction digits",
+      }),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')}: unknown; the body is {amount}` : 'must be a JSON object') },
   )

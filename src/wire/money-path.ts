@@ -1,6 +1,6 @@
 /**
- * The bodies of the sandbox's own money controls (docs/money-path.md: The money path): a partial
- * capture's amount and a refund. Their answers are the API's own Authorisation and Transaction.
+ * The bodies of the sandbox's own money controls (docs/money-path.md: The money path): a capture's
+ * amount and whether it is the last, an amount update, a refund and a force post. Their answers are the API's own Authorisation and Transaction.
  */
 import { z } from 'zod';
 import { Uuid } from '../domain/formats.js';
@@ -10,27 +10,57 @@ import { AmountInput, CurrencyInput } from './scalars.js';
 
 const amount = (description: string) => AmountInput.meta({ format: 'decimal', description });
 
-/** PATCH /_sandbox/simulator/authorisations/{id}/capture: without `amount`, the whole authorisation. */
+/** PATCH /_sandbox/simulator/authorisations/{id}/capture: without `amount`, what is left of the authorisation. */
 export const CaptureRequest = z
-  .strictObject({ amount: amount("The part to capture, in the authorisation's currency: > 0 and at most its amount; the rest is released").optional() })
+  .strictObject({
+    amount: amount(
+      "The part to capture, in the authorisation's currency: > 0 and, with the captures before it, at most its amount (a tip more at the tip categories)",
+    ).optional(),
+    final: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .meta({ description: 'false: a capture of part, the authorisation staying pending with the rest held; true (the default): the last, the rest released' }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.final === false && body.amount === undefined)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'is needed when final is false: the part to capture' });
+  })
   .meta({ id: 'CaptureRequest' });
 export type CaptureRequest = z.infer<typeof CaptureRequest>;
 
-/** POST /_sandbox/simulator/cards/{cardId}/refund: the amount is checked against the minor-unit digits of `currencies`. */
-export const RefundRequest = (currencies: MoneyTables['currencies']) =>
+/** PATCH /_sandbox/simulator/authorisations/{id}/amount: a pending authorisation's new amount. */
+export const AmountUpdateRequest = z
+  .strictObject({
+    amount: amount("The authorisation's new amount, in its currency: > 0 and more than its captures took; its hold follows"),
+  })
+  .meta({ id: 'AmountUpdateRequest' });
+export type AmountUpdateRequest = z.infer<typeof AmountUpdateRequest>;
+
+/** A payment's amount, currency and merchant, the amount checked against the minor-unit digits of `currencies`. */
+const payment = <T extends z.core.$ZodLooseShape>(currencies: MoneyTables['currencies'], what: string, more: T) =>
   z
     .strictObject({
-      amount: amount('Amount the merchant gives back in `currency`, > 0, at most its ISO 4217 minor-unit digits'),
+      amount: amount(`Amount the merchant ${what} in \`currency\`, > 0, at most its ISO 4217 minor-unit digits`),
       currency: CurrencyInput.meta({ description: 'Merchant currency (ISO 4217)' }),
       merchant: MerchantOverride.optional(),
-      transactionId: Uuid.toLowerCase().optional().meta({ description: 'The debit it gives back (part of): the refund is linked to its authorisation' }),
+      ...more,
     })
     // Runs even when other fields failed, so that one answer names every bad field.
     .superRefine(
       (body, ctx) => {
-        for (const { path, message } of amountProblems(body.amount, body.currency, currencies)) ctx.addIssue({ code: 'custom', path: [path], message });
+        const { amount, currency } = body as { amount: unknown; currency: unknown };
+        for (const { path, message } of amountProblems(amount, currency, currencies)) ctx.addIssue({ code: 'custom', path: [path], message });
       },
       { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
-    )
-    .meta({ id: 'RefundRequest' });
+    );
+
+/** POST /_sandbox/simulator/cards/{cardId}/refund. */
+export const RefundRequest = (currencies: MoneyTables['currencies']) =>
+  payment(currencies, 'gives back', {
+    transactionId: Uuid.toLowerCase().optional().meta({ description: 'The debit it gives back (part of): the refund is linked to its authorisation' }),
+  }).meta({ id: 'RefundRequest' });
 export type RefundRequest = z.output<ReturnType<typeof RefundRequest>>;
+
+/** POST /_sandbox/simulator/cards/{cardId}/transactions: a debit with no authorisation. */
+export const ForcePostRequest = (currencies: MoneyTables['currencies']) => payment(currencies, 'takes', {}).meta({ id: 'ForcePostRequest' });
+export type ForcePostRequest = z.output<ReturnType<typeof ForcePostRequest>>;

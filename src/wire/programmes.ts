@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { excludes } from '../domain/field-rules.js';
 import { holdExpiryProblem } from '../domain/authorisation.js';
-import { balanceProblem } from '../domain/funds.js';
 import { parseDuration } from '../domain/duration.js';
 import { Uuid } from '../domain/formats.js';
+import { Balance } from './funds.js';
 import { ClockState, Instant } from './sandbox.js';
 
 /** POST /_sandbox/programmes. */
@@ -36,14 +36,9 @@ export const NewProgramme = z
         .optional()
         .meta({ description: 'How long a pending authorisation waits to be captured before it is released: `7d`, `36h`, `P30D`; --hold-expiry otherwise' }),
       /** The balance its new accounts start with (docs/money-path.md: Funds); --starting-balance otherwise. */
-      startingBalance: z
-        .string({ error: 'must be a decimal string such as "100"' })
-        .superRefine((value, ctx) => {
-          const problem = balanceProblem(value);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        })
-        .optional()
-        .meta({ description: 'The balance a new account\'s smart account starts with, in its currency: `"100"`; --starting-balance otherwise' }),
+      startingBalance: Balance.optional().meta({
+        description: 'The balance a new account\'s smart account starts with, in its currency: `"100"`; --starting-balance otherwise',
+      }),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
   )

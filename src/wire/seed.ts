@@ -20,6 +20,7 @@ import {
   seedPath,
   seedTreeErrors,
 } from '../domain/seed.js';
+import { Balance } from './funds.js';
 import { AmountInput, BlockchainAccountId, CurrencyInput } from './scalars.js';
 import { MerchantOverride } from './payment.js';
 
@@ -58,6 +59,8 @@ const SeedAccount = z.strictObject({
   type: oneOf(ACCOUNT_TYPES).optional(),
   currencies: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of ISO 4217 codes' }).min(1, 'must name at least one currency'),
   status: oneOf(SEED_ACCOUNT_STATUSES).default('active'),
+  /** What its smart account holds before its cards' payments (docs/money-path.md: Funds); the programme's starting balance otherwise. */
+  balance: Balance.optional(),
   cards: list(SeedCard),
 });
 

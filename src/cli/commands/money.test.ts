@@ -1,5 +1,6 @@
 /**
- * The money path's CLI commands in-process (docs/cli.md): capture --amount, reverse, refund,
+ * The money path's CLI commands in-process (docs/cli.md): capture --amount [--no-final],
+ * update-amount, force-post, reverse, refund,
  * block, suspend, reinstate, fail-account and fees, each saying what happened, printing the
  * resource with --json, and surfacing a refusal as the sandbox's problem.
  */
@@ -9,14 +10,14 @@ import { cliContext } from '../../testing/cli.js';
 import { moneyWorld } from '../../testing/money-world.js';
 import { payments } from '../../testing/payments.js';
 import { setFees, showFees } from './fees.js';
-import { failAccount, moveCard, refund, reverse } from './money.js';
+import { failAccount, forcePost, moveCard, refund, reverse, updateAmount } from './money.js';
 import { simulate } from './simulate.js';
 
 describe('the money path from the CLI', () => {
   it('captures part of a hold, reverses a debit and refunds on a card, saying what happened', async () => {
     const { sb, cardId, debitId, holdId } = await moneyWorld();
     const ctx = cliContext(sb);
-    await simulate(ctx, 'capture', holdId, '4');
+    await simulate(ctx, 'capture', holdId, { amount: '4' });
     await reverse(ctx, debitId);
     await refund(ctx, cardId, { amount: '12.50', currency: 'USD', merchantName: 'Corner Shop' });
     const lines = ctx.stdout().split('\n');
@@ -28,6 +29,31 @@ describe('the money path from the CLI', () => {
     await payments(sb).advance(1_000);
     const captured = (await payments(sb).cardTransactions(cardId)).find((t) => t.authorisationId === holdId);
     expect(captured).toMatchObject({ amount: '4', direction: 'debit' });
+  });
+
+  it('captures a hold in parts, updates its amount and posts a debit with no authorisation, saying what happened', async () => {
+    const { sb, cardId, holdId } = await moneyWorld();
+    const ctx = cliContext(sb);
+    await updateAmount(ctx, holdId, '15');
+    await simulate(ctx, 'capture', holdId, { amount: '5', final: false });
+    await simulate(ctx, 'capture', holdId);
+    await forcePost(ctx, cardId, { amount: '2', currency: 'EUR', merchantName: 'Late Cafe' });
+    const lines = ctx.stdout().split('\n');
+    expect(lines[0]).toBe(`✓ authorisation ${holdId} pending for 15 EUR, its hold with it`);
+    expect(lines[1]).toBe(`✓ authorisation ${holdId} captured in part for 5 now, the rest still held`);
+    expect(lines[2]).toBe(`✓ authorisation ${holdId} is being captured`);
+    expect(lines[3]).toMatch(/^✓ transaction \S+ processing$/);
+    expect(lines).toContain('  debit      2 EUR');
+    await payments(sb).advance(1_000);
+    const debits = (await payments(sb).cardTransactions(cardId)).filter((t) => t.authorisationId === holdId || t.authorisationId === undefined);
+    // Oldest first: the last capture's debit is made when it is captured, after the force post.
+    expect(debits.map((t) => [t.amount, t.authorisationId])).toEqual([
+      ['5', holdId],
+      ['2', undefined],
+      ['10', holdId],
+    ]);
+    const refused = (await updateAmount(ctx, holdId, '20').catch((e: unknown) => e)) as ApiError;
+    expect(refused.code).toBe('invalid_state_transition');
   });
 
   it('prints the resource with --json, as the API returns it', async () => {

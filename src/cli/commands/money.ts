@@ -1,11 +1,12 @@
 /**
  * The money path's CLI commands (docs/money-path.md): `reverse <transactionId>`, `refund <cardId>`,
+ * `force-post <cardId>`, `update-amount <authorisationId>`,
  * `block|suspend|reinstate <cardId>` and `fail-account <accountId>`, each one control of
  * /_sandbox/simulator, printing the resource as it is now (with --json, as the API returns it).
  * Partial captures are `capture --amount` (simulate.ts), fees `fees` (fees.ts).
  */
 import { z } from 'zod';
-import type { Account, Card, Transaction } from '../../client/control.generated.js';
+import type { Account, Authorisation, Card, Transaction } from '../../client/control.generated.js';
 import type { Client, CommandContext } from '../client.js';
 import { command, printed, tool } from '../command.js';
 
@@ -44,6 +45,23 @@ export const refund = printed(
       ...(merchantName !== undefined && { merchant: { name: merchantName } }),
     }),
   (ctx, t) => printTransaction(ctx, t, 'processed 1 s of sandbox time later'),
+);
+
+export interface ForcePostOptions {
+  amount: string;
+  currency: string;
+  merchantName?: string | undefined;
+}
+
+export const forcePost = printed(
+  (client: Client, cardId: string, { amount, currency, merchantName }: ForcePostOptions) =>
+    client.forcePostTransaction(cardId, { amount, currency, ...(merchantName !== undefined && { merchant: { name: merchantName } }) }),
+  (ctx, t) => printTransaction(ctx, t, 'processed 1 s of sandbox time later'),
+);
+
+export const updateAmount = printed(
+  (client: Client, authorisationId: string, amount: string): Promise<Authorisation> => client.updateAuthorisationAmount(authorisationId, { amount }),
+  ({ io }, a) => io.out(`${io.color.green('✓')} authorisation ${io.color.bold(a.id)} ${io.status(a.status)} for ${a.amount} ${a.currency}, its hold with it`),
 );
 
 const CARD_MOVES = {
@@ -106,6 +124,41 @@ export const moneyCommands = [
         merchantName: z.string().optional(),
       },
       data: (client, { cardId, ...options }) => refund.data(client, cardId, options),
+    }),
+  }),
+  command<{ amount: string; currency: string; merchantName?: string }>({
+    name: 'force-post',
+    args: '<cardId>',
+    description: 'A debit with no authorisation (force post): a new debit transaction on the card, its amount taken from the balance',
+    examples: ['force-post <cardId> --amount 12.50 --currency EUR', 'force-post <cardId> --amount 8 --currency GBP --merchant-name "Late Cafe"'],
+    options: [
+      { flags: '--amount <decimal>', description: 'amount taken in the merchant currency, e.g. 12.50', required: true },
+      { flags: '--currency <code>', description: 'ISO 4217 merchant currency, e.g. EUR', required: true },
+      { flags: '--merchant-name <name>', description: 'merchant name (default Test Merchant)' },
+    ],
+    run: (flags, cardId) => (ctx) => forcePost(ctx, cardId, flags),
+    tool: tool({
+      description: 'A debit with no authorisation on a card (force post): processing now, processed a second later.',
+      input: {
+        cardId: id('card'),
+        amount: z.string().describe('a decimal amount, 12.50'),
+        currency: z.string().describe('ISO 4217, EUR'),
+        merchantName: z.string().optional(),
+      },
+      data: (client, { cardId, ...options }) => forcePost.data(client, cardId, options),
+    }),
+  }),
+  command<{ amount: string }>({
+    name: 'update-amount',
+    args: '<authorisationId>',
+    description: "Raise or lower a pending authorisation's amount (an incremental authorisation or a partial reversal); its hold follows",
+    examples: ['update-amount <authorisationId> --amount 80', 'update-amount <authorisationId> --amount 20 --json'],
+    options: [{ flags: '--amount <decimal>', description: "the new amount, in the authorisation's currency, e.g. 80", required: true }],
+    run: (flags, authorisationId) => (ctx) => updateAmount(ctx, authorisationId, flags.amount),
+    tool: tool({
+      description: "Raise or lower a pending authorisation's amount, in its currency; its hold follows.",
+      input: { authorisationId: id('authorisation'), amount: z.string().describe('the new amount, a decimal string such as "80"') },
+      data: (client, { authorisationId, amount }) => updateAmount.data(client, authorisationId, amount),
     }),
   }),
   ...(Object.keys(CARD_MOVES) as CardMove[]).map((move) =>

@@ -22,6 +22,7 @@ export const createProgramme = printed(
     row('API secret', `${created.apiSecret} ${c.dim('(shown once)')}`);
     row('clock', `${created.clock.now}${created.clock.frozen ? c.dim(' (frozen)') : ''}`);
     row('hold expiry', created.holdExpiry);
+    row('balance', `${created.startingBalance} ${c.dim('(a new account starts with)')}`);
     io.out(c.dim(`  its control plane: --programme ${created.id} or CARD_SANDBOX_PROGRAMME=${created.id}`));
   },
 );
@@ -52,19 +53,35 @@ export const deleteProgramme = printed(
 
 export const programmesCommands = [
   group('programmes', 'Programmes: isolated sandboxes in this one, each with its own credentials, world and clock'),
-  command<{ name?: string; clock?: string; randomSeed?: number; from?: string; holdExpiry?: string }>({
+  command<{ name?: string; clock?: string; randomSeed?: number; from?: string; holdExpiry?: string; startingBalance?: string }>({
     name: 'programmes create',
     description: 'Create a programme; prints its id and, once, its API key and secret',
-    examples: ['programmes create', 'programmes create --name worker-1 --clock 2026-01-01T00:00:00Z --json', 'programmes create --from golden'],
+    examples: [
+      'programmes create',
+      'programmes create --name worker-1 --clock 2026-01-01T00:00:00Z --json',
+      'programmes create --from golden',
+      'programmes create --starting-balance 100',
+    ],
     options: [
       { flags: '--name <name>', description: 'a name to tell it by (default: its id)' },
       { flags: '--clock <time>', description: 'start its clock frozen at this instant (`now` or ISO 8601); running real time otherwise' },
       { flags: '--random-seed <n>', description: 'draw its ids and randomness from this seed', parse: integer('--random-seed', 0, 2 ** 32 - 1) },
       { flags: '--from <snapshot>', description: "start from a snapshot's world and clock, by its id or name (a fork; its clock and seed are the snapshot's)" },
       { flags: '--hold-expiry <duration>', description: 'how long its holds wait to be captured before they are released (default: start --hold-expiry)' },
+      {
+        flags: '--starting-balance <amount>',
+        description: "the balance its new accounts start with, in each one's currency (default: start --starting-balance)",
+      },
     ],
     run: (flags) => (ctx) =>
-      createProgramme(ctx, { name: flags.name, clock: flags.clock, randomSeed: flags.randomSeed, from: flags.from, holdExpiry: flags.holdExpiry }),
+      createProgramme(ctx, {
+        name: flags.name,
+        clock: flags.clock,
+        randomSeed: flags.randomSeed,
+        from: flags.from,
+        holdExpiry: flags.holdExpiry,
+        startingBalance: flags.startingBalance,
+      }),
     tool: tool({
       description: "A programme of its own: credentials, clock, world — or a snapshot's world and clock, with from.",
       input: {
@@ -73,6 +90,7 @@ export const programmesCommands = [
         randomSeed: z.number().int().optional(),
         from: z.string().optional().describe('a snapshot id or name: start from its world and clock'),
         holdExpiry: z.string().optional().describe('how long its holds wait to be captured: 7d, 36h'),
+        startingBalance: z.string().optional().describe('the balance its new accounts start with: 100'),
       },
       data: (client, input) => createProgramme.data(client, input),
     }),

@@ -9,7 +9,7 @@ import { Option } from 'commander';
 import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, OPTIONS, resolveConfig, type Config } from '../../config/index.js';
 import { buildDeps } from '../../deps.js';
 import { isLoopbackHost } from '../../domain/addresses.js';
-import { unwritableProblem } from '../../kernel/files.js';
+import { removeStaleTemporaries, unwritableProblem } from '../../kernel/files.js';
 import { jsonLog } from '../../kernel/log.js';
 import { startServer, type RunningSandbox } from '../../server.js';
 import { keyFingerprintId, spkiPem } from '../../signatures/keys.js';
@@ -71,10 +71,16 @@ export function exposureWarning(config: Pick<Config, 'host' | 'port' | 'adminTok
   return `the control plane is open to ${where}, with no --admin-token: anyone who reaches port ${port} can reset, restore, seed and read this sandbox. Bind to 127.0.0.1, publish the port on loopback only (docker run -p 127.0.0.1:${port}:${port}), or give --admin-token`;
 }
 
-export async function start(config: Config, io: Io): Promise<RunningSandbox> {
+/**
+ * Starts the sandbox and announces it. `listening` runs once it listens and before the banner or
+ * the `--json` ready line is printed: whoever reads that line may signal the process at once.
+ */
+export async function start(config: Config, io: Io, listening: (running: RunningSandbox) => void): Promise<RunningSandbox> {
   // A file that could not be written at exit is refused now, while the user is there to see it.
   const unwritable = config.exportOnExit === undefined ? undefined : unwritableProblem(config.exportOnExit);
   if (unwritable !== undefined) throw new StartError(`--export-on-exit ${config.exportOnExit}: ${unwritable}`);
+  // What a sandbox killed while writing it left beside the file (docs/reliability.md: Files are whole).
+  if (config.exportOnExit !== undefined) removeStaleTemporaries(config.exportOnExit);
   const log = config.jsonLogs ? jsonLog() : io.log();
   // The OpenTelemetry packages are loaded only when tracing is on (docs/tracing.md: Tracing).
   const traced = tracingSettings(config);
@@ -88,6 +94,7 @@ export async function start(config: Config, io: Io): Promise<RunningSandbox> {
   const imported = config.importFile === undefined ? undefined : await importAtStart(deps, config.importFile).catch(usage);
   const seeded = config.seed === undefined ? undefined : await seedAtStart(deps, config.seed).catch(usage);
   const running = await startServer(deps);
+  listening(running);
   // The inspector (docs/inspector.md: The inspector): its files are read when the page is first opened.
   const inspector = `${running.url}/_sandbox/ui/`;
   const warning = exposureWarning(config, running.port);
@@ -174,8 +181,8 @@ export const startCommand = command({
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
-    const running = await start(config, io);
-    const stop = (signal: string) => {
+    let forget = () => {};
+    const stop = (running: RunningSandbox, signal: string) => {
       io.err(`\n${signal}: shutting down…`);
       void running.close().then(() => {
         forget();
@@ -183,17 +190,20 @@ export const startCommand = command({
         process.exit(running.exitCode);
       });
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-    // Recorded once SIGTERM has its handler: whoever finds the file may stop it (`card-sandbox stop`).
-    const forget = recordRunning(running.url);
+    // Installed before the ready line is printed: a SIGTERM sent as soon as it is read stops cleanly.
+    const running = await start(config, io, (listening) => {
+      process.once('SIGTERM', () => stop(listening, 'SIGTERM'));
+      process.once('SIGINT', () => stop(listening, 'SIGINT'));
+      // Recorded once SIGTERM has its handler: whoever finds the file may stop it (`card-sandbox stop`).
+      forget = recordRunning(listening.url);
+    });
     // Run by an npm script (`npm start`): stopping npm by its pid kills it and its shell but not us,
     // which would keep the port. Once the parent is gone, stop as for SIGTERM.
     if (env.npm_lifecycle_event !== undefined) {
       const watch = setInterval(() => {
         if (process.ppid === parent) return;
         clearInterval(watch);
-        stop('npm stopped');
+        stop(running, 'npm stopped');
       }, 250).unref();
     }
   },

@@ -4,12 +4,10 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../domain/errors.js';
-import { MUTATIONS } from '../../domain/idempotency.js';
+import { BODILESS_STATUSES, KEPT_HEADERS, MUTATIONS } from '../../domain/idempotency.js';
 import { fingerprint } from '../../services/idempotency.js';
 import { Uuid } from '../../domain/formats.js';
 import { servicesOf, targetOf, type AppEnv } from '../env.js';
-
-const KEPT_HEADERS = ['content-type', 'location'];
 
 export function idempotentRequests(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -29,7 +27,10 @@ export function idempotentRequests(): MiddlewareHandler<AppEnv> {
         throw new SandboxError('idempotency_in_flight', `a request with Idempotency-Key ${key} is still being handled; retry when it has finished`);
       case 'replay':
         c.set('replayed', true);
-        return new Response(claim.status === 204 ? null : claim.body, { status: claim.status, headers: { ...claim.headers, 'Idempotent-Replayed': 'true' } });
+        return new Response(BODILESS_STATUSES.has(claim.status) ? null : claim.body, {
+          status: claim.status,
+          headers: { ...claim.headers, 'Idempotent-Replayed': 'true' },
+        });
     }
     let stored = false;
     try {

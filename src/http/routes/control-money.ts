@@ -1,6 +1,7 @@
 /**
  * The sandbox's own money controls (docs/money-path.md: The money path), beside the simulator
- * mirror under /_sandbox/simulator: capture a hold whole or in part, reverse a debit, refund on a
+ * mirror under /_sandbox/simulator: capture a hold whole, in part or in several captures, update a
+ * pending authorisation's amount, post a debit with no authorisation, reverse a debit, refund on a
  * card, block, suspend or reinstate a card, fail an account not yet deployed; and the programme's
  * fees, /_sandbox/fees, and rates, /_sandbox/rates. Each route reads its input and answers; the rules are the domain's and the
  * services apply them. Like the mirror, the simulator's controls are absent with --env production.
@@ -9,8 +10,8 @@ import type { Deps } from '../../deps.js';
 import { Account } from '../../wire/account.js';
 import { Card } from '../../wire/card.js';
 import { Fees, FeeSettingsInput } from '../../wire/fees.js';
-import { CaptureRequest, RefundRequest } from '../../wire/money-path.js';
-import { Transaction } from '../../wire/payment.js';
+import { AmountUpdateRequest, CaptureRequest, ForcePostRequest, RefundRequest } from '../../wire/money-path.js';
+import { Authorisation, Transaction } from '../../wire/payment.js';
 import { MovedRatesInput, Rates } from '../../wire/rates.js';
 import { answer } from '../answer.js';
 import { controlRoute } from '../control-route.js';
@@ -82,22 +83,51 @@ export function controlMoneyRoutes(control: ControlPlane, deps: Deps): void {
     {
       method: 'patch',
       path: '/simulator/authorisations/{authorisationId}/capture',
-      // The mirror's operation id: this is /v1's capture, with a partial amount besides.
+      // The mirror's operation id: this is /v1's capture, with a partial amount and several captures besides.
       operationId: 'simulateCardAuthorisationCapture',
-      summary: 'Capture a pending authorisation created with capture: false, whole or `amount` of it (the rest released); captured 1 s later',
+      summary:
+        'Capture a pending authorisation created with capture: false, what is left or `amount` of it: the last capture (final, the default) is captured 1 s later and releases the rest; `final: false` makes its debit now and keeps the rest held',
       tags: simulator,
       params: idParam('authorisationId'),
       body: CaptureRequest,
       bodyOptional: true,
       responses: {
-        202: { description: 'Accepted: the authorisation is capturing and is captured one second later' },
+        202: { description: 'Accepted: the authorisation is capturing and is captured one second later, or (final: false) still pending, its debit made' },
         404: problem('Authorisation not found'),
       },
     },
     (c, { params, body }) => {
-      servicesOf(c).authorisations.capture(params.authorisationId, body.amount);
+      servicesOf(c).authorisations.capture(params.authorisationId, body.amount, body.final);
       return c.body(null, 202);
     },
+  );
+  controlRoute(
+    control,
+    {
+      method: 'patch',
+      path: '/simulator/authorisations/{authorisationId}/amount',
+      operationId: 'updateAuthorisationAmount',
+      summary: 'Raise (incremental) or lower (partial reversal) a pending authorisation: same status, its hold following, an authorisation.updated event',
+      tags: simulator,
+      params: idParam('authorisationId'),
+      body: AmountUpdateRequest,
+      responses: { 200: jsonResponse(Authorisation, 'The authorisation'), 404: problem('Authorisation not found'), ...conflict },
+    },
+    (c, { params, body }) => answer(c, servicesOf(c).authorisations.updateAmount(params.authorisationId, body.amount)),
+  );
+  controlRoute(
+    control,
+    {
+      method: 'post',
+      path: '/simulator/cards/{cardId}/transactions',
+      operationId: 'forcePostTransaction',
+      summary: 'A debit with no authorisation (force post, late presentment): processing, then processed 1 s later',
+      tags: simulator,
+      params: idParam('cardId'),
+      body: ForcePostRequest(deps.shared.money.currencies),
+      responses: { 201: jsonResponse(Transaction, 'The debit transaction'), 404: problem('Card not found') },
+    },
+    (c, { params, body }) => answer(c, servicesOf(c).authorisations.forcePost(params.cardId, body), 201),
   );
   controlRoute(
     control,

@@ -136,4 +136,30 @@ describe('POST /_sandbox/seed with the money path', () => {
     expect(excess.body.errors[0].path).toBe('customers[0].accounts[0].cards[0].authorisations[0].refunds[1].amount');
     expect((await sb.json('GET', '/v1/customers')).body).toEqual([]);
   });
+
+  it('gives an account the balance it names, which its payments then move, and refuses a bad one or a payment beyond it', async () => {
+    const sb = createTestSandbox();
+    const world = (balance: unknown, externalId = 'x') => ({
+      customers: [{ externalId, accounts: [{ currencies: ['EUR'], balance, cards: [{ authorisations: [{ amount: '30', currency: 'EUR' }] }] }] }],
+    });
+    const res = await seed(sb, world('100.50'));
+    expect(res.status).toBe(201);
+    const accountId = res.body.customers[0].accounts[0].id;
+    expect((await sb.json('GET', `/_sandbox/simulator/accounts/${accountId}/balance`, { token: false })).body).toEqual({
+      balance: '70.5',
+      held: '0',
+      available: '70.5',
+    });
+    const at = 'customers[0].accounts[0]';
+    expect((await seed(sb, world('-1'))).body.errors).toEqual([
+      { path: `${at}.balance`, message: expect.stringMatching(/^must be a decimal string of 0 or more/) },
+    ]);
+    expect((await seed(sb, world(100))).body.errors).toEqual([{ path: `${at}.balance`, message: 'must be a decimal string such as "100"' }]);
+    const short = await seed(sb, world('20', 'y'));
+    expect(short.body.errors[0]).toEqual({
+      path: `${at}.cards[0].authorisations[0]`,
+      message: expect.stringMatching(/^insufficient_funds: insufficient funds: 30 EUR asked, 20 EUR available/),
+    });
+    expect((await sb.json('GET', '/v1/customers')).body).toHaveLength(1);
+  });
 });

@@ -92,6 +92,9 @@ describe('POST /_sandbox/clock/advance', () => {
     [{ to: '2026-03-01T09:00:00Z' }, 'to'],
     [{ to: 'tomorrow' }, 'to'],
     [{ to: '2026-13-45T00:00:00Z' }, 'to'],
+    // Refused as --clock refuses it, not rolled over to 2 March.
+    [{ to: '2026-02-30T00:00:00Z' }, 'to'],
+    [{ to: '2027-02-29T12:00:00Z' }, 'to'],
   ])('refuses %j with a 400 naming %s, leaving the clock alone', async (body, path) => {
     const { json, deps } = createTestSandbox();
     const res = await json('POST', '/_sandbox/clock/advance', { body, token: false });
