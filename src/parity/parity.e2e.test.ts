@@ -28,7 +28,7 @@ const junit = (file: string) =>
   };
 
 describe('against an upstream that is a card-sandbox', () => {
-  test('finds no difference, touches nothing it did not make and ends what it made; its JSON, --out and JUnit agree', { timeout: 120_000 }, async () => {
+  test('finds no difference, touches nothing it did not make and ends what it made; its JSON, --out and JUnit agree', async () => {
     // What the upstream's account held before: a customer and a webhook parity must not touch.
     const client = createClient({
       baseUrl: upstream.sandbox.url,
@@ -92,7 +92,30 @@ describe('against an upstream that is a card-sandbox', () => {
   });
 });
 
-test('Ctrl-C stops it after the step in flight, and what it made on the upstream is ended: exit 2', { timeout: 60_000 }, async () => {
+test('what it could not end on the upstream is listed by kind and id after the report, and exits 2', async () => {
+  const faults = (body: unknown) =>
+    fetch(`${upstream.sandbox.url}/_sandbox/api/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  // The upstream refuses to deactivate any customer: the journey's own and the clean-up's both fail.
+  expect((await faults({ rules: [{ match: { operationId: 'deactivateCustomer' }, status: 503 }] })).status).toBe(200);
+  try {
+    const run = await runCli(['parity', ...withKey()]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/^clean-up on the upstream: customer [-0-9a-f]{36}: not deactivated \(503\)$/m);
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe('error 1 of what it made on the upstream could not be cleaned up (see above)');
+  } finally {
+    expect((await faults({ rules: [] })).status).toBe(200);
+    // What the run left is ended here, so that the upstream holds no active customer for the tests after.
+    const client = createClient({
+      baseUrl: upstream.sandbox.url,
+      apiKey: upstream.apiKey,
+      apiSecret: upstream.apiSecret,
+      signingKey: { keyId: upstream.keyId, privateKey: upstream.privateKeyPem },
+    });
+    for (const customer of (await client.getCustomers()).filter((c) => c.status === 'active')) await client.deactivateCustomer(customer.id);
+  }
+});
+
+test('Ctrl-C stops it after the step in flight, and what it made on the upstream is ended: exit 2', async () => {
   const before = (await upstream.journal()).length;
   const run = spawnCli(['parity', ...withKey()]);
   await waitForOutput(run, (_, stderr) => stderr.includes('It ends what it made'));
@@ -207,7 +230,7 @@ describe('an upstream that misbehaves', () => {
     }
   });
 
-  test('an upstream that stops answering: each request ends at --request-timeout, the run at --timeout, exit 2 saying which', { timeout: 60_000 }, async () => {
+  test('an upstream that stops answering: each request ends at --request-timeout, the run at --timeout, exit 2 saying which', async () => {
     const hostile = await startHostileUpstream('hang');
     try {
       const run = await runCli(flags(hostile.url, '--request-timeout', '1s', '--timeout', '3s'));
@@ -223,7 +246,7 @@ describe('an upstream that misbehaves', () => {
     }
   });
 
-  test('Ctrl-C ends the request in flight at once, however long it may take', { timeout: 60_000 }, async () => {
+  test('Ctrl-C ends the request in flight at once, however long it may take', async () => {
     const hostile = await startHostileUpstream('hang');
     try {
       const run = spawnCli(flags(hostile.url, '--request-timeout', '1h', '--timeout', '2h'));
@@ -247,7 +270,7 @@ describe('an upstream that misbehaves', () => {
   });
 });
 
-test('a --signing-key-id the upstream does not know: the first signed request stops the run, exit 2 naming the cause', { timeout: 60_000 }, async () => {
+test('a --signing-key-id the upstream does not know: the first signed request stops the run, exit 2 naming the cause', async () => {
   const before = (await upstream.journal()).length;
   const run = await runCli(['parity', ...credentials(), '--signing-key', upstream.privateKeyFile, '--signing-key-id', 'not-the-key']);
   expect(run.code).toBe(2);
