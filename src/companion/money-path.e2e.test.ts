@@ -1,7 +1,8 @@
 /**
  * The whole money path through the documented controls alone (docs/money-path.md): a story that
  * takes every customer, account, card, authorisation and transaction to every status the service's
- * schemas declare, with debits and credits and all three fee types — through the API client, the
+ * schemas declare, with debits and credits and all three fee types, a hold updated and captured in
+ * parts and a debit with no authorisation — through the API client, the
  * companion's simulator, fees and clock — while a webhook receiver verifies every delivery. Every
  * answer and every webhook body is checked against the sandbox's own /openapi.json and
  * /_sandbox/openapi.json schemas with a JSON Schema validator.
@@ -99,7 +100,20 @@ describe('the money path, start to end', () => {
     const expiring = await authorise({ amount: '3', currency: 'GBP', capture: false });
     await simulator.capture(partial.id, '25');
     await client.simulateCardAuthorisationRelease(released.id);
+    // Clearing in several messages: a hold raised, captured in two parts; a debit with no authorisation.
+    const split = await authorise({ amount: '20', currency: 'EUR', capture: false });
+    expect(controlled('Authorisation', await simulator.updateAmount(split.id, '30'))).toMatchObject({ status: 'pending', amount: '30' });
+    await simulator.capture(split.id, '12', { final: false });
+    await simulator.capture(split.id);
+    const forced = controlled('Transaction', await simulator.forcePost(card.id, { amount: '7', currency: 'EUR', merchant: { name: 'Late Cafe' } }));
+    expect(forced).toMatchObject({ direction: 'debit', status: 'processing' });
+    expect(forced.authorisationId).toBeUndefined();
     await sandbox.clock.advance('2s');
+    const splitDebits = (await client.getCardTransactions(card.id)).filter((t) => t.authorisationId === split.id);
+    expect(splitDebits.map((t) => [t.amount, t.status])).toEqual([
+      ['12', 'processed'],
+      ['18', 'processed'],
+    ]);
 
     // Transactions: debits processed; one reversed; a refund as a credit, processed.
     const debits = answered('GET', '/v1/cards/{cardId}/transactions', await client.getCardTransactions(card.id));

@@ -43,7 +43,7 @@ export function createRefunds(core: Core, { transactions, money }: { transaction
           const original = transactions.find(request.transactionId) ?? fail('transaction_not_found', `no transaction with id ${request.transactionId}`);
           const refusal = refundOriginalRefusal(original, cardId);
           if (refusal) fail(refusal.code, refusal.detail, refusal.errors);
-          const excess = refundExcess(original, transactions.refundedOf(original.authorisationId), conversion.amount);
+          const excess = refundExcess(original, transactions.refundedOf(original.authorisationId), conversion.amount, transactions.debitsOf(original));
           if (excess) fail('invalid_request', `invalid body: amount: ${excess.message}`, [excess]);
           authorisationId = original.authorisationId;
           merchant = merchantFrom(request.merchant, original.merchant);

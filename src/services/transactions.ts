@@ -80,16 +80,21 @@ export function createTransactions(
     if (row && transactionTransition(row.status, 'complete').ok) move(row, 'complete', now);
   });
 
+  /** The amounts of the transactions of `direction` linked to `authorisationId`. */
+  const linkedTo = (authorisationId: string, direction: TransactionRow['direction']): string[] =>
+    db
+      .select({ amount: transactions.amount })
+      .from(transactions)
+      .where(and(mine, eq(transactions.authorisationId, authorisationId), eq(transactions.direction, direction)))
+      .all()
+      .map((r) => r.amount);
+
   /** The amounts of the credits that follow the debit of `authorisationId`. */
-  const refundedOf = (authorisationId: string | null): string[] =>
-    authorisationId === null
-      ? []
-      : db
-          .select({ amount: transactions.amount })
-          .from(transactions)
-          .where(and(mine, eq(transactions.authorisationId, authorisationId), eq(transactions.direction, 'credit')))
-          .all()
-          .map((r) => r.amount);
+  const refundedOf = (authorisationId: string | null): string[] => (authorisationId === null ? [] : linkedTo(authorisationId, 'credit'));
+
+  /** The amounts of the debits its captures made, for a debit of an authorisation; its own amount otherwise. */
+  const debitsOf = (debit: Pick<TransactionRow, 'authorisationId' | 'amount'>): string[] =>
+    debit.authorisationId === null ? [debit.amount] : linkedTo(debit.authorisationId, 'debit');
 
   /** The rate from the authorisation's merchant currency to its own now (docs/money-path.md: Moving rates). */
   const rateNow = (auth: AuthorisationRow): string => {
@@ -152,6 +157,8 @@ export function createTransactions(
     find,
 
     refundedOf,
+
+    debitsOf,
 
     /** A debit taken back: `reversing` at once, `reversed` one second later. */
     reverse: (id: string): Transaction =>

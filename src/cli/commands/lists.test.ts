@@ -1,4 +1,4 @@
-/** `customers|accounts|cards|authorisations list` in-process: the world as tables, --status, --json. */
+/** `customers|accounts|cards|authorisations|transactions list` in-process: the world as tables, --status, --card, --json. */
 import { beforeAll, expect, it } from 'vitest';
 import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox, type TestSandbox } from '../../testing/harness.js';
@@ -67,4 +67,21 @@ it('refuses a status the resource never has, naming those it has', async () => {
   await expect(listResources(cliContext(sb), 'cards', 'activ')).rejects.toThrow(
     new ClientUsageError('--status must be one of issuing, issue_failed, active, inactive, blocked, suspended, terminated for cards, got "activ"'),
   );
+});
+
+it('lists transactions with the ids reverse and refund --transaction take, narrowed by --card', async () => {
+  const card = seeded.customers[0]!.accounts[0]!.cards[0]!.id;
+  // The authorisation captures itself a second after it was made: its debit is the transaction.
+  expect((await sb.json('POST', '/_sandbox/clock/advance', { token: false, body: { by: '2s' } })).status).toBe(200);
+  const listed = cliContext(sb, { json: true });
+  await listResources(listed, 'transactions', undefined, card);
+  const [transaction] = JSON.parse(listed.stdout()) as { id: string }[];
+  expect(JSON.parse(listed.stdout())).toEqual([(await sb.json('GET', `/v1/transactions/${transaction!.id}`)).body]);
+  const table = cliContext(sb);
+  await listResources(table, 'transactions');
+  expect(rows(table.stdout())[0]).toEqual(['ID', 'CARD', 'STATUS', 'DIRECTION', 'AMOUNT', 'AUTHORISATION', 'CREATED']);
+  expect(rows(table.stdout())[1]!.slice(0, 4)).toEqual([transaction!.id, card, expect.any(String), 'debit']);
+  const other = cliContext(sb);
+  await listResources(other, 'transactions', undefined, '3b241101-e2bb-4255-8caf-4136c566a962');
+  expect(other.stdout()).toBe('no transactions of card 3b241101-e2bb-4255-8caf-4136c566a962\n');
 });

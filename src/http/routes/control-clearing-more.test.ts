@@ -115,6 +115,24 @@ describe('several captures of one hold', () => {
     await capture(id);
     expect((await capture(id, { amount: '1', final: false })).body).toMatchObject({ status: 400, code: 'authorisation_not_pending' });
   });
+
+  it('lets refunds give back what all the captures of the hold took, never more', async () => {
+    const id = await hold('50');
+    await capture(id, { amount: '30', final: false });
+    await capture(id, { amount: '20' });
+    await p.advance(2 * SECOND);
+    const [first, second] = await p.cardTransactions(card.cardId);
+    const refund = (transactionId: string, amount: string) =>
+      control('POST', `/simulator/cards/${card.cardId}/refund`, { amount, currency: 'EUR', transactionId });
+    expect((await refund(first.id, '30')).status).toBe(201);
+    expect((await refund(second.id, '15')).status).toBe(201);
+    expect((await refund(second.id, '5.01')).body.errors).toEqual([
+      {
+        path: 'amount',
+        message: `refunds of the 2 debits of authorisation ${id} would come to 50.01 EUR with the 45 EUR refunded before, more than the 50 EUR they took`,
+      },
+    ]);
+  });
 });
 
 describe('PATCH /_sandbox/simulator/authorisations/{id}/amount', () => {
