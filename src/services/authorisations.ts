@@ -1,11 +1,13 @@
 /**
  * Authorisations, the simulator's card payments: create one on an active card of an active account
  * and customer (converted into the account's first currency through the shipped rate table),
- * capture it whole or in part (docs/money-path.md: Partial captures) or release it, by hand or
- * automatically; and release the holds left pending — after the programme's hold expiry on a card
- * that takes payments, 30 days after a card stopped taking them (docs/money-path.md: Holds that
- * expire). Every change appends one `authorisation.updated` event in the same database
- * transaction; a capture also records the transaction.
+ * capture it whole, in part or in several parts (docs/money-path.md: Several captures of one
+ * hold) or release it, by hand or automatically; raise or lower a pending one (docs/money-path.md:
+ * Amount updates); and release the holds left pending — after the programme's hold expiry on a
+ * card that takes payments, 30 days after a card stopped taking them (docs/money-path.md: Holds
+ * that expire). Every change appends one `authorisation.updated` event in the same database
+ * transaction; a capture also records the transaction. A debit with no authorisation
+ * (docs/money-path.md: Force posts) is paid by the same card checks.
  */
 import { and, eq } from 'drizzle-orm';
 import type { Core } from './core.js';
