@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { PACKAGING_TESTS } from './src/testing/packed.js';
+import { TEST_WORKERS } from './src/testing/workers.js';
 
 // `npm run test:packaging`: the package as users get it — the packed tarball installed with every
 // npm and pnpm, run unpacked, and the image's stages replayed. It packs once for the run
@@ -11,5 +12,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // The files at once: their time goes on npm and pnpm installs and the image's stages, mostly waiting.
+    maxWorkers: TEST_WORKERS,
   },
 });

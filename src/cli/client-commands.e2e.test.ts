@@ -6,11 +6,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, freePort, runCli, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
-
-// Every command is a Node process start: generous limits for a loaded machine, not a speed check.
-vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-e2e-'));
 const file = (name: string, content: unknown) => {
@@ -183,7 +180,8 @@ describe('seed and reset', () => {
   });
 });
 
-describe('reaching the sandbox', () => {
+// The last tests start their own sandboxes or none: they run together.
+describe.concurrent('reaching the sandbox', () => {
   it('says clearly when no sandbox answers, with exit 3', async () => {
     const port = await freePort();
     const run = await runCli(['clock', '--url', `http://127.0.0.1:${port}`]);
@@ -213,7 +211,7 @@ describe('reaching the sandbox', () => {
   });
 });
 
-describe('start --seed', () => {
+describe.concurrent('start --seed', () => {
   it('loads the world before serving', async () => {
     const seeded = await startSandbox(['--seed', 'fixtures/demo.json']);
     try {

@@ -72,7 +72,7 @@ test('npm start builds when dist/ is missing or its sources changed, and not whe
   expect(npmStart().stderr).not.toContain('building first');
   utimesSync(join(clone, 'src/a.ts'), later, later);
   expect(npmStart().stderr).toContain('the sources changed since the last build');
-}, 120_000);
+});
 
 test(
   'run by an npm script, it stops when npm is stopped by its pid, and frees the port',

@@ -31,13 +31,14 @@ afterAll(async () => {
 const portOf = (url: string) => new URL(url).port;
 
 describe('card-sandbox health', () => {
-  it('finds the running sandbox on its port and exits 0', async () => {
+  // The first five start no sandbox here, so they run together; the others change what is running.
+  it.concurrent('finds the running sandbox on its port and exits 0', async () => {
     const run = await runCli(['health'], isolated);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`healthy ${sandbox.url}`);
   });
 
-  it('takes the port as start does, from --port or CARD_SANDBOX_PORT', async () => {
+  it.concurrent('takes the port as start does, from --port or CARD_SANDBOX_PORT', async () => {
     const port = portOf(sandbox.url);
     const flag = await runCli(['health', '--port', port, '--json']);
     expect(flag.code).toBe(0);
@@ -45,14 +46,14 @@ describe('card-sandbox health', () => {
     expect((await runCli(['health'], { CARD_SANDBOX_PORT: port })).code).toBe(0);
   });
 
-  it('exits 3 when nothing answers, naming where it looked', async () => {
+  it.concurrent('exits 3 when nothing answers, naming where it looked', async () => {
     const port = String(await freePort());
     const run = await runCli(['health', '--port', port], isolated);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(`no sandbox reachable at http://127.0.0.1:${port}`);
   });
 
-  it('exits 1 when something answers but is not a healthy sandbox', async () => {
+  it.concurrent('exits 1 when something answers but is not a healthy sandbox', async () => {
     const server = createServer((_req, res) => res.writeHead(503, { 'Content-Type': 'text/plain' }).end('maintenance'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -64,7 +65,7 @@ describe('card-sandbox health', () => {
     }
   });
 
-  it('refuses a bad --port or --wait as bad usage', async () => {
+  it.concurrent('refuses a bad --port or --wait as bad usage', async () => {
     expect((await runCli(['health', '--port', 'http'])).code).toBe(2);
     const wait = await runCli(['health', '--wait', 'soon']);
     expect(wait.code).toBe(2);

@@ -3,13 +3,10 @@
  * forwarding to a real receiver in --verify strict mode (no token, no signature) and cleaning up
  * on Ctrl-C or SIGTERM, and the lab's commands with their exit codes.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { assertBuilt, runCli, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
 import { HUNG_MS } from '../testing/wait.js';
-
-// Every command is a Node process start: generous limits for a loaded machine, not a speed check.
-vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
 let sandbox: RunningCli;
 let receiver: Receiver;

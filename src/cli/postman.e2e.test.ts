@@ -38,52 +38,48 @@ afterAll(async () => {
 });
 
 describe('card-sandbox postman', () => {
-  test(
-    'writes a collection whose journey newman runs against strict verification, every request accepted and every test passed',
-    { timeout: 120_000 },
-    async () => {
-      const out = join(dir, 'postman');
-      const run = await runCli(['postman', '--out', out, '--url', sandbox.url, '--api-key', apiKey, '--api-secret', apiSecret, '--json']);
-      expect(run.stderr).toBe('');
-      expect(run.code).toBe(0);
-      const result = JSON.parse(run.stdout) as PostmanResult;
-      expect(result).toMatchObject({ baseUrl: sandbox.url, programme: 'default', apiKey, collection: join(out, 'card-sandbox.postman_collection.json') });
-      expect(result.folders[0]).toEqual({ name: 'Journey', requests: expect.any(Number) });
+  test('writes a collection whose journey newman runs against strict verification, every request accepted and every test passed', async () => {
+    const out = join(dir, 'postman');
+    const run = await runCli(['postman', '--out', out, '--url', sandbox.url, '--api-key', apiKey, '--api-secret', apiSecret, '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as PostmanResult;
+    expect(result).toMatchObject({ baseUrl: sandbox.url, programme: 'default', apiKey, collection: join(out, 'card-sandbox.postman_collection.json') });
+    expect(result.folders[0]).toEqual({ name: 'Journey', requests: expect.any(Number) });
 
-      const environment = JSON.parse(readFileSync(result.environment, 'utf8')) as { values: { key: string; value: string; type: string }[] };
-      const value = (key: string) => environment.values.find((v) => v.key === key);
-      expect(value('baseUrl')).toMatchObject({ value: sandbox.url, type: 'default' });
-      expect(value('apiSecret')).toMatchObject({ value: apiSecret, type: 'secret' });
-      expect(value('signingPrivateKey')).toMatchObject({ value: expect.stringMatching(/^-----BEGIN PRIVATE KEY-----/), type: 'secret' });
-      expect(value('signingKeyId')!.value).toBe(result.signingKeyId);
+    const environment = JSON.parse(readFileSync(result.environment, 'utf8')) as { values: { key: string; value: string; type: string }[] };
+    const value = (key: string) => environment.values.find((v) => v.key === key);
+    expect(value('baseUrl')).toMatchObject({ value: sandbox.url, type: 'default' });
+    expect(value('apiSecret')).toMatchObject({ value: apiSecret, type: 'secret' });
+    expect(value('signingPrivateKey')).toMatchObject({ value: expect.stringMatching(/^-----BEGIN PRIVATE KEY-----/), type: 'secret' });
+    expect(value('signingKeyId')!.value).toBe(result.signingKeyId);
 
-      const summary = await newmanRun({ collection: result.collection, environment: result.environment, folder: 'Journey' });
-      const failures = summary.run.failures.map((f) => `${f.source?.name}: ${f.error.test ?? f.error.name} — ${f.error.message}`);
-      expect(failures).toEqual([]);
-      const { requests, assertions, prerequestScripts } = summary.run.stats;
-      expect(requests).toMatchObject({ total: result.folders[0]!.requests, failed: 0 });
-      expect(requests.total).toBeGreaterThanOrEqual(20);
-      expect(assertions.failed).toBe(0);
-      expect(assertions.total).toBeGreaterThan(3 * requests.total);
-      expect(prerequestScripts.failed).toBe(0);
+    const summary = await newmanRun({ collection: result.collection, environment: result.environment, folder: 'Journey' });
+    const failures = summary.run.failures.map((f) => `${f.source?.name}: ${f.error.test ?? f.error.name} — ${f.error.message}`);
+    expect(failures).toEqual([]);
+    const { requests, assertions, prerequestScripts } = summary.run.stats;
+    expect(requests).toMatchObject({ total: result.folders[0]!.requests, failed: 0 });
+    expect(requests.total).toBeGreaterThanOrEqual(20);
+    expect(assertions.failed).toBe(0);
+    expect(assertions.total).toBeGreaterThan(3 * requests.total);
+    expect(prerequestScripts.failed).toBe(0);
 
-      // What the sandbox saw: every /v1 request outside /v1/auth verified, none refused or warned about.
-      const journal = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { path: string; verified?: boolean; verification?: unknown }[];
-      const signed = journal.filter((r) => r.path.startsWith('/v1/') && !r.path.startsWith('/v1/auth/'));
-      expect(signed.length).toBeGreaterThanOrEqual(15);
-      expect(signed.filter((r) => r.verified !== true || r.verification !== undefined)).toEqual([]);
+    // What the sandbox saw: every /v1 request outside /v1/auth verified, none refused or warned about.
+    const journal = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { path: string; verified?: boolean; verification?: unknown }[];
+    const signed = journal.filter((r) => r.path.startsWith('/v1/') && !r.path.startsWith('/v1/auth/'));
+    expect(signed.length).toBeGreaterThanOrEqual(15);
+    expect(signed.filter((r) => r.verified !== true || r.verification !== undefined)).toEqual([]);
 
-      // A key the signer cannot read: each request fails, saying why, and none is sent.
-      const broken = { ...environment, values: environment.values.map((v) => (v.key === 'signingPrivateKey' ? { ...v, value: 'not a key' } : v)) };
-      const refused = await newmanRun({ collection: result.collection, environment: broken, folder: 'Engine' });
-      expect(refused.run.stats.requests.total).toBe(0);
-      const why = 'card-sandbox: signingPrivateKey: the signing key is not an EC P-384 private key in PEM (BEGIN EC PRIVATE KEY or BEGIN PRIVATE KEY)';
-      expect(refused.run.failures.map((f) => `${f.source?.name}: ${f.error.message}`)).toEqual([`Get chains: ${why}`, `Get assets: ${why}`]);
-      expect(await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()).toHaveLength(journal.length);
-    },
-  );
+    // A key the signer cannot read: each request fails, saying why, and none is sent.
+    const broken = { ...environment, values: environment.values.map((v) => (v.key === 'signingPrivateKey' ? { ...v, value: 'not a key' } : v)) };
+    const refused = await newmanRun({ collection: result.collection, environment: broken, folder: 'Engine' });
+    expect(refused.run.stats.requests.total).toBe(0);
+    const why = 'card-sandbox: signingPrivateKey: the signing key is not an EC P-384 private key in PEM (BEGIN EC PRIVATE KEY or BEGIN PRIVATE KEY)';
+    expect(refused.run.failures.map((f) => `${f.source?.name}: ${f.error.message}`)).toEqual([`Get chains: ${why}`, `Get assets: ${why}`]);
+    expect(await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()).toHaveLength(journal.length);
+  });
 
-  test('says why when the credentials are wrong, nothing answers or --out is not a folder', { timeout: 60_000 }, async () => {
+  test('says why when the credentials are wrong, nothing answers or --out is not a folder', async () => {
     const wrong = await runCli(['postman', '--out', join(dir, 'wrong'), '--url', sandbox.url, '--api-key', apiKey, '--api-secret', 'not-it']);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/the sandbox refused the API key and secret .*give those of the programme with --api-key and --api-secret/);

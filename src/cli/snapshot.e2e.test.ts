@@ -7,11 +7,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, startSandbox, type RunningCli } from '../testing/spawn.js';
-
-// Every command is a Node process start: generous limits for a loaded machine, not a speed check.
-vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-snapshots-'));
 let sandbox: RunningCli;
@@ -93,7 +90,7 @@ describe('snapshot commands', () => {
   });
 });
 
-describe('start --import and --export-on-exit', () => {
+describe.concurrent('start --import and --export-on-exit', () => {
   it('carries the default programme from one sandbox to the next through a file, clock and all', async () => {
     const id = (await json('snapshot', 'save')).id;
     const file = join(dir, 'carried.snapshot.json');

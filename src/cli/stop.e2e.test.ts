@@ -5,8 +5,9 @@ import { expect, test } from 'vitest';
 import { runCli, spawnCli, startSandbox, waitForOutput } from '../testing/spawn.js';
 
 // `card-sandbox stop` (docs/ci.md: CI recipes): stops what `start` left running, found as `health`
-// finds it, and waits until it has; with nothing to stop it exits 3.
-test('stops the sandbox start left running, then finds nothing to stop', async () => {
+// finds it, and waits until it has; with nothing to stop it exits 3. Each test stops a sandbox of
+// its own, found by its URL or port: they run together.
+test.concurrent('stops the sandbox start left running, then finds nothing to stop', async () => {
   const sandbox = await startSandbox();
   const listed = await runCli(['customers', 'list', '--url', sandbox.url, '--json']);
   expect([listed.code, JSON.parse(listed.stdout)]).toEqual([0, []]);
@@ -20,7 +21,7 @@ test('stops the sandbox start left running, then finds nothing to stop', async (
   expect(again.stderr).toContain('no sandbox started on this machine serves it');
 });
 
-test('finds it by --port, as health does, and says so for people', async () => {
+test.concurrent('finds it by --port, as health does, and says so for people', async () => {
   const sandbox = await startSandbox();
   const stopped = await runCli(['stop', '--port', new URL(sandbox.url).port]);
   expect(stopped.code).toBe(0);
@@ -28,7 +29,7 @@ test('finds it by --port, as health does, and says so for people', async () => {
   expect((await sandbox.process.exited).code).toBe(0);
 });
 
-test('after a restart on the same --db, the banner tells the kept clock', async () => {
+test.concurrent('after a restart on the same --db, the banner tells the kept clock', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-kept-clock-'));
   try {
     const db = join(dir, 'sandbox.db');

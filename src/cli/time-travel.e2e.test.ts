@@ -4,13 +4,10 @@
  * in single calls, each job at its own due time, and answers only once the deliveries it started
  * have finished.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { assertBuilt, runCli, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
-
-// Every command is a Node process start: generous limits for a loaded machine, not a speed check.
-vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
 const DAY = 86_400_000;
 

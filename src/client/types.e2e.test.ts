@@ -23,7 +23,7 @@ test('the examples and recipes type-check against the generated types', async ()
   const { code, output } = await tsc('examples/tsconfig.json');
   expect(output).toBe('');
   expect(code).toBe(0);
-}, 60_000);
+});
 
 test('a wrong field fails tsc, on each line that has one and no other', async () => {
   assertBuilt();
@@ -37,4 +37,4 @@ test('a wrong field fails tsc, on each line that has one and no other', async ()
   expect(errors.map((e) => Number(e[1]))).toEqual(wrongLines);
   expect(output).toContain("'externalID' does not exist in type '{ chainId: string; externalId: string; }'. Did you mean to write 'externalId'?");
   expect(output).toContain("Property 'pan' does not exist on type 'Card'.");
-}, 60_000);
+});

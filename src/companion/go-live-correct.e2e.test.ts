@@ -82,4 +82,4 @@ test('a careful client and receiver, three journeys at once under both labs: eve
   ).toBe(true);
   const expired = journal.filter((e) => e.status === 401).sort((a, b) => a.real.received - b.real.received);
   expect(expired).toHaveLength(3);
-}, 120_000);
+});

@@ -39,7 +39,7 @@ beforeAll(async () => {
   api = openApiSchemas(await documentAt('/openapi.json'));
   controlPlane = openApiSchemas(await documentAt('/_sandbox/openapi.json'));
   receiver = await sandbox.webhooks.receiver();
-}, 30_000);
+});
 
 afterAll(() => sandbox?.close());
 
@@ -181,5 +181,5 @@ describe('the money path, start to end', () => {
     const negative = api.component('Transaction', { ...refund, amount: '-5' });
     expect(negative).toContainEqual(expect.stringMatching(/^Transaction\/amount must match/));
     expect(negative.filter((e) => !e.startsWith('Transaction/amount '))).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -41,23 +41,25 @@ const JEST = ['--experimental-vm-modules', join(ROOT, 'node_modules/jest/bin/jes
 
 beforeAll(() => assertBuilt());
 
-describe('recipes', () => {
+// The vitest and jest projects are folders of their own: each runs beside the other. Against one
+// container they take turns, as each checks that it left no programme behind.
+describe.concurrent('recipes', () => {
   test('vitest: one sandbox in globalSetup, a programme per test file', async () => {
     const { code, output } = await run(VITEST, 'examples/vitest');
     expect(output).toMatch(/Test Files {2}2 passed \(2\)\n\s+Tests {2}3 passed \(3\)/);
     expect(code).toBe(0);
     // The files' programmes were deleted as each file ended; the report of the run still has them.
     expect(goLive('examples/vitest')).toEqual({ failures: 0, passed: expect.arrayContaining(['signatures', 'idempotency-keys', 'request-shapes']) });
-  }, 60_000);
+  });
 
   test('jest: globalSetup and globalTeardown, a programme per test file', async () => {
     const { code, output } = await run(JEST, 'examples/jest');
     expect(output).toMatch(/Test Suites: 2 passed, 2 total\nTests: +2 passed, 2 total/);
     expect(code).toBe(0);
     expect(goLive('examples/jest')).toEqual({ failures: 0, passed: expect.arrayContaining(['signatures', 'idempotency-keys', 'receiver-answers']) });
-  }, 60_000);
+  });
 
-  describe('a container in CI: createSandbox({ url })', () => {
+  describe.sequential('a container in CI: createSandbox({ url })', () => {
     // `card-sandbox start` as the image runs it, standing in for the container.
     let container: RunningCli;
     beforeAll(async () => {
@@ -72,13 +74,13 @@ describe('recipes', () => {
       expect(goLive('examples/vitest').passed).toEqual(expect.arrayContaining(['signatures', 'idempotency-keys', 'request-shapes']));
       const programmes = (await fetch(`${container.url}/_sandbox/programmes`).then((r) => r.json())) as { id: string }[];
       expect(programmes.map((p) => p.id)).toEqual(['default']);
-    }, 60_000);
+    });
 
     test('so does the jest project', async () => {
       const { code, output } = await run(JEST, 'examples/jest', { CARD_SANDBOX_URL: container.url });
       expect(output).toMatch(/Tests: +2 passed, 2 total/);
       expect(code).toBe(0);
       expect(goLive('examples/jest').failures).toBe(0);
-    }, 60_000);
+    });
   });
 });

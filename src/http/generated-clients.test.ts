@@ -142,7 +142,7 @@ function typeCheck(name: string, files: Record<string, string>): string[] {
 }
 
 describe('a client generated from /openapi.json and one from the service document', () => {
-  it('type-check the same program, written against the service document', { timeout: 120_000 }, async () => {
+  it('type-check the same program, written against the service document', async () => {
     const sb = createTestSandbox();
     const sandbox = (await sb.json('GET', '/openapi.json', { token: false })).body as Record<string, unknown>;
     const program = PROGRAM.replace("'./API'", "'./api.js'");
@@ -152,7 +152,7 @@ describe('a client generated from /openapi.json and one from the service documen
     expect(typeCheck('sandbox', files(await typesOf(sandbox)))).toEqual([]);
   });
 
-  it('and the control plane generates types that check', { timeout: 120_000 }, async () => {
+  it('and the control plane generates types that check', async () => {
     const sb = createTestSandbox();
     const control = (await sb.json('GET', '/_sandbox/openapi.json', { token: false })).body as Record<string, unknown>;
     const types = await typesOf(control);

@@ -19,7 +19,7 @@ let sandboxes: RunningCli[] = [];
 beforeAll(async () => {
   assertBuilt();
   sandboxes = await Promise.all(CLOCKS.map((clock) => startSandbox(['--clock', clock], { TMPDIR: tmp })));
-}, 60_000);
+});
 afterAll(async () => {
   await Promise.all(sandboxes.map((s) => s.stop()));
   rmSync(tmp, { recursive: true, force: true });
@@ -43,7 +43,7 @@ async function agent(args: string[], temp = tmp) {
 }
 const call = async (client: Client, name: string) => (await client.callTool({ name, arguments: {} })) as Answer;
 
-test('with three sandboxes running it completes the handshake, and each tool says which run and how to choose', async () => {
+test.concurrent('with three sandboxes running it completes the handshake, and each tool says which run and how to choose', async () => {
   const client = await agent([]);
   try {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['health', 'clock', 'journey']));
@@ -58,9 +58,9 @@ test('with three sandboxes running it completes the handshake, and each tool say
   } finally {
     await client.close();
   }
-}, 60_000);
+});
 
-test('--port and --url in the server args name the sandbox', async () => {
+test.concurrent('--port and --url in the server args name the sandbox', async () => {
   for (const [i, args] of [
     [1, ['--port', new URL(sandboxes[1]!.url).port]],
     [2, ['--url', sandboxes[2]!.url]],
@@ -74,9 +74,9 @@ test('--port and --url in the server args name the sandbox', async () => {
       await client.close();
     }
   }
-}, 60_000);
+});
 
-test('when nothing answers, each tool says so, and that none is running here', async () => {
+test.concurrent('when nothing answers, each tool says so, and that none is running here', async () => {
   const empty = mkdtempSync(join(tmpdir(), 'card-sandbox-mcp-none-'));
   const client = await agent(['--url', `http://127.0.0.1:${await freePort()}`], empty);
   try {
@@ -88,4 +88,4 @@ test('when nothing answers, each tool says so, and that none is running here', a
     await client.close();
     rmSync(empty, { recursive: true, force: true });
   }
-}, 60_000);
+});

@@ -28,7 +28,7 @@ const junit = (file: string) =>
   };
 
 describe('against an upstream that is a card-sandbox', () => {
-  test('finds no difference, touches nothing it did not make and ends what it made; its JSON, --out and JUnit agree', { timeout: 120_000 }, async () => {
+  test('finds no difference, touches nothing it did not make and ends what it made; its JSON, --out and JUnit agree', async () => {
     // What the upstream's account held before: a customer and a webhook parity must not touch.
     const client = createClient({
       baseUrl: upstream.sandbox.url,
@@ -92,7 +92,7 @@ describe('against an upstream that is a card-sandbox', () => {
   });
 });
 
-test('Ctrl-C stops it after the step in flight, and what it made on the upstream is ended: exit 2', { timeout: 60_000 }, async () => {
+test('Ctrl-C stops it after the step in flight, and what it made on the upstream is ended: exit 2', async () => {
   const before = (await upstream.journal()).length;
   const run = spawnCli(['parity', ...withKey()]);
   await waitForOutput(run, (_, stderr) => stderr.includes('It ends what it made'));
@@ -207,7 +207,7 @@ describe('an upstream that misbehaves', () => {
     }
   });
 
-  test('an upstream that stops answering: each request ends at --request-timeout, the run at --timeout, exit 2 saying which', { timeout: 60_000 }, async () => {
+  test('an upstream that stops answering: each request ends at --request-timeout, the run at --timeout, exit 2 saying which', async () => {
     const hostile = await startHostileUpstream('hang');
     try {
       const run = await runCli(flags(hostile.url, '--request-timeout', '1s', '--timeout', '3s'));
@@ -223,7 +223,7 @@ describe('an upstream that misbehaves', () => {
     }
   });
 
-  test('Ctrl-C ends the request in flight at once, however long it may take', { timeout: 60_000 }, async () => {
+  test('Ctrl-C ends the request in flight at once, however long it may take', async () => {
     const hostile = await startHostileUpstream('hang');
     try {
       const run = spawnCli(flags(hostile.url, '--request-timeout', '1h', '--timeout', '2h'));
@@ -247,7 +247,7 @@ describe('an upstream that misbehaves', () => {
   });
 });
 
-test('a --signing-key-id the upstream does not know: the first signed request stops the run, exit 2 naming the cause', { timeout: 60_000 }, async () => {
+test('a --signing-key-id the upstream does not know: the first signed request stops the run, exit 2 naming the cause', async () => {
   const before = (await upstream.journal()).length;
   const run = await runCli(['parity', ...credentials(), '--signing-key', upstream.privateKeyFile, '--signing-key-id', 'not-the-key']);
   expect(run.code).toBe(2);

@@ -108,7 +108,7 @@ describe('eight programmes at once', () => {
     for (const clock of clocks.slice(3)) expect(clock).toEqual({ now: '2026-03-01T09:00:04.000Z', frozen: true });
     // The default programme saw none of it.
     expect(await fetch(`${sandbox.url}/_sandbox/events`).then((r) => r.json())).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe('a file database', () => {
@@ -135,7 +135,7 @@ describe('a file database', () => {
     } finally {
       await sandbox.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe('card-sandbox programmes', () => {
@@ -178,5 +178,5 @@ describe('card-sandbox programmes', () => {
     const defaultOne = await runCli(['programmes', 'delete', 'default', '--url', sandbox.url]);
     expect(defaultOne.code).toBe(1);
     expect(defaultOne.stderr).toContain('Programme cannot be deleted');
-  }, 60_000);
+  });
 });

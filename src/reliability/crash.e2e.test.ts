@@ -119,4 +119,4 @@ it('loses no acknowledged write to SIGKILL under concurrent load, and the file s
   } finally {
     await again.stop();
   }
-}, 60_000);
+});

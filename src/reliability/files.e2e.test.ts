@@ -18,7 +18,7 @@ import { assertBuilt, runCli, spawnCli, startSandbox } from '../testing/spawn.js
 import { until } from '../testing/wait.js';
 
 // Every run is a Node process start on a loaded machine: generous limits, no speed checks.
-vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
+vi.setConfig({ testTimeout: 600_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'reliability-files-'));
 const SECRET = 'root:x:0:0:the-secret-line-of-a-file';
@@ -54,17 +54,18 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('--export-on-exit', () => {
+// Every test has folders and sandboxes of its own: they run together.
+
+describe.concurrent('--export-on-exit', () => {
   it('killed with SIGKILL at twenty moments of its write, leaves the previous file whole or the new one', async () => {
-    const seen = { previous: 0, next: 0 };
-    for (let run = 0; run < 20; run++) {
-      const folder = mkdtempSync(join(dir, `kill-${run}-`));
+    /** One sandbox, killed `delay` ms after its write has begun: which file it left. */
+    const killedAt = async (delay: number): Promise<'previous' | 'next'> => {
+      const folder = mkdtempSync(join(dir, `kill-${delay}-`));
       const file = join(folder, 'world.snapshot.json');
       writeFileSync(file, world);
       const sandbox = await startSandbox(['--import', file, '--export-on-exit', file]);
       await listening(sandbox.process.child.pid!);
       // Kill at a moment of the write: once the folder changes (the write has begun), after 0–19 ms.
-      const delay = run;
       const watcher = watch(folder, () => {
         watcher.close();
         setTimeout(() => sandbox.process.child.kill('SIGKILL'), delay);
@@ -73,13 +74,16 @@ describe('--export-on-exit', () => {
       await sandbox.process.exited;
       watcher.close();
       const left = readFileSync(file, 'utf8');
-      expect(whole(left), `run ${run}: ${left.length} bytes`).toBe(true);
-      if (left === world) seen.previous++;
-      else seen.next++;
+      expect(whole(left), `run ${delay}: ${left.length} bytes`).toBe(true);
+      if (left === world) return 'previous';
       // Nothing but the file is left in its folder by a write that finished.
-      if (left !== world) expect(readdirSync(folder)).toEqual(['world.snapshot.json']);
-    }
-    expect(seen.previous + seen.next).toBe(20);
+      expect(readdirSync(folder)).toEqual(['world.snapshot.json']);
+      return 'next';
+    };
+    // Two at a time: each run is a process and a folder of its own.
+    const seen: string[] = [];
+    for (let run = 0; run < 20; run += 2) seen.push(...(await Promise.all([run, run + 1].map(killedAt))));
+    expect(seen).toHaveLength(20);
   });
 
   it('SIGTERM sent as soon as the --json ready line is read: a clean stop, and the file written', async () => {
@@ -124,7 +128,7 @@ describe('--export-on-exit', () => {
   });
 });
 
-describe('reading a file given by its path', () => {
+describe.concurrent('reading a file given by its path', () => {
   it.each([
     ['--import /dev/zero', ['start', '--port', '0', '--import', '/dev/zero'], /cannot read the snapshot file \/dev\/zero: larger than 64 MiB/],
     ['--seed /dev/zero', ['start', '--port', '0', '--seed', '/dev/zero'], /cannot read the seed file \/dev\/zero: larger than 1 MiB/],
@@ -155,7 +159,7 @@ describe('reading a file given by its path', () => {
   });
 });
 
-describe('writing a file', () => {
+describe.concurrent('writing a file', () => {
   it('snapshot export --out and report --junit write whole files and leave nothing else', async () => {
     const sandbox = await startSandbox(['--seed', 'fixtures/demo.json']);
     try {

@@ -4,12 +4,10 @@
  * admin token, the well-known default credentials are refused unless named; and no webhook goes to
  * a link-local address — where cloud metadata services answer — unless allowed.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { assertBuilt, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
-
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 describe('start on an address other than loopback', () => {
   let running: RunningCli | undefined;

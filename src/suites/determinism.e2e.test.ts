@@ -101,7 +101,7 @@ describe('deterministic runs', () => {
     for (const key of ['answers', 'journal', 'webhooks', 'retries'] as const) expect(c[key], key).not.toEqual(a[key]);
     const requestIds = (r: typeof a) => r.journal.map((entry) => (entry as { requestId: string }).requestId);
     expect(new Set([...requestIds(a), ...requestIds(c)]).size).toBe(requestIds(a).length + requestIds(c).length);
-  }, 60_000);
+  });
 
   test('a seeded sandbox restarted on its --db goes on without drawing a kept id again', async () => {
     assertBuilt();
@@ -130,7 +130,7 @@ describe('deterministic runs', () => {
       }
     }
     expect(new Set(kept).size).toBe(kept.length);
-  }, 30_000);
+  });
 
   test('createSandbox({ randomSeed }): a fresh sandbox gives the same programme, credentials, token and world', async () => {
     const world = async (randomSeed: number) => {

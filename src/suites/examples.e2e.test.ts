@@ -37,7 +37,7 @@ test('the first five minutes: signed requests in strict mode, customer → card 
   }
   // It leaves no subscription behind.
   expect(await (await fetch(`${sandbox.url}/_sandbox/webhooks`)).json()).toEqual([]);
-}, 60_000);
+});
 
 test('the delivery lab: a naive handler double-counts under duplicates; the idempotent one holds up under every fault at once', async () => {
   process.env.CARD_SANDBOX_URL = warn.url;
@@ -55,4 +55,4 @@ test('the delivery lab: a naive handler double-counts under duplicates; the idem
   expect(lab.delivered).toBe(true);
   expect(lab.handler.effects).toBe(lab.events);
   expect(lab.handler.statuses).toEqual(lab.truth);
-}, 60_000);
+});

@@ -61,7 +61,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1400, height: 880 }, colorScheme: 'light' });
   errors = errorsOf(page);
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -15,7 +15,7 @@ const running: RunningCli[] = [];
 beforeAll(async () => {
   assertBuilt();
   browser = await launchBrowser();
-}, 30_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -82,7 +82,7 @@ describe('a timeline of more than 1,000 events', () => {
     await page.getByText(/^No events yet/).waitFor();
     expect(errors).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 });
 
 describe('--admin-token and programmes', () => {
@@ -110,7 +110,7 @@ describe('--admin-token and programmes', () => {
     expect(page.url()).toContain(`programme=${other.body.id}`);
     expect(errors).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 });
 
 describe('Readiness', () => {

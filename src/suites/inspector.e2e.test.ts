@@ -92,7 +92,7 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 880 }, colorScheme: 'light' });
   pageRequests = requestsOf(page);
   pageErrors = errorsOf(page);
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -209,7 +209,7 @@ describe('the inspector', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'overview-dark');
     await page.emulateMedia({ colorScheme: 'light' });
-  }, 90_000);
+  });
 
   it('asked nothing of any other origin, and threw nothing', () => {
     expect(pageRequests.length).toBeGreaterThan(5);

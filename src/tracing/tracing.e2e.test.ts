@@ -7,15 +7,12 @@
  * span in that same trace, whose `traceparent` the receiver gets. Jobs run later stay in the trace
  * of the request that scheduled them. Without the variables, nothing is traced.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { exportedSpans, SPAN_KIND, type ExportedSpan } from '../testing/otlp.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js';
 import { testWallet } from '../testing/world.js';
-
-// Each sandbox is a Node process start: generous limits for a loaded machine, not a speed check.
-vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
 const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';

@@ -202,7 +202,7 @@ describe('webhook delivery', () => {
       expect(new Set(receiver.requests.map((r) => r.headers['sandbox-event-id']))).toEqual(new Set(ids));
       expect(receiver.requests).toHaveLength(count);
       expect(deliveryRows().every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
-    }, 60_000);
+    });
 
     it(`keeps at most its share of the ${MAX_IN_FLIGHT} attempts and their sockets on a hanging receiver, and API requests are still answered`, async () => {
       // A programme alone takes half the pool at most, and one of its subscriptions half of that (send-pool.ts).
