@@ -1,7 +1,7 @@
 /**
  * What the go-live report (docs/go-live.md: Before you go live) reads from the database for one
- * programme — every delivery attempt with its event, and the statuses each resource type's events
- * have shown — and what it keeps of a programme deleted since the sandbox started, so that a test
+ * programme — every delivery attempt with its event, the statuses each resource type's events
+ * have shown, and the directions and fee types of its transactions' — and what it keeps of a programme deleted since the sandbox started, so that a test
  * run whose files each made and deleted a programme still gets its report (docs/go-live.md: A
  * report over a whole test run). The request journal is in memory; the report itself is
  * domain/report/.
@@ -15,6 +15,7 @@ import type { Store } from '../store/store.js';
 export interface StoredRecords {
   attempts: ReportAttempt[];
   statesReached: Partial<Record<ResourceType, string[]>>;
+  money: { directions: string[]; feeTypes: string[] };
 }
 
 /** A programme's attempts and the states its resources reached, read from the database. */
@@ -50,7 +51,21 @@ export function storedRecords(store: Store, programme: string): StoredRecords {
     const resource = resourceOf(type);
     if (resource) (statesReached[resource] ??= []).push(status);
   }
-  return { attempts: rows, statesReached };
+  const transactionEvents = db
+    .selectDistinct({
+      direction: sql<string | null>`json_extract(${events.body}, '$.direction')`,
+      fees: sql<string | null>`json_extract(${events.body}, '$.fees')`,
+    })
+    .from(events)
+    .where(and(eq(events.programmeId, programme), eq(events.type, 'transaction.updated')))
+    .all();
+  const directions = new Set<string>();
+  const feeTypes = new Set<string>();
+  for (const { direction, fees } of transactionEvents) {
+    if (direction !== null) directions.add(direction);
+    for (const fee of fees === null ? [] : (JSON.parse(fees) as { type: string }[])) feeTypes.add(fee.type);
+  }
+  return { attempts: rows, statesReached, money: { directions: [...directions], feeTypes: [...feeTypes] } };
 }
 
 /** A deleted programme's records, and when the programme was made (epoch ms). */

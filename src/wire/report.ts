@@ -40,6 +40,9 @@ export const ReportQuery = z.object({
   since: InstantInput.optional().meta({ description: 'With `programmes=all`: only the programmes made at or after this instant (those of one test run).' }),
 });
 
+/** What of a list the integration saw and never saw; `hints`, for each never seen, what makes it. */
+const SeenAndNever = z.object({ seen: z.array(z.string()), never: z.array(z.string()), hints: z.record(z.string(), z.string()) });
+
 /** GET /_sandbox/report: the go-live report's checks, with evidence, and coverage. */
 export const Report = z
   .object({
@@ -79,6 +82,12 @@ export const Report = z
         }),
       ),
       webhooks: z.array(z.object({ type: z.enum(WEBHOOK_TYPES), attempts: Count, answers: Tally })),
+      /** The transaction directions and fee types seen and never, and whether an authorisation was ever refused insufficient_funds. */
+      money: z.object({
+        directions: SeenAndNever,
+        feeTypes: SeenAndNever,
+        insufficientFunds: z.object({ met: z.boolean(), refusals: Count, hint: z.string().optional() }),
+      }),
     }),
   })
   .meta({ id: 'Report' }) satisfies z.ZodType<GoLiveReport>;

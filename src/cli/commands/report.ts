@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { writeFileAtomic } from '../../kernel/files.js';
 import type { Report } from '../../client/control.generated.js';
-import { junitXml } from '../../domain/report/junit.js';
+import { junitCases, junitXml } from '../../domain/report/junit.js';
 import { ClientUsageError, CommandFailed, type Client, type CommandContext } from '../client.js';
 import { command, tool } from '../command.js';
 import { count } from '../../domain/words.js';
@@ -62,11 +62,19 @@ export async function report({ client, io, json }: CommandContext, options: Repo
           .map(([k, v]) => `${k}×${v}`)
           .join(', ')}`,
       );
+    const { directions, feeTypes, insufficientFunds } = answer.coverage.money;
+    io.out(`Transactions: ${directions.seen.join(', ') || 'none'}${directions.never.length ? c.dim(` (never: ${directions.never.join(', ')})`) : ''}`);
+    io.out(`Fee types: ${feeTypes.seen.join(', ') || 'none'}${feeTypes.never.length ? c.dim(` (never: ${feeTypes.never.join(', ')})`) : ''}`);
+    io.out(
+      insufficientFunds.met
+        ? `insufficient_funds: met (${count(insufficientFunds.refusals, 'refusal')})`
+        : `insufficient_funds: never met ${c.dim(`(${insufficientFunds.hint})`)}`,
+    );
     const { summary } = answer;
     io.out(`\nChecks: ${summary.pass} pass, ${summary.fail} fail, ${summary['not judged']} not judged, ${summary['not exercised']} not exercised`);
   }
   if (junit !== undefined) {
-    const cases = answer.checks.length + answer.coverage.neverCalled.length;
+    const cases = junitCases(answer);
     // On stderr with --json, so that stdout stays the report's JSON.
     (json ? io.err : io.out)(`${io.color.green('✓')} wrote ${count(cases, 'test case')} as JUnit XML to ${junit}`);
   }
@@ -78,7 +86,10 @@ export const reportCommand = command<{ junit?: string; all?: boolean }>({
   description: 'The go-live report: what your client and receiver did right, wrong and never tried (exit 1 when a check fails)',
   examples: ['report', 'report --all --junit go-live.xml', 'report --programme <id>,<id>', 'report --json'],
   options: [
-    { flags: '--junit <file>', description: 'also write it as JUnit XML: a test case per check and per operation never called' },
+    {
+      flags: '--junit <file>',
+      description: 'also write it as JUnit XML: a test case per check, per operation never called and per direction, fee type or refusal never met',
+    },
     {
       flags: '--all',
       description: 'every programme together, those deleted since the sandbox started too (a whole test run); --programme takes a list as well',

@@ -1,12 +1,14 @@
 /**
  * The go-live report's coverage (docs/go-live.md: Before you go live): each operation with its calls
  * and answer statuses and those never called, the states each resource type reached against those
- * it can (with what reaches each state never seen), and each webhook type's attempts and what the receiver answered — over every programme
+ * it can (with what reaches each state never seen), each webhook type's attempts and what the receiver answered, and the money
+ * path's directions, fee types and refusals for funds (money-coverage.ts) — over every programme
  * the report covers.
  */
 import { operationFinder } from '../api-fault-matching.js';
 import { RESOURCE_TYPES, type WebhookType } from '../outbox.js';
 import { REACHED_BY, STATUSES } from '../reach.js';
+import { moneyCoverage } from './money-coverage.js';
 import { pathOf } from './records.js';
 import type { Report, ReportInput } from './types.js';
 
@@ -50,5 +52,6 @@ export function coverage(input: ReportInput): Report['coverage'] {
       return { resource, reached, never, hints: Object.fromEntries(never.map((s) => [s, (REACHED_BY[resource] as Record<string, string>)[s]!])) };
     }),
     webhooks: [...webhooks].map(([type, w]) => ({ type, ...w })),
+    money: moneyCoverage(input),
   };
 }

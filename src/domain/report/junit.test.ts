@@ -49,6 +49,8 @@ const report = goLiveReport({
       requests: [failed],
       attempts: [attempt({ fault: 'forged', forgery: 'unsigned', statusCode: 200 }), attempt({ fault: 'duplicate', statusCode: 200 })],
       statesReached: {},
+      // Every direction and fee type seen; insufficient_funds never met.
+      money: { directions: ['debit', 'credit'], feeTypes: ['partner', 'service', 'network'] },
     },
   ],
 });
@@ -57,21 +59,21 @@ it('counts on the suite what CI reporters read: tests, failures, errors, skipped
   const { testsuite: suite, ...suites } = read(junitXml(report));
   expect(suite).toMatchObject({
     name: 'card-sandbox go-live report',
-    tests: '9',
+    tests: '10',
     failures: '2',
     errors: '0',
     time: '1.500',
     timestamp: failed.real && new Date(failed.real.received).toISOString().slice(0, 19),
   });
-  // Every check but the failures and the passes, and the operation never called.
-  expect(Number(suite.skipped)).toBe(report.summary['not judged'] + report.summary['not exercised'] + 1);
-  expect(suites).toMatchObject({ tests: '9', failures: '2', errors: '0', skipped: suite.skipped, time: '1.500' });
+  // Every check but the failures and the passes, the operation never called and insufficient_funds never met.
+  expect(Number(suite.skipped)).toBe(report.summary['not judged'] + report.summary['not exercised'] + 2);
+  expect(suites).toMatchObject({ tests: '10', failures: '2', errors: '0', skipped: suite.skipped, time: '1.500' });
   expect(Number.isNaN(Number(suite.time))).toBe(false);
 });
 
 it('names each test case by its check id, with the title as a property and a time', () => {
   const { testcase } = read(junitXml(report)).testsuite;
-  expect(testcase.map((t) => t.name)).toEqual([...report.checks.map((c) => c.id), 'getCards']);
+  expect(testcase.map((t) => t.name)).toEqual([...report.checks.map((c) => c.id), 'getCards', 'insufficient_funds']);
   for (const t of testcase) expect(t.time).toBe('0');
   const retries = testcase.find((t) => t.name === 'retries')!;
   expect(retries.properties!.property).toEqual({ name: 'title', value: report.checks.find((c) => c.id === 'retries')!.title });

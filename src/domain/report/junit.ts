@@ -3,7 +3,8 @@
  * with `tests`, `failures`, `errors`, `skipped`, `time` (the span of the requests it judged, in
  * seconds) and `timestamp`; a test case per check named by its stable id, its title a property, a
  * failure's message what failed and its body the hint and the evidence; a check not judged or not
- * exercised skipped with the reason; and a skipped test case per operation never called.
+ * exercised skipped with the reason; and a skipped test case per operation never called, per
+ * transaction direction and fee type never seen, and for insufficient_funds never met.
  */
 import type { Report } from './types.js';
 
@@ -22,7 +23,27 @@ const xml = (value: string) => text(value.replace(/\s*\n\s*/g, ' '));
 const SUITE = 'card-sandbox go-live report';
 const seconds = (ms: number) => (Math.max(ms, 0) / 1000).toFixed(3);
 
+/**
+ * What the integration never tried, each a skipped test case: an operation never called, a
+ * transaction direction or fee type never seen, no authorisation ever refused insufficient_funds.
+ */
+function untried({ coverage }: Report): { classname: string; name: string; message: string }[] {
+  const { directions, feeTypes, insufficientFunds } = coverage.money;
+  return [
+    ...coverage.neverCalled.map((name) => ({ classname: 'card-sandbox.operations', name, message: 'never called' })),
+    ...directions.never.map((d) => ({ classname: 'card-sandbox.money', name: `direction.${d}`, message: `no ${d} transaction seen: ${directions.hints[d]}` })),
+    ...feeTypes.never.map((t) => ({ classname: 'card-sandbox.money', name: `fee.${t}`, message: `no ${t} fee seen: ${feeTypes.hints[t]}` })),
+    ...(insufficientFunds.met
+      ? []
+      : [{ classname: 'card-sandbox.money', name: 'insufficient_funds', message: `never refused insufficient_funds: ${insufficientFunds.hint}` }]),
+  ];
+}
+
+/** How many test cases the JUnit form of `report` holds. */
+export const junitCases = (report: Report): number => report.checks.length + untried(report).length;
+
 export function junitXml(report: Report): string {
+  const skippedCases = untried(report);
   const cases = [
     ...report.checks.map((c) => {
       const properties = `<properties><property name="title" value="${xml(c.title)}"/></properties>`;
@@ -36,12 +57,10 @@ export function junitXml(report: Report): string {
               : '';
       return `    <testcase classname="card-sandbox.checks" name="${xml(c.id)}" time="0">${properties}${body}</testcase>`;
     }),
-    ...report.coverage.neverCalled.map(
-      (id) => `    <testcase classname="card-sandbox.operations" name="${xml(id)}" time="0"><skipped message="never called"/></testcase>`,
-    ),
+    ...skippedCases.map((u) => `    <testcase classname="${u.classname}" name="${xml(u.name)}" time="0"><skipped message="${xml(u.message)}"/></testcase>`),
   ];
-  const tests = report.checks.length + report.coverage.neverCalled.length;
-  const skipped = report.summary['not judged'] + report.summary['not exercised'] + report.coverage.neverCalled.length;
+  const tests = report.checks.length + skippedCases.length;
+  const skipped = report.summary['not judged'] + report.summary['not exercised'] + skippedCases.length;
   const time = report.span ? seconds(Date.parse(report.span.to) - Date.parse(report.span.from)) : '0.000';
   // JUnit's timestamp is a local date-time without a zone: UTC's, here.
   const timestamp = (report.span?.from ?? report.generatedAt).slice(0, 19);

@@ -53,6 +53,8 @@ export interface ProgrammeRecords {
   attempts: readonly ReportAttempt[];
   /** The statuses each resource type's events have shown. */
   statesReached: Readonly<Partial<Record<ResourceType, readonly string[]>>>;
+  /** The directions and fee types its transactions' events have shown; absent when none was read. */
+  money?: { directions: readonly string[]; feeTypes: readonly string[] } | undefined;
 }
 
 /** How many deleted programmes' records a sandbox keeps for the report, the newest. */
@@ -109,6 +111,13 @@ export interface Check {
 /** What a check finds: the check but for its id. */
 export type CheckVerdict = Omit<Check, 'id'>;
 
+/** What of a list the integration saw and never saw, with what makes each never seen. */
+export interface SeenAndNever {
+  seen: string[];
+  never: string[];
+  hints: Record<string, string>;
+}
+
 /** The go-live report: its checks, with evidence, and coverage. */
 export interface Report {
   /** The programmes it covers. */
@@ -125,5 +134,11 @@ export interface Report {
     /** `hints`: for each state never reached, what reaches it. */
     states: { resource: ResourceType; reached: string[]; never: string[]; hints: Record<string, string> }[];
     webhooks: { type: WebhookType; attempts: number; answers: Record<string, number> }[];
+    /** Transaction directions and fee types seen and never (`hints`: what makes each never seen), and the `insufficient_funds` refusals met. */
+    money: {
+      directions: SeenAndNever;
+      feeTypes: SeenAndNever;
+      insufficientFunds: { met: boolean; refusals: number; hint?: string };
+    };
   };
 }
