@@ -92,6 +92,29 @@ describe('against an upstream that is a card-sandbox', () => {
   });
 });
 
+test('what it could not end on the upstream is listed by kind and id after the report, and exits 2', async () => {
+  const faults = (body: unknown) =>
+    fetch(`${upstream.sandbox.url}/_sandbox/api/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  // The upstream refuses to deactivate any customer: the journey's own and the clean-up's both fail.
+  expect((await faults({ rules: [{ match: { operationId: 'deactivateCustomer' }, status: 503 }] })).status).toBe(200);
+  try {
+    const run = await runCli(['parity', ...withKey()]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/^clean-up on the upstream: customer [-0-9a-f]{36}: not deactivated \(503\)$/m);
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe('error 1 of what it made on the upstream could not be cleaned up (see above)');
+  } finally {
+    expect((await faults({ rules: [] })).status).toBe(200);
+    // What the run left is ended here, so that the upstream holds no active customer for the tests after.
+    const client = createClient({
+      baseUrl: upstream.sandbox.url,
+      apiKey: upstream.apiKey,
+      apiSecret: upstream.apiSecret,
+      signingKey: { keyId: upstream.keyId, privateKey: upstream.privateKeyPem },
+    });
+    for (const customer of (await client.getCustomers()).filter((c) => c.status === 'active')) await client.deactivateCustomer(customer.id);
+  }
+});
+
 test('Ctrl-C stops it after the step in flight, and what it made on the upstream is ended: exit 2', async () => {
   const before = (await upstream.journal()).length;
   const run = spawnCli(['parity', ...withKey()]);

@@ -246,6 +246,11 @@ export async function parity(io: Io, options: ParityOptions, env: Record<string,
   }
   if (options.json) io.json(report);
   else printTable(io, report);
+  // What is left on the upstream needs a person: said last, and exit 2 whatever the comparison found.
+  if (left !== 0) {
+    io.err(`error ${cleanUpSaid(left)}`);
+    return EXIT_CANNOT_RUN;
+  }
   return report.summary.differing > 0 ? EXIT_DIFFERENT : EXIT_SAME;
 }
 
