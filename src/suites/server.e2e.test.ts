@@ -16,8 +16,9 @@ describe('the HTTP server', () => {
   let running: RunningSandbox;
   const log = memoryLog();
 
+  // Shortened, yet long enough that a busy machine sends a whole request within them.
   beforeAll(async () => {
-    running = await startServer(buildDeps(defaultConfig({ port: 0, verify: 'off' }), { log }), { headersTimeoutMs: 400, requestTimeoutMs: 800 });
+    running = await startServer(buildDeps(defaultConfig({ port: 0, verify: 'off' }), { log }), { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000 });
   });
   afterAll(() => running.close());
 

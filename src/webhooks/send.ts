@@ -6,17 +6,18 @@
  * kept (docs/webhooks.md: Webhooks). A forged attempt's body and signature are forgeries.ts'.
  */
 import type { KeyObject } from 'node:crypto';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { urlToHttpOptions } from 'node:url';
 import { contentDigest } from '../signatures/digest.js';
 import { signatureBase, signBaseOnPool, signatureInputFor, type SignedMessage } from '../signatures/message.js';
 import { version } from '../kernel/version.js';
-import { callbackHostProblem, isLinkLocal } from '../domain/addresses.js';
+import { callbackHostProblem } from '../domain/addresses.js';
 import type { Forgery } from '../domain/webhook-faults.js';
 import { forge } from './forgeries.js';
 import { PROCESSED_HEADER, processedCount } from './processed.js';
+import { guardedLookup, openFirst, targetOf, type Agents } from './connections.js';
+
+export { createAgents, type Agents } from './connections.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -59,23 +60,6 @@ export interface AttemptOutcome {
   response?: AttemptResponse;
   /** How many times the receiver said it has acted on the event (its Sandbox-Processed header), when it said. */
   processed?: number;
-}
-
-export interface Agents {
-  http: http.Agent;
-  https: https.Agent;
-  destroy(): void;
-}
-
-/**
- * Keep-alive agents shared by every attempt, at most `maxSockets` to one receiver. The pool
- * (send-pool.ts) bounds the attempts in flight, and a timed-out attempt destroys its socket, so a
- * hanging receiver cannot hold more sockets than the pool lets it.
- */
-export function createAgents(maxSockets: number): Agents {
-  const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
-  const agents = { http: new http.Agent(options), https: new https.Agent(options) };
-  return { ...agents, destroy: () => (agents.http.destroy(), agents.https.destroy()) };
 }
 
 /**
@@ -123,57 +107,6 @@ function responseOf(contentType: string | undefined, chunks: Buffer[]): AttemptR
   if (contentType === undefined && body === '') return undefined;
   return { ...(contentType !== undefined && { contentType }), ...(body !== '' && { body }) };
 }
-
-/** What an attempt needs of its callback URL: the parts it signs, and the request options node:http would derive from it. */
-interface Target {
-  authority: string;
-  path: string;
-  query: string;
-  scheme: string;
-  secure: boolean;
-  options: http.RequestOptions;
-}
-
-/** Targets by callback URL: a delivery's every attempt, and a subscription's every delivery, go to the same one. */
-const targets = new Map<string, Target>();
-const MAX_TARGETS = 1000;
-
-function targetOf(callbackUrl: string): Target {
-  let target = targets.get(callbackUrl);
-  if (target === undefined) {
-    const url = new URL(callbackUrl);
-    target = {
-      authority: url.host,
-      path: url.pathname,
-      query: url.search.slice(1),
-      scheme: url.protocol.slice(0, -1),
-      secure: url.protocol === 'https:',
-      // What http.request(url, ...) would make of the URL itself (credentials included), made once.
-      options: urlToHttpOptions(url),
-    };
-    if (targets.size >= MAX_TARGETS) targets.clear();
-    targets.set(callbackUrl, target);
-  }
-  return target;
-}
-
-/**
- * Name resolution that refuses a link-local address (domain/addresses.ts): a callback host whose
- * name resolves there is not connected to. Node asks for one address or, to try each family in
- * turn, for all of them.
- */
-const guardedLookup: NonNullable<http.RequestOptions['lookup']> = (hostname, options, callback) => {
-  dnsLookup(hostname, options, (error, address, family) => {
-    if (error) return callback(error, address as string, family);
-    const found = Array.isArray(address) ? (address as LookupAddress[]).map((a) => a.address) : [address as string];
-    const refused = found.find(isLinkLocal);
-    if (refused === undefined) return callback(null, address as string, family);
-    const problem = Object.assign(new Error(`${hostname} resolves to ${refused}, a link-local address: not delivered there (--allow-link-local-callbacks)`), {
-      code: 'ELINKLOCAL',
-    });
-    callback(problem, address as string, family);
-  });
-};
 
 /** What an attempt cut short records: at shutdown (or, recorded nowhere, when its world is replaced or deleted). */
 export const CUT_SHORT = 'the sandbox shut down before the receiver answered';
@@ -239,29 +172,44 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       resolve(outcome);
     };
     const guard = attempt.allowLinkLocal ? {} : { lookup: guardedLookup };
-    // Its headers are all set when it is written: Host among them, so node:http adds none.
-    const request = client.request({ ...target.options, ...guard, method: 'POST', agent, setHost: false }, (response) => {
-      statusCode = response.statusCode;
-      contentType = response.headers['content-type'];
-      processed = processedCount(response.headers[PROCESSED_HEADER]);
-      // Read to the end for the socket to be reused; only the first 4 KiB are kept.
-      response.on('data', (chunk: Buffer) => {
-        if (kept >= RESPONSE_BODY_BYTES) return;
-        const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
-        chunks.push(part);
-        kept += part.length;
+    const failed = (error: NodeJS.ErrnoException) => finish(error.message || error.code || 'request failed');
+    let request: http.ClientRequest | undefined;
+    // Opened before the request, for a plain-HTTP receiver with no idle connection (connections.ts).
+    const first = openFirst(target, attempt.agents, attempt.allowLinkLocal === true);
+    const destroy = () => (request ? request.destroy() : first?.socket.destroy());
+    const open = () => {
+      // Its headers are all set when it is written: Host among them, so node:http adds none.
+      const sending = client.request({ ...target.options, ...guard, ...first?.options, method: 'POST', agent, setHost: false }, (response) => {
+        statusCode = response.statusCode;
+        contentType = response.headers['content-type'];
+        processed = processedCount(response.headers[PROCESSED_HEADER]);
+        // Read to the end for the socket to be reused; only the first 4 KiB are kept.
+        response.on('data', (chunk: Buffer) => {
+          if (kept >= RESPONSE_BODY_BYTES) return;
+          const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
+          chunks.push(part);
+          kept += part.length;
+        });
+        response.once('end', () => finish());
+        response.once('error', (error) => finish(error.message));
       });
-      response.once('end', () => finish());
-      response.once('error', (error) => finish(error.message));
-    });
-    const write = async () => {
+      request = sending;
+      sending.once('socket', (socket) => {
+        // The agent reused an idle connection after all: the one opened first is not needed.
+        if (first && socket !== first.socket) first.socket.destroy();
+        if (socket.connecting) socket.once('connect', () => void write(sending));
+        else void write(sending);
+      });
+      sending.once('error', failed);
+    };
+    const write = async (sending: http.ClientRequest) => {
       const signing = performance.now();
       let sent: Awaited<ReturnType<typeof signed>>;
       try {
         sent = await signed(attempt, message);
       } catch (error) {
         if (settle()) reject(error as Error);
-        request.destroy();
+        sending.destroy();
         return;
       }
       if (settled) return;
@@ -277,24 +225,29 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
         'User-Agent': `card-sandbox/${version()}`,
         ...(attempt.traceparent !== undefined && { traceparent: attempt.traceparent }),
       };
-      for (const [name, value] of Object.entries(headers)) request.setHeader(name, value);
-      request.end(sent.body);
+      for (const [name, value] of Object.entries(headers)) sending.setHeader(name, value);
+      sending.end(sent.body);
     };
-    request.once('socket', (socket) => {
-      if (socket.connecting) socket.once('connect', () => void write());
-      else void write();
-    });
     const timer = setTimeout(() => {
       finish(statusCode === undefined ? noResponse(timeoutMs) : `response not finished within ${timeoutMs / 1000} s`);
       // Destroying (not just aborting) closes the socket, so a hanging receiver keeps none.
-      request.destroy();
+      destroy();
     }, timeoutMs);
     const cut = () => {
       finish(CUT_SHORT);
-      request.destroy();
+      destroy();
     };
     if (attempt.signal?.aborted) cut();
     else attempt.signal?.addEventListener('abort', cut, { once: true });
-    request.once('error', (error: NodeJS.ErrnoException) => finish(error.message || error.code || 'request failed'));
+    if (!first) open();
+    else {
+      // Refused or unreachable: the attempt fails as node:http would have said, with no request made.
+      first.socket.once('error', failed);
+      first.socket.once('connect', () => {
+        first.socket.off('error', failed);
+        if (settled) first.socket.destroy();
+        else open();
+      });
+    }
   });
 }
