@@ -5,6 +5,8 @@ import {
   authorisationRefusal,
   authorisationTransition,
   capturedAmounts,
+  amountUpdateProblems,
+  amountUpdateRefusal,
   captureProblems,
   DEFAULT_MERCHANT,
   holdExpiresAt,
@@ -118,6 +120,43 @@ describe('captureProblems', () => {
     const restaurant = { ...auth, merchant: { mcc: 5812 } };
     expect(captureProblems('13.8', restaurant, CURRENCIES)).toEqual([]);
     expect(captureProblems('13.81', restaurant, CURRENCIES)[0]?.message).toMatch(/at most 13.8 EUR: the authorised 11.5 and the 20 % tip/);
+  });
+});
+
+describe('captureProblems with captures before it', () => {
+  const auth = { amount: '50', currency: 'EUR', merchant: { mcc: 5411 } };
+
+  it('takes a part less than what is still held when it is not final, and the rest at most when it is', () => {
+    expect(captureProblems('29.99', auth, CURRENCIES, { captured: '20', final: false })).toEqual([]);
+    expect(captureProblems('30', auth, CURRENCIES, { captured: '20', final: false })[0]?.message).toBe(
+      'must be less than the 30 EUR still held when final is false; the final capture takes the rest',
+    );
+    expect(captureProblems('30', auth, CURRENCIES, { captured: '20' })).toEqual([]);
+    expect(captureProblems('30.01', auth, CURRENCIES, { captured: '20' })[0]?.message).toMatch(
+      /^must be at most 30 EUR: the authorised 50, less the 20 captured before; merchant category 5411 takes no tip/,
+    );
+  });
+
+  it('counts the tip on the total', () => {
+    const bar = { ...auth, merchant: { mcc: 5813 } };
+    expect(captureProblems('40', bar, CURRENCIES, { captured: '20' })).toEqual([]);
+    expect(captureProblems('40.01', bar, CURRENCIES, { captured: '20' })[0]?.message).toBe(
+      'must be at most 40 EUR: the authorised 50 and the 20 % tip merchant category 5813 allows, less the 20 captured before',
+    );
+  });
+});
+
+describe('amount updates', () => {
+  it('take an amount of the currency more than the captures took, on a pending authorisation only', () => {
+    expect(amountUpdateProblems('20.01', { currency: 'EUR' }, CURRENCIES, '20')).toEqual([]);
+    expect(amountUpdateProblems('20', { currency: 'EUR' }, CURRENCIES, '20')).toEqual([
+      { path: 'amount', message: 'must be more than the 20 EUR its captures took already' },
+    ]);
+    expect(amountUpdateProblems('1.001', { currency: 'EUR' }, CURRENCIES, '0')[0]?.message).toMatch(/at most 2 fraction digits/);
+    expect(amountUpdateRefusal({ id: 'a', status: 'pending' })).toBeUndefined();
+    expect(amountUpdateRefusal({ id: 'a', status: 'released' })).toBe(
+      'cannot update the amount of authorisation a, which is released: only a pending authorisation takes updates',
+    );
   });
 });
 
