@@ -179,7 +179,7 @@ export const JOURNEY: readonly Step[] = [
     operationId: 'simulateCardAuthorisation',
     does: 'authorise 40 USD on card 3 without capture',
     params: { cardId: 'card-3' },
-    body: () => ({ amount: '40', currency: 'USD', capture: false, merchant: { name: 'Parity Café', mcc: 5814 } }),
+    body: () => ({ amount: '40', currency: 'USD', capture: false }),
     keep: { 'authorisation-2': 'id' },
   },
   {
