@@ -97,8 +97,10 @@ await call('PATCH', `/simulator/cards/${card.id}/issue`);
 const authorisation = await call('POST', `/simulator/cards/${card.id}/authorisation`, { amount: '12.50', currency: 'USD' });
 console.log(`authorised ${authorisation.merchantAmount} ${authorisation.merchantCurrency} = ${authorisation.amount} ${authorisation.currency}`);
 
-// 7. Captured about a second later, then settled: watch the verified webhooks arrive.
+// 7. Captured about a second later, then settled: watch the verified webhooks arrive. Each delivery
+//    travels on its own, so two can arrive out of order: the resource's updatedAt tells the order.
 while (!received.some((e) => e.webhookType === 'transaction.updated' && e.status === 'processed')) await new Promise((r) => setTimeout(r, 250));
+received.sort((a, b) => String(a.updatedAt).localeCompare(String(b.updatedAt)));
 for (const event of received) console.log(`verified ${event.webhookType} ${event.status}`);
 
 // 8. Clean up: without its subscription the sandbox would retry every later event against a closed port for 24 h.

@@ -35,6 +35,12 @@ test('the first five minutes: signed requests in strict mode, customer → card 
   ]) {
     expect(lines).toContain(expected);
   }
+  // Printed in the order things happened, whatever order the deliveries arrived in.
+  const at = (line: string) => lines.indexOf(`verified ${line}`);
+  expect(at('authorisation.updated capturing')).toBeGreaterThan(-1);
+  expect(at('authorisation.updated capturing')).toBeLessThan(at('authorisation.updated captured'));
+  expect(at('transaction.updated processing')).toBeGreaterThan(-1);
+  expect(at('transaction.updated processing')).toBeLessThan(at('transaction.updated processed'));
   // It leaves no subscription behind.
   expect(await (await fetch(`${sandbox.url}/_sandbox/webhooks`)).json()).toEqual([]);
 });
