@@ -31,6 +31,11 @@ describe('the report on the money an integration handled', () => {
     expect(text.stdout()).toContain('Transactions: debit (never: credit)');
     expect(text.stdout()).toContain('Fee types: partner (never: service, network)');
     expect(text.stdout()).toMatch(/insufficient_funds: never met \(an authorisation beyond what the account has available/);
+    // Each state never reached is named with what reaches it, as the JSON's hints say.
+    const { states } = (await control('GET', '/report')).body.coverage;
+    const cards = states.find((s: { resource: string }) => s.resource === 'card');
+    expect(cards.never).toContain('blocked');
+    expect(text.stdout()).toContain(`    blocked: ${cards.hints.blocked}\n`);
 
     await control('PUT', `/simulator/accounts/${card.accountId}/balance`, { amount: '0' });
     expect((await p.authorise(card.cardId, { amount: '1', currency: 'EUR' })).body.code).toBe('insufficient_funds');

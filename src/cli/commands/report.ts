@@ -54,8 +54,10 @@ export async function report({ client, io, json }: CommandContext, options: Repo
     io.out(
       `Operations called: ${operations.length - neverCalled.length} of ${operations.length}${neverCalled.length ? c.dim(` (never: ${neverCalled.join(', ')})`) : ''}`,
     );
-    for (const s of states)
+    for (const s of states) {
       io.out(`States of ${s.resource}: ${s.reached.join(', ') || 'none'}${s.never.length ? c.dim(` (never: ${s.never.join(', ')})`) : ''}`);
+      for (const state of s.never) io.out(c.dim(`    ${state}: ${s.hints[state]}`));
+    }
     for (const w of webhooks)
       io.out(
         `Webhooks ${w.type}: ${count(w.attempts, 'attempt')}, answered ${Object.entries(w.answers)
