@@ -114,7 +114,8 @@ const State = z.strictObject({
   webhookFaults: StoredFaults.optional(),
   webhooksPaused: z.boolean(),
   fees: FeeSettingsInput.optional(),
-  rates: MovedRatesInput(readFixture<RateTable>('rates.json')).optional(),
+  // Read when a file is, not when the CLI loads: a command that reads no snapshot reads no fixture.
+  rates: z.lazy(() => MovedRatesInput(readFixture<RateTable>('rates.json'))).optional(),
   apiFaults: z.strictObject({ shown: ApiFaultsShown, draws: z.strictObject({ programme: Stream.optional(), rules: Stream.optional() }) }),
   journal: z.array(Entry),
   world: z.strictObject(Object.fromEntries(FORMAT_TABLES.map(({ name }) => [name, Records])) as Record<TableName, typeof Records>),
