@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { JOURNEY as POSTMAN_JOURNEY } from '../postman/journey.js';
 import { JOURNEY } from './journey.js';
 import type { Step, StepContext } from './step.js';
 
@@ -52,6 +53,16 @@ function beyondV1(step: Pick<Step, 'id' | 'operationId' | 'body'>): string | und
 describe('parity never compares what is beyond v1', () => {
   it('holds only operations and body fields of the service document in its journey', () => {
     expect(JOURNEY.map(beyondV1).filter(Boolean)).toEqual([]);
+  });
+
+  // The Postman collection's journey may be pointed at the hosted sandbox (docs/postman.md): its /v1 steps hold to v1 too.
+  it("holds only the service document's body fields in the Postman journey's /v1 steps", () => {
+    const steps = POSTMAN_JOURNEY.filter((s) => s.plane !== 'control').map((s) => ({
+      id: s.name,
+      operationId: s.operation as Step['operationId'],
+      body: () => s.body,
+    }));
+    expect(steps.map(beyondV1).filter(Boolean)).toEqual([]);
   });
 
   it('names a step beyond v1: a capture with an amount, a tip category, a control of the sandbox', () => {

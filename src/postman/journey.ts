@@ -118,7 +118,7 @@ export const JOURNEY: readonly JourneyStep[] = [
     name: 'Authorise a payment',
     does: 'A merchant asks for 25 EUR, held until captured.',
     operation: 'simulateCardAuthorisation',
-    body: { amount: '25', currency: 'EUR', capture: false, merchant: { name: 'Postman Café', mcc: 5814 } },
+    body: { amount: '25', currency: 'EUR', capture: false },
     checks: [['pending', "body.status === 'pending'"]],
     keep: { authorisationId: 'body.id' },
   },
