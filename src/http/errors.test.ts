@@ -177,6 +177,15 @@ describe('GET /openapi.json', () => {
 });
 
 describe('no input produces a 500', () => {
+  // The path `/_sandbox/*` matches the control plane's catch-all layer as well as its own: its body
+  // was read twice, and the second read of a consumed stream answered 500.
+  it.each(['PATCH', 'PUT', 'POST', 'DELETE'])('answers %s /_sandbox/* with a body: 404, the body read once', async (method) => {
+    const { sandbox } = sandboxWithProbes({ verify: 'warn' });
+    const res = await sandbox.request(method, '/_sandbox/*', { body: {} });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { code: string }).code).toBe('route_not_found');
+  });
+
   it('survives arbitrary paths, headers and bodies', async () => {
     const { sandbox } = sandboxWithProbes({ verify: 'warn' });
     const printable = fc.string({ unit: fc.constantFrom(...' !"#$%&\'()*+,-./0123456789:;<=>?@ABCZ[\\]^_`abcz{|}~'.split('')), maxLength: 80 });

@@ -23,14 +23,17 @@ export function readBody(maxBytes: number, { file = false } = {}): [limit: Middl
   // hono's bodyLimit reads `c.req.raw.body`, which makes @hono/node-server build a full Request
   // for every request. So it only counts bodies of unknown length (chunked); a declared
   // Content-Length is checked from the header, and GET and HEAD carry no body at all.
+  // A request whose path matches more than one layer of the pipeline (`/_sandbox/*` itself) meets
+  // these twice: a body already read was read within its limit, and is not read again.
   const limit: MiddlewareHandler<AppEnv> = (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.get('rawBody') !== undefined) return next();
     const length = c.req.header('Content-Length');
     if (length === undefined || c.req.header('Transfer-Encoding') !== undefined) return countBytes(c, next);
     if (Number(length) > maxBytes) tooLarge();
     return next();
   };
   const read: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (c.get('rawBody') !== undefined) return next();
     if (c.req.method === 'GET' || c.req.method === 'HEAD') {
       c.set('rawBody', EMPTY);
       return next();
