@@ -66,13 +66,38 @@ function verifiedHeaders(route: RouteConfig): Header[] {
 /** What any operation may answer whatever it is: a Host the sandbox does not serve, or a browser's cross-site write (middleware/same-site.ts). */
 export const FORBIDDEN = problem('Forbidden: a Host the sandbox does not answer to, or a cross-site request from a browser');
 
+type Responses = NonNullable<RouteConfig['responses']>;
+const header = (description: string, schema: { type: 'string' | 'integer'; format?: string } = { type: 'string' }) => ({ description, schema });
+
+/** The headers every answer carries, whoever makes it (middleware/context.ts). */
+export const ANSWER_HEADERS = {
+  'Request-Id': header('The id of this request, as the request journal and the logs name it', { type: 'string', format: 'uuid' }),
+};
+
+/** Adds `headers` to each answer of `responses`, beside those it declares: new objects, as answers may be shared. */
+export function withHeaders(responses: Responses, headers: Record<string, unknown>, statuses?: (status: string) => boolean): Responses {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      statuses && !statuses(status) ? response : { ...response, headers: { ...headers, ...((response as { headers?: object }).headers ?? {}) } },
+    ]),
+  ) as Responses;
+}
+
 /** What the API fault lab answers in an operation's place, when a rule or a Sandbox-Fault header says so (docs/api-faults.md). */
+const retryAfter = { 'Retry-After': header('When to try again, in seconds: 1 on a 429 unless the rule says otherwise', { type: 'integer' }) };
 const FAULTS = {
-  429: problem('Too many requests: only from the API fault lab'),
+  429: { ...problem('Too many requests: only from the API fault lab'), headers: retryAfter },
   502: problem('Bad gateway: only from the API fault lab'),
-  503: problem('Service unavailable: only from the API fault lab'),
+  503: {
+    ...problem('Service unavailable: only from the API fault lab'),
+    headers: { 'Retry-After': { ...retryAfter['Retry-After'], description: 'When to try again, in seconds, when the rule says' } },
+  },
   504: problem('Gateway timeout: only from the API fault lab'),
 } as const;
+
+const WARNING = { 'Sandbox-Warning': header('With --verify warn, one per check the request failed and was let through: `<code>: <detail>`') };
+const REPLAYED = { 'Idempotent-Replayed': header('`true` on the stored answer to a retry with the same Idempotency-Key') };
 
 /**
 /**
@@ -91,11 +116,14 @@ export function declarePipeline(registry: OpenAPIRegistry, { faulted, verified }
     responses[403] ??= FORBIDDEN;
     if (route.method !== 'get') responses[413] ??= problem('Body too large');
     if (faulted) for (const [status, response] of Object.entries(FAULTS)) responses[status] ??= response;
+    const mutation = MUTATIONS.has(route.method.toUpperCase());
     if (verified) {
       route.parameters = [...verifiedHeaders(route).map(ref), ...(route.parameters ?? [])] as RouteConfig['parameters'];
-      if (MUTATIONS.has(route.method.toUpperCase())) responses[409] ??= problem('Idempotency conflict');
+      if (mutation) responses[409] ??= problem('Idempotency conflict');
     }
-    route.responses = responses;
+    // Past verification, an answer may carry its warnings (warn) and, to a write, the mark of a replay.
+    const operation = verified ? { ...WARNING, ...(mutation ? REPLAYED : {}) } : {};
+    route.responses = withHeaders(withHeaders(responses, ANSWER_HEADERS), operation, (status) => status !== '403' && status !== '413');
   }
 }
 
@@ -166,6 +194,6 @@ export function registerNamedSchemas(registry: OpenAPIRegistry): void {
  */
 export const METHOD_NOT_ALLOWED = {
   description: 'The path has no operation for the method: `Allow` lists those it has',
-  headers: { Allow: { description: 'The methods the path has, with HEAD for a GET', schema: { type: 'string' as const } } },
+  headers: { ...ANSWER_HEADERS, Allow: { description: 'The methods the path has, with HEAD for a GET', schema: { type: 'string' as const } } },
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 };
