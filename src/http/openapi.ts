@@ -67,11 +67,17 @@ function verifiedHeaders(route: RouteConfig): Header[] {
 export const FORBIDDEN = problem('Forbidden: a Host the sandbox does not answer to, or a cross-site request from a browser');
 
 type Responses = NonNullable<RouteConfig['responses']>;
-const header = (description: string, schema: { type: 'string' | 'integer'; format?: string } = { type: 'string' }) => ({ description, schema });
+type HeaderSchema = { type: 'string' | 'integer'; format?: string };
+/** A response header: `required` when every answer of its status carries it. */
+export const responseHeader = (description: string, schema: HeaderSchema = { type: 'string' }, required = false) => ({
+  description,
+  schema,
+  ...(required && { required }),
+});
 
 /** The headers every answer carries, whoever makes it (middleware/context.ts). */
 export const ANSWER_HEADERS = {
-  'Request-Id': header('The id of this request, as the request journal and the logs name it', { type: 'string', format: 'uuid' }),
+  'Request-Id': responseHeader('The id of this request, as the request journal and the logs name it', { type: 'string', format: 'uuid' }, true),
 };
 
 /** Adds `headers` to each answer of `responses`, beside those it declares: new objects, as answers may be shared. */
@@ -85,21 +91,22 @@ export function withHeaders(responses: Responses, headers: Record<string, unknow
 }
 
 /** What the API fault lab answers in an operation's place, when a rule or a Sandbox-Fault header says so (docs/api-faults.md). */
-const retryAfter = { 'Retry-After': header('When to try again, in seconds: 1 on a 429 unless the rule says otherwise', { type: 'integer' }) };
 const FAULTS = {
-  429: { ...problem('Too many requests: only from the API fault lab'), headers: retryAfter },
+  429: {
+    ...problem('Too many requests: only from the API fault lab'),
+    headers: { 'Retry-After': responseHeader('When to try again, in seconds: 1 unless the rule says otherwise', { type: 'integer' }, true) },
+  },
   502: problem('Bad gateway: only from the API fault lab'),
   503: {
     ...problem('Service unavailable: only from the API fault lab'),
-    headers: { 'Retry-After': { ...retryAfter['Retry-After'], description: 'When to try again, in seconds, when the rule says' } },
+    headers: { 'Retry-After': responseHeader('When to try again, in seconds, when the rule says', { type: 'integer' }) },
   },
   504: problem('Gateway timeout: only from the API fault lab'),
 } as const;
 
-const WARNING = { 'Sandbox-Warning': header('With --verify warn, one per check the request failed and was let through: `<code>: <detail>`') };
-const REPLAYED = { 'Idempotent-Replayed': header('`true` on the stored answer to a retry with the same Idempotency-Key') };
+const WARNING = { 'Sandbox-Warning': responseHeader('With --verify warn, one per check the request failed and was let through: `<code>: <detail>`') };
+const REPLAYED = { 'Idempotent-Replayed': responseHeader('`true` on the stored answer to a retry with the same Idempotency-Key') };
 
-/**
 /**
  * Declares on a group of /v1's routes (api-groups.ts) what the pipeline adds to each: 403 on any
  * (middleware/same-site.ts); a body over the limit is 413 on any operation but a GET
@@ -160,11 +167,11 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
     '2XX': { description: `Delivered: any 2xx received in full within ${ATTEMPT_TIMEOUT_MS / 1000} s` },
     default: { description: 'Not delivered: the attempt is retried' },
   };
-  const delivery = (path: string, operationId: string, summary: string, schema: z.ZodType) =>
+  const delivery = (path: string, operationId: string | undefined, summary: string, schema: z.ZodType) =>
     registry.registerWebhook({
       method: 'post',
       path,
-      operationId,
+      ...(operationId && { operationId }),
       summary,
       security: [],
       parameters,
@@ -172,7 +179,8 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
       responses,
     });
   for (const type of WEBHOOK_TYPES) delivery(type, `on${PASCAL(type)}`, `A ${type} event, sent to each webhook subscribed to it`, WebhookEvents[type]);
-  delivery('{callbackUrl}', 'onWebhookEvent', 'Any event, sent to each webhook subscribed to its type', WebhookEvent);
+  // The service's own entry, as its document has it: no operationId, which would rename the types a generator makes of it.
+  delivery('{callbackUrl}', undefined, 'Any event, sent to each webhook subscribed to its type', WebhookEvent);
 }
 
 /**
