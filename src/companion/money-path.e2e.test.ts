@@ -4,11 +4,12 @@
  * schemas declare, with debits and credits and all three fee types, a hold updated and captured in
  * parts and a debit with no authorisation — through the API client, the
  * companion's simulator, fees and clock — while a webhook receiver verifies every delivery. Every
- * answer and every webhook body is checked against the sandbox's own /openapi.json and
- * /_sandbox/openapi.json schemas with a JSON Schema validator.
+ * answer and every webhook body is checked with a JSON Schema validator against the sandbox's own
+ * /openapi.json and /_sandbox/openapi.json and against the service's document itself (its
+ * structure, checked in as a fixture: docs/api.md: The service's document in the tests).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiSchemas } from '../testing/openapi-schemas.js';
+import { openApiSchemas, referenceSchemas } from '../testing/openapi-schemas.js';
 import { until } from '../testing/wait.js';
 import { createSandbox, type Sandbox } from './create-sandbox.js';
 import type { WebhookReceiver } from './receiver.js';
@@ -20,6 +21,8 @@ let sandbox: Sandbox;
 let receiver: WebhookReceiver;
 let api: ReturnType<typeof openApiSchemas>;
 let controlPlane: ReturnType<typeof openApiSchemas>;
+/** The service's own document: every /v1 answer and webhook body is held to it too. */
+const reference = referenceSchemas();
 /** Every answer, with the operation that gave it, checked at the end. */
 const answers: { method: string; path: string; status: number; value: unknown }[] = [];
 const controlAnswers: { schema: string; value: unknown }[] = [];
@@ -139,6 +142,7 @@ describe('the money path, start to end', () => {
     const reached = new Map<string, Set<string>>();
     for (const event of receiver.events) {
       expect(api.webhook(event.webhookType, event), event.webhookType).toEqual([]);
+      expect(reference.webhook(event.webhookType, event), `${event.webhookType} against the service's document`).toEqual([]);
       const resource = event.webhookType.split('.')[0]!;
       reached.set(resource, (reached.get(resource) ?? new Set()).add((event as { status: string }).status));
     }
@@ -170,14 +174,34 @@ describe('the money path, start to end', () => {
     answered('GET', '/v1/customers', await client.getCustomers());
     answered('GET', '/v1/accounts', await client.getAccounts());
     answered('GET', '/v1/cards', await client.getCards());
-    for (const { method, path, status, value } of answers) expect(api.answer(method, path, status, value), `${method} ${path}`).toEqual([]);
-    for (const { schema, value } of controlAnswers) expect(controlPlane.component(schema, value), schema).toEqual([]);
+    for (const { method, path, status, value } of answers) {
+      expect(api.answer(method, path, status, value), `${method} ${path}`).toEqual([]);
+      expect(reference.answer(method, path, status, value), `${method} ${path} against the service's document`).toEqual([]);
+    }
+    for (const { schema, value } of controlAnswers) {
+      expect(controlPlane.component(schema, value), schema).toEqual([]);
+      // The simulator answers with the service's resources; the fees are the sandbox's own.
+      if (schema !== 'Fees') expect(reference.component(schema, value), `${schema} against the service's document`).toEqual([]);
+    }
     // The checks can fail: a status, a fee type or an amount the schemas do not allow is named.
     const delivered = receiver.events.find((e) => e.webhookType === 'transaction.updated')!;
     expect(api.webhook('transaction.updated', { ...delivered, status: 'refunded' })).toEqual([
       expect.stringMatching(/\/status must be equal to one of the allowed values/),
     ]);
+    expect(reference.webhook('transaction.updated', { ...delivered, status: 'refunded' })).toEqual([
+      expect.stringMatching(/^transaction\.updated\/status must be equal to one of the allowed values/),
+    ]);
+    const hold = receiver.events.find((e) => e.webhookType === 'authorisation.updated')!;
+    expect(reference.webhook('authorisation.updated', { ...hold, exchangeRate: undefined })).toContainEqual(
+      expect.stringMatching(/must have required property 'exchangeRate'/),
+    );
+    expect(reference.answer('GET', '/v1/transactions/{transactionId}', 200, { ...refund, direction: 'sideways' })).toContainEqual(
+      expect.stringMatching(/\/direction must be equal to one of the allowed values/),
+    );
     expect(api.component('Transaction', { ...refund, fees: [{ type: 'interchange', tokenAmount: '1' }] })).not.toEqual([]);
+    expect(reference.component('Transaction', { ...refund, fees: [{ type: 'interchange', tokenAmount: '1' }] })).toEqual([
+      expect.stringMatching(/^Transaction\/fees\/0\/type must be equal to one of the allowed values/),
+    ]);
     const negative = api.component('Transaction', { ...refund, amount: '-5' });
     expect(negative).toContainEqual(expect.stringMatching(/^Transaction\/amount must match/));
     expect(negative.filter((e) => !e.startsWith('Transaction/amount '))).toEqual([]);

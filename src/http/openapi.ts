@@ -13,7 +13,7 @@ import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { MUTATIONS } from '../domain/idempotency.js';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
-import { ATTEMPT_TIMEOUT_MS } from '../webhooks/send.js';
+import { ATTEMPT_TIMEOUT_MS } from '../config/index.js';
 import { CustomerInfo } from '../wire/customer.js';
 import * as scalars from '../wire/scalars.js';
 import { EmptyResponse, WebhookEvent, WebhookEventBase, WebhookEvents, WebhookResponse } from '../wire/webhook.js';

@@ -10,6 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { contentDigest } from '../signatures/digest.js';
 import { signatureBase, signBaseOnPool, signatureInputFor, type SignedMessage } from '../signatures/message.js';
+import { ATTEMPT_TIMEOUT_MS } from '../config/index.js';
 import { version } from '../kernel/version.js';
 import { callbackHostProblem } from '../domain/addresses.js';
 import type { Forgery } from '../domain/webhook-faults.js';
@@ -20,7 +21,6 @@ import { guardedLookup, openFirst, targetOf, type Agents } from './connections.j
 export { createAgents, type Agents } from './connections.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
-export const ATTEMPT_TIMEOUT_MS = 10_000;
 const RESPONSE_BODY_BYTES = 4096; // how much of a receiver's answer is kept
 
 export type WebhookSigner = { keyId: string; privateKey: KeyObject };
