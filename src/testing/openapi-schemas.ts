@@ -29,6 +29,11 @@ export const referenceSchemas = () => openApiSchemas(JSON.parse(readFileSync(REF
 export function openApiSchemas(document: Document, base = document.servers?.[0] ? new URL(document.servers[0].url).pathname.replace(/\/$/, '') : '') {
   const resolved = (schema: Schema | undefined): Schema | undefined =>
     schema?.$ref === undefined ? schema : resolved(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')] as Schema);
+  // A path as sent matched to the document's own: the one written so, else the template with the fewest parameters that matches.
+  const templates = Object.keys(document.paths)
+    .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`), params: template.split('{').length }))
+    .sort((a, b) => a.params - b.params);
+  const templateOf = (path: string) => (path in document.paths ? path : templates.find((t) => t.pattern.test(path))?.template);
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
   // The service's own format: a decimal number as a string.
@@ -43,9 +48,13 @@ export function openApiSchemas(document: Document, base = document.servers?.[0] 
   return {
     /** Why `value` is not the component schema `name`; empty when it is. */
     component: (name: string, value: unknown) => errorsOf({ $ref: `#/components/schemas/${name}` }, value, name),
-    /** Why `value` is not the answer `method path` declares for `status`; `path` as sent, with the server's own (`/v1`). */
+    /**
+     * Why `value` is not the answer `method path` declares for `status`; `path` with the server's
+     * own (`/v1`), as the document writes it (`/v1/cards/{cardId}`) or as sent (`/v1/cards/4f2b…`).
+     */
     answer(method: string, path: string, status: number, value: unknown): string[] {
-      const schema = document.paths[path.slice(base.length)]?.[method.toLowerCase()]?.responses[String(status)]?.content?.['application/json']?.schema;
+      const schema =
+        document.paths[templateOf(path.slice(base.length)) ?? '']?.[method.toLowerCase()]?.responses[String(status)]?.content?.['application/json']?.schema;
       if (!schema) return [`${method} ${path} declares no JSON answer for ${status}`];
       return errorsOf(schema, value, `${method} ${path} ${status}`);
     },
