@@ -42,7 +42,9 @@ const commonJs = {
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
-await build({
+// The bundles are independent of each other: they are made at once, and the warm-up below starts as
+// soon as the CLI's is written.
+const cli = build({
   ...common,
   ...commonJs,
   entryPoints: ['dist/cli/main.js'],
@@ -56,56 +58,67 @@ await build({
     { name: 'tracing apart', setup: (b) => b.onResolve({ filter: /\/tracing\/otel\.js$/ }, () => ({ path: './otel.cjs', external: true })) },
   ],
 });
-await build({ ...common, ...commonJs, entryPoints: ['dist/mcp/server.js'], outfile: 'dist/mcp.cjs' });
-await build({ ...common, ...commonJs, entryPoints: ['dist/tracing/otel.js'], outfile: 'dist/otel.cjs' });
+const apart = [
+  build({ ...common, ...commonJs, entryPoints: ['dist/mcp/server.js'], outfile: 'dist/mcp.cjs' }),
+  build({ ...common, ...commonJs, entryPoints: ['dist/tracing/otel.js'], outfile: 'dist/otel.cjs' }),
+];
 
-rmSync(LIB, { recursive: true, force: true });
-await build({
-  ...common,
-  entryPoints: { index: 'dist/index.js', client: 'dist/client/index.js' },
-  outdir: LIB,
-  format: 'esm',
-  splitting: true,
-  keepNames: true,
-  chunkNames: 'chunk-[hash]',
-  // The CommonJS modules inside (better-sqlite3's JavaScript) call require and read __dirname.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; import { dirname as __pathDirname } from 'node:path'; import { fileURLToPath as __fileURLToPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __fileURLToPath(import.meta.url); const __dirname = __pathDirname(__filename);",
-  },
-});
-const declarations = await rollup({
-  input: { index: 'dist/index.d.ts', client: 'dist/client/index.d.ts' },
-  external: (id) => id.startsWith('node:'),
-  plugins: [dts()],
-});
-await declarations.write({ dir: LIB, format: 'es', chunkFileNames: 'types-[hash].d.ts' });
-await declarations.close();
-
-// The warm-up: start the sandbox as a user does (banner, readable log), answer one request, stop.
-// The cache the bin writes on the way out holds the code that start-up and a first request compiled.
-rmSync(CACHE, { force: true });
-const child = spawn(process.execPath, ['bin/card-sandbox.cjs', 'start', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-let output = '';
-child.stderr.on('data', (chunk) => (output += chunk));
-const url = await new Promise((resolve, reject) => {
-  const timer = setTimeout(() => {
-    child.kill('SIGKILL');
-    reject(new Error(`the warm-up start was not ready within 30 s:\n${output}`));
-  }, 30_000);
-  timer.unref();
-  child.stdout.on('data', (chunk) => {
-    output += chunk;
-    const found = /API\s+(http:\/\/\S+)\/v1/.exec(output);
-    if (found) resolve(found[1]);
+/** The library entries and their declarations, in dist/lib. */
+async function libraries() {
+  rmSync(LIB, { recursive: true, force: true });
+  await build({
+    ...common,
+    entryPoints: { index: 'dist/index.js', client: 'dist/client/index.js' },
+    outdir: LIB,
+    format: 'esm',
+    splitting: true,
+    keepNames: true,
+    chunkNames: 'chunk-[hash]',
+    // The CommonJS modules inside (better-sqlite3's JavaScript) call require and read __dirname.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; import { dirname as __pathDirname } from 'node:path'; import { fileURLToPath as __fileURLToPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __fileURLToPath(import.meta.url); const __dirname = __pathDirname(__filename);",
+    },
   });
-  child.once('exit', (code) => reject(new Error(`the warm-up start exited (${code}) before it was ready:\n${output}`)));
-});
-const health = await fetch(`${url}/_sandbox/health`, { headers: { connection: 'close' } });
-if (!health.ok) throw new Error(`the warm-up start answered ${health.status} on /_sandbox/health`);
-const stopped = new Promise((resolve) => child.once('exit', resolve));
-child.kill('SIGTERM');
-await stopped;
-if (!existsSync(CACHE)) throw new Error(`the warm-up did not write ${CACHE}`);
+  const declarations = await rollup({
+    input: { index: 'dist/index.d.ts', client: 'dist/client/index.d.ts' },
+    external: (id) => id.startsWith('node:'),
+    plugins: [dts()],
+  });
+  await declarations.write({ dir: LIB, format: 'es', chunkFileNames: 'types-[hash].d.ts' });
+  await declarations.close();
+}
+
+/**
+ * The warm-up: start the sandbox as a user does (banner, readable log), answer one request, stop.
+ * The cache the bin writes on the way out holds the code that start-up and a first request compiled.
+ */
+async function warmUp() {
+  rmSync(CACHE, { force: true });
+  const child = spawn(process.execPath, ['bin/card-sandbox.cjs', 'start', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the warm-up start was not ready within 30 s:\n${output}`));
+    }, 30_000);
+    timer.unref();
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const found = /API\s+(http:\/\/\S+)\/v1/.exec(output);
+      if (found) resolve(found[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the warm-up start exited (${code}) before it was ready:\n${output}`)));
+  });
+  const health = await fetch(`${url}/_sandbox/health`, { headers: { connection: 'close' } });
+  if (!health.ok) throw new Error(`the warm-up start answered ${health.status} on /_sandbox/health`);
+  const stopped = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await stopped;
+  if (!existsSync(CACHE)) throw new Error(`the warm-up did not write ${CACHE}`);
+}
+
+await Promise.all([cli.then(warmUp), ...apart, libraries()]);
 
 // What this build was made from, for `npm start` (ensure-built.mjs).
 writeFileSync(RECORD, `${sourcesHash()}\n`);

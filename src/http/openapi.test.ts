@@ -5,10 +5,12 @@
  * sends, with the body and headers of a real delivery.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { generateP384, keyFingerprintId } from '../signatures/keys.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
+import { REFERENCE_STRUCTURE } from '../testing/openapi-schemas.js';
 import { payments, SECOND } from '../testing/payments.js';
 import { startTestReceiver } from '../testing/receiver.js';
 import { newSigningKey, registerSigningKey, sendSigned, type TestSigningKey } from '../testing/signer.js';
@@ -152,6 +154,25 @@ describe('/openapi.json: security, statuses and formats', () => {
     const card = await issuedCard(sb, { currencies: ['EUR'] });
     const held = await payments(sb).authorise(card.cardId, { amount: '10.50', currency: 'EUR', capture: false });
     expect(held.body).toMatchObject({ amount: '10.5', merchantAmount: '10.5' });
+  });
+});
+
+describe("/openapi.json beside the service's document", () => {
+  it('renames nothing a client generated from that document names, and adds to its operations only the statuses docs/api.md lists', async () => {
+    const reference = JSON.parse(readFileSync(REFERENCE_STRUCTURE, 'utf8')) as Document;
+    const doc = await documentOf(createTestSandbox());
+    const added = new Set<string>();
+    for (const [path, item] of Object.entries(reference.paths))
+      for (const [method, op] of Object.entries(item)) {
+        const ours = doc.paths[path]?.[method];
+        expect(ours?.operationId, `${method} ${path}`).toBe(op.operationId);
+        const theirs = Object.keys(op.responses);
+        expect(Object.keys(ours!.responses), `${method} ${path}`).toEqual(expect.arrayContaining(theirs));
+        for (const status of Object.keys(ours!.responses)) if (!theirs.includes(status)) added.add(status);
+      }
+    expect([...added].sort()).toEqual(['403', '409', '413', '429', '502', '503', '504']);
+    for (const [key, item] of Object.entries(reference.webhooks)) expect(doc.webhooks[key]!.post!.operationId, key).toBe(item.post!.operationId);
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(Object.keys(reference.components.schemas)));
   });
 });
 
