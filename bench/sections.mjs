@@ -11,7 +11,8 @@ import { fixed, ms, row } from './lib/report.mjs';
 /** Time travel with failing deliveries: the 24 h advance to a receiver answering 500, and the 30 d advance to a dead port, quiet and busy. */
 export async function advanceRows({ phase, nodeArgs, rows, notes, targets: TARGETS }) {
   const a = await phase('24 h advance', () => advanceWithFailures(nodeArgs));
-  const result = a.seconds === undefined ? `failed: ${a.error}` : `${fixed(a.seconds, 2)} s, ${fixed(a.attempts)} attempts`;
+  const result =
+    a.seconds === undefined ? `failed: ${a.error}` : `${fixed(a.seconds, 2)} s, ${fixed(a.attempts)} attempts, ${fixed(a.cpuSeconds, 2)} s of sandbox CPU`;
   rows.push(
     row(
       `clock advance 24h, ${fixed(FAILING_DELIVERIES)} failing deliveries pending`,
@@ -22,7 +23,8 @@ export async function advanceRows({ phase, nodeArgs, rows, notes, targets: TARGE
     ),
   );
   notes.push(
-    `24 h advance: ${a.pendingBefore} deliveries pending before; the advance answered ran=${a.ran}; the receiver counted ${a.attempts} attempts during it; states afterwards ${JSON.stringify(a.after)}.`,
+    `24 h advance: ${a.pendingBefore} deliveries pending before; the advance answered ran=${a.ran}; the receiver counted ${a.attempts} attempts during it; states afterwards ${JSON.stringify(a.after)}; ` +
+      `sandbox CPU ${fixed(a.cpuSeconds, 2)} s, ${fixed(a.mainCpuSeconds, 2)} s of it on the main thread (the rest on libuv's pool signing, and V8's helpers).`,
   );
 
   const { quiet, busy } = await phase('30 d advance to a dead port', () => deadPortAdvances(nodeArgs));

@@ -2,7 +2,8 @@
  * The simulator's actions (docs/inspector.md: The inspector — Simulator): verify or reject a customer waiting
  * for KYC, issue or fail a card being issued, authorise on an active card, capture (whole or in
  * part) or release a pending authorisation; and the money path's (docs/money-path.md): block,
- * suspend or reinstate a card, refund on it, reverse a debit, fail an account not yet deployed.
+ * suspend or reinstate a card, refund on it, reverse a debit, fail an account not yet deployed,
+ * update a hold's amount, force post a debit, set a balance.
  * Each calls the control plane's /_sandbox/simulator routes, the same code as /v1/simulator/* and
  * the CLI. Which states allow which action comes from the server's own state tables.
  */
@@ -13,7 +14,7 @@ import { CUSTOMER_MACHINE } from '../src/domain/customer.js';
 import { REFUNDABLE_CARDS } from '../src/domain/refund.js';
 import { TRANSACTION_MACHINE } from '../src/domain/transaction.js';
 import { control } from './api.js';
-import type { Authorisation, AuthorisationRequest, RefundRequest, Transaction } from './api-types.js';
+import type { Authorisation, AuthorisationRequest, ForcePostRequest, RefundRequest, Transaction } from './api-types.js';
 import { Action, Failure } from './components.js';
 import { health } from './live.js';
 import { href } from './route.js';
@@ -38,7 +39,12 @@ export const simulate = {
   reject: (id: string) => control.simulateRejectCustomer(id),
   issue: (id: string) => control.simulateIssueCard(id),
   fail: (id: string) => control.simulateCardFail(id),
-  capture: (id: string, amount?: string) => control.simulateCardAuthorisationCapture(id, amount ? { amount } : undefined),
+  /** The rest of a hold, or `amount` of it; `final: false` a part, the authorisation staying pending (docs/money-path.md: Several captures of one hold). */
+  capture: (id: string, amount?: string, final = true) =>
+    control.simulateCardAuthorisationCapture(id, amount || !final ? { ...(amount && { amount }), ...(!final && { final }) } : undefined),
+  updateAmount: (id: string, amount: string) => control.updateAuthorisationAmount(id, { amount }),
+  forcePost: (cardId: string, request: ForcePostRequest): Promise<Transaction> => control.forcePostTransaction(cardId, request),
+  setBalance: (accountId: string, amount: string) => control.setBalance(accountId, { amount }),
   release: (id: string) => control.simulateCardAuthorisationRelease(id),
   authorise: (cardId: string, request: AuthorisationRequest): Promise<Authorisation> => control.simulateCardAuthorisation(cardId, request),
   block: (id: string) => control.blockCard(id),
@@ -56,6 +62,7 @@ export const DONE = {
   issue: 'The card is issued and active.',
   fail: 'Issuance failed: the card is issue_failed.',
   capture: 'Capturing: captured 1 s of sandbox time later.',
+  capturePart: 'A debit for the part now; the authorisation stays pending with the rest held.',
   release: 'Releasing: released 1 s of sandbox time later.',
   block: 'The card is blocked: it takes no payment; its holds stay capturable for 30 days.',
   suspend: 'The card is suspended: it takes no payment until it is reinstated.',

@@ -17,6 +17,8 @@ import type {
 export type {
   Authorisation,
   Fees,
+  Funds,
+  Rates,
   Health,
   JournalEntry,
   ProgrammeSummary,
@@ -39,6 +41,8 @@ export type EventWithAttempts = EventDetail;
 export type Verification = NonNullable<JournalEntry['verification']>;
 /** The body of POST /_sandbox/simulator/cards/{cardId}/authorisation. */
 export type AuthorisationRequest = Operations['simulateCardAuthorisation']['args'][1];
+/** The body of POST /_sandbox/simulator/cards/{cardId}/transactions (a force post). */
+export type ForcePostRequest = Operations['forcePostTransaction']['args'][1];
 /** The body of POST /_sandbox/simulator/cards/{cardId}/refund. */
 export type RefundRequest = Operations['refundCard']['args'][1];
 /** `event: event` on GET /_sandbox/events/stream. */

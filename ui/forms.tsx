@@ -1,6 +1,6 @@
 /**
  * The pieces of the inspector's forms (docs/inspector.md: The inspector): a resource id picked from
- * those an action applies to, and one control call run with what it came to kept.
+ * those an action applies to, a text field, and one control call run with what it came to kept.
  */
 import { useState } from 'preact/hooks';
 import type { Outcome } from './actions.js';
@@ -25,6 +25,28 @@ export function Pick({ id, label, rows, value, onInput }: { id: string; label: s
           <option key={r.id} value={r.id} label={`${r.label} (${r.status})`} />
         ))}
       </datalist>
+    </label>
+  );
+}
+
+/** A labelled text field; `small` for a short value (an amount, a currency). */
+export function Field({
+  label,
+  value,
+  onInput,
+  small,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onInput: (v: string) => void;
+  small?: boolean;
+  placeholder?: string;
+}) {
+  return (
+    <label class={`field${small ? ' small' : ''}`}>
+      <span>{label}</span>
+      <input value={value} onInput={(e) => onInput(e.currentTarget.value)} class="mono" placeholder={placeholder} />
     </label>
   );
 }

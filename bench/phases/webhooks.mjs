@@ -98,15 +98,19 @@ export async function advanceWithFailures(nodeArgs = []) {
     await new Promise((r) => setTimeout(r, 300));
     const before = await deliveryStates(sandbox.url);
     const requestsBefore = receiver.stats.requests;
+    const cpuBefore = threadCpuMs(sandbox.pid);
     const started = performance.now();
     const result = await call(sandbox.url, 'POST', '/_sandbox/clock/advance', { body: { by: '24h' }, timeoutMs: ADVANCE_TIMEOUT_MS }).catch((error) => ({
       error: error.message,
     }));
     const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = threadCpuMs(sandbox.pid);
     const after = await deliveryStates(sandbox.url);
     return {
       pendingBefore: before.pending,
       seconds: result.error ? undefined : seconds,
+      cpuSeconds: (cpuAfter.total - cpuBefore.total) / 1000,
+      mainCpuSeconds: (cpuAfter.main - cpuBefore.main) / 1000,
       error: result.error,
       ran: result.ran,
       attempts: receiver.stats.requests - requestsBefore,

@@ -16,6 +16,13 @@ export { tool } from '../mcp/tool.js';
 /** Bad usage: the command prints it and exits 2. */
 export class UsageError extends Error {}
 
+/** Ends a command with this exit code, what it had to say already printed (main.ts returns it). */
+export class CommandExit extends Error {
+  constructor(readonly code: number) {
+    super(`exit code ${code}`);
+  }
+}
+
 /** A command's work as a function of the command context, and its data as a function of the client. */
 export interface Printed<A extends unknown[], T> {
   (ctx: CommandContext, ...args: A): Promise<void>;

@@ -4,13 +4,15 @@
  * on Ctrl-C or SIGTERM, and the lab's commands with their exit codes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../testing/cli.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { assertBuilt, runCli, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
 import { HUNG_MS } from '../testing/wait.js';
 
 let sandbox: RunningCli;
 let receiver: Receiver;
-const cli = (...args: string[]) => runCli([...args, '--url', sandbox.url]);
+// The lab's commands run in this process, through the CLI's own entry; `listen`, which waits for a signal, is spawned.
+const cli = (...args: string[]) => runCommand([...args, '--url', sandbox.url]);
 const control = async (method: string, path: string, body?: unknown): Promise<any> => {
   const res = await fetch(`${sandbox.url}/_sandbox${path}`, {
     method,
@@ -60,7 +62,7 @@ describe('card-sandbox listen', () => {
   });
 
   it('exits 1 with the problem when the URL is refused', async () => {
-    const run = await cli('listen', '--forward-to', 'not a url');
+    const run = await runCli(['listen', '--forward-to', 'not a url', '--url', sandbox.url]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('callbackUrl');
     expect(await control('GET', '/webhooks')).toEqual([]);
@@ -103,9 +105,9 @@ describe('the delivery lab commands', () => {
   });
 
   it('lists the new commands in the help', async () => {
-    const help = (await runCli(['--help'])).stdout;
+    const help = (await runCommand(['--help'])).stdout;
     for (const command of ['listen', 'webhooks', 'deliveries']) expect(help).toContain(`  ${command} `);
-    expect((await runCli(['webhooks', 'faults', 'set', '--help'])).stdout).toContain(
+    expect((await runCommand(['webhooks', 'faults', 'set', '--help'])).stdout).toContain(
       "$ card-sandbox webhooks faults set 'duplicate=0.2,reorder=0.2,delay=2s-30s'",
     );
   });

@@ -1,31 +1,37 @@
 /** The CLI entry point: parses argv and turns known failures into a message and exit code. */
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
-import { createIo } from './io.js';
+import { CommandExit } from './command.js';
+import { createIo, type Io } from './io.js';
 import { buildProgram, StartError, UsageError } from './program.js';
 
-export async function main(argv: string[]): Promise<void> {
-  const io = createIo();
-  const program = buildProgram(io);
+/**
+ * Runs the CLI on `argv` (node, the script, then the arguments), printing to `io`, and resolves
+ * with its exit code.
+ */
+export async function run(argv: string[], io: Io = createIo(), env: Record<string, string | undefined> = process.env): Promise<number> {
+  const program = buildProgram(io, env);
   try {
     await program.parseAsync(argv);
+    return 0;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and --version end with 0; every other complaint of commander's is bad usage.
-      process.exitCode = error.exitCode === 0 ? 0 : 2;
-      return;
-    }
+    // Help and --version end with 0; every other complaint of commander's is bad usage.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof CommandExit) return error.code;
     if (error instanceof UsageError || error instanceof StartError || error instanceof ConfigError) {
       io.err(`${io.color.red('error')} ${error.message}`);
-      process.exitCode = 2;
-      return;
+      return 2;
     }
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       io.err(`${io.color.red('error')} the port is already in use: stop the other process or pass --port`);
-      process.exitCode = 1;
-      return;
+      return 1;
     }
     io.err(`${io.color.red('error')} ${(error as Error).message}`);
-    process.exitCode = 1;
+    return 1;
   }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const code = await run(argv);
+  if (code !== 0) process.exitCode = code;
 }

@@ -4,12 +4,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROOT, runCli, startSandbox, type RunningCli } from '../testing/spawn.js';
+import { runCommand } from '../testing/cli.js';
+import { ROOT, startSandbox, type RunningCli } from '../testing/spawn.js';
 import type { PostmanResult } from './commands/postman.js';
 
 // `card-sandbox postman` against a sandbox that refuses every request it cannot verify, with
 // credentials of its own, then the Journey folder run by newman, as CI runs it: every request is
-// accepted and every test passes; with a key it cannot read, nothing is sent. One sandbox.
+// accepted and every test passes; with a key it cannot read, nothing is sent. One sandbox; the
+// commands run in this process, through the CLI's own entry.
 
 interface NewmanSummary {
   run: {
@@ -40,7 +42,7 @@ afterAll(async () => {
 describe('card-sandbox postman', () => {
   test('writes a collection whose journey newman runs against strict verification, every request accepted and every test passed', async () => {
     const out = join(dir, 'postman');
-    const run = await runCli(['postman', '--out', out, '--url', sandbox.url, '--api-key', apiKey, '--api-secret', apiSecret, '--json']);
+    const run = await runCommand(['postman', '--out', out, '--url', sandbox.url, '--api-key', apiKey, '--api-secret', apiSecret, '--json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as PostmanResult;
@@ -80,18 +82,18 @@ describe('card-sandbox postman', () => {
   });
 
   test('says why when the credentials are wrong, nothing answers or --out is not a folder', async () => {
-    const wrong = await runCli(['postman', '--out', join(dir, 'wrong'), '--url', sandbox.url, '--api-key', apiKey, '--api-secret', 'not-it']);
+    const wrong = await runCommand(['postman', '--out', join(dir, 'wrong'), '--url', sandbox.url, '--api-key', apiKey, '--api-secret', 'not-it']);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/the sandbox refused the API key and secret .*give those of the programme with --api-key and --api-secret/);
-    const unknown = await runCli(['postman', '--out', join(dir, 'wrong'), '--url', sandbox.url]);
+    const unknown = await runCommand(['postman', '--out', join(dir, 'wrong'), '--url', sandbox.url]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no programme of the sandbox at');
-    const nobody = await runCli(['postman', '--out', join(dir, 'wrong'), '--url', 'http://127.0.0.1:9']);
+    const nobody = await runCommand(['postman', '--out', join(dir, 'wrong'), '--url', 'http://127.0.0.1:9']);
     expect(nobody.code).toBe(3);
     expect(nobody.stderr).toMatch(/no sandbox reachable at http:\/\/127\.0\.0\.1:9/);
     expect(() => readFileSync(join(dir, 'wrong', 'card-sandbox.postman_collection.json'))).toThrow(/ENOENT/);
     writeFileSync(join(dir, 'a-file'), '');
-    const notAFolder = await runCli(['postman', '--out', join(dir, 'a-file'), '--url', sandbox.url, '--api-key', apiKey, '--api-secret', apiSecret]);
+    const notAFolder = await runCommand(['postman', '--out', join(dir, 'a-file'), '--url', sandbox.url, '--api-key', apiKey, '--api-secret', apiSecret]);
     expect(notAFolder.code).toBe(2);
     expect(notAFolder.stderr).toMatch(/--out .*a-file: cannot make the folder \(EEXIST\)/);
   });

@@ -18,7 +18,7 @@ import {
   resolveClientOptions,
   type CommandContext,
 } from './client.js';
-import { UsageError, type ClientFlags, type CommandDeclaration, type Declaration, type Local } from './command.js';
+import { CommandExit, UsageError, type ClientFlags, type CommandDeclaration, type Declaration, type Local } from './command.js';
 import { apiFaultsCommands } from './commands/api-faults.js';
 import { authoriseCommand } from './commands/authorise.js';
 import { clockCommands } from './commands/clock.js';
@@ -107,13 +107,13 @@ export function buildProgram(io: Io, env: Record<string, string | undefined> = p
         if (json) io.json(problem);
         io.err(`${io.color.red(problem.title)}${problem.detail ? `: ${problem.detail}` : ''}`);
         for (const e of fieldsNotInDetail(problem)) io.err(`  ${io.color.bold(e.path)} ${e.message}`);
-        process.exitCode = EXIT_REFUSED;
+        throw new CommandExit(EXIT_REFUSED);
       } else if (error instanceof UnreachableError) {
         io.err(`${io.color.red('error')} ${error.message}`);
-        process.exitCode = EXIT_UNREACHABLE;
+        throw new CommandExit(EXIT_UNREACHABLE);
       } else if (error instanceof CommandFailed) {
         io.err(`${io.color.red('error')} ${error.message}`);
-        process.exitCode = EXIT_REFUSED;
+        throw new CommandExit(EXIT_REFUSED);
       } else throw error;
     }
   };

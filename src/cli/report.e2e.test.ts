@@ -4,18 +4,20 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, expect, test } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
+import { runCommand } from '../testing/cli.js';
 import { runCli, startSandbox } from '../testing/spawn.js';
 
 // `card-sandbox report` (docs/go-live.md: Before you go live): exit 0 while no check fails, 1 once one does,
 // --junit writes the checks as test cases a CI shows, says where, and exits 2 when it cannot; and --all
-// or --programme a,b report on several programmes together, deleted ones included.
+// or --programme a,b report on several programmes together, deleted ones included. The failing report
+// is the process CI runs, spawned; the other runs go through the CLI's own entry in this process.
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('prints the checks, exits 1 when one fails, and writes JUnit XML', async () => {
   const sandbox = await startSandbox();
   try {
-    const quiet = await runCli(['report', '--url', sandbox.url]);
+    const quiet = await runCommand(['report', '--url', sandbox.url]);
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).toContain('Checks: 0 pass, 0 fail, 0 not judged, 8 not exercised');
 
@@ -54,13 +56,13 @@ test('prints the checks, exits 1 when one fails, and writes JUnit XML', async ()
 
     // It says where it wrote them: on stdout, or on stderr when stdout is the report's JSON.
     expect(failing.stdout).toContain(`✓ wrote ${suite.testcase.length} test cases as JUnit XML to ${file}\n`);
-    const json = await runCli(['report', '--url', sandbox.url, '--junit', file, '--json']);
+    const json = await runCommand(['report', '--url', sandbox.url, '--junit', file, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ summary: { fail: expect.any(Number) } });
     expect(json.stderr).toContain(`as JUnit XML to ${file}`);
 
     // A file it cannot write is bad usage (2), not a failed check (1).
     const unwritable = join(dir, 'no-such-dir', 'go-live.xml');
-    const refused = await runCli(['report', '--url', sandbox.url, '--junit', unwritable]);
+    const refused = await runCommand(['report', '--url', sandbox.url, '--junit', unwritable]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`error cannot write --junit ${unwritable}: ENOENT`);
 
@@ -82,12 +84,12 @@ test('prints the checks, exits 1 when one fails, and writes JUnit XML', async ()
       await fetch(`${sandbox.url}/v1/customers`, { method: 'GET', headers: { Authorization: `Bearer ${t}` } });
     }
     expect((await fetch(`${sandbox.url}/_sandbox/programmes/${gone.id}`, { method: 'DELETE' })).status).toBe(204);
-    const all = await runCli(['report', '--url', sandbox.url, '--all', '--json']);
+    const all = await runCommand(['report', '--url', sandbox.url, '--all', '--json']);
     expect((JSON.parse(all.stdout) as { programmes: string[] }).programmes).toEqual(['default', kept.id, gone.id]);
-    const listed = await runCli(['report', '--url', sandbox.url, '--programme', `${gone.id},${kept.id}`]);
+    const listed = await runCommand(['report', '--url', sandbox.url, '--programme', `${gone.id},${kept.id}`]);
     expect(listed.stdout).toContain(`Programmes: ${gone.id}, ${kept.id}`);
     expect(listed.stdout).toMatch(/✗ fail {2}signatures {2}.*\n {4}2 requests of 2 checked failed the signature or digest check/);
-    const unknown = await runCli(['report', '--url', sandbox.url, '--programme', `${kept.id},nope`]);
+    const unknown = await runCommand(['report', '--url', sandbox.url, '--programme', `${kept.id},nope`]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('"nope" is not one');
   } finally {

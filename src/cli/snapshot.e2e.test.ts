@@ -8,12 +8,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../testing/cli.js';
 import { assertBuilt, runCli, startSandbox, type RunningCli } from '../testing/spawn.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-snapshots-'));
 let sandbox: RunningCli;
 
-const cli = (...args: string[]) => runCli([...args, '--url', sandbox.url]);
+// The client commands run in this process, through the CLI's own entry; `start` is spawned.
+const cli = (...args: string[]) => runCommand([...args, '--url', sandbox.url]);
 const json = async (...args: string[]) => {
   const run = await cli(...args, '--json');
   expect(run.code, run.stderr).toBe(0);

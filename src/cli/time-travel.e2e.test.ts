@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
-import { assertBuilt, runCli, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
+import { runCommand } from '../testing/cli.js';
+import { assertBuilt, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
 
 const DAY = 86_400_000;
 
@@ -16,8 +17,9 @@ let receiver: Receiver;
 let holdCard: string;
 let expiringCard: string;
 
+// The commands run in this process, through the CLI's own entry; `events tail`, which runs until stopped, is spawned.
 const cliJson = async (...args: string[]) => {
-  const run = await runCli([...args, '--json', '--url', sandbox.url]);
+  const run = await runCommand([...args, '--json', '--url', sandbox.url]);
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout);
 };

@@ -1,21 +1,30 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { expect, test } from 'vitest';
 import { assertBuilt, ROOT } from '../testing/spawn.js';
 
 // The client's types are generated from /openapi.json (docs/companion.md: The API client): the examples
-// type-check against the built package, and a fixture that gets fields wrong does not.
-const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+// type-check against the built package, and a fixture that gets fields wrong does not. Both projects
+// are checked in this process, as `tsc -p` checks them, sharing the files they both read.
+const parsed = new Map<string, ts.SourceFile | undefined>();
+const formatHost: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
 
-function tsc(project: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TSC, '-p', project], { cwd: ROOT });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => resolve({ code, output }));
-  });
+async function tsc(project: string): Promise<{ code: number; output: string }> {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, project),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => expect.fail(String(d.messageText)) },
+  )!;
+  const host = ts.createCompilerHost(config.options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (file, language, ...rest) => {
+    if (!parsed.has(file)) parsed.set(file, read(file, language, ...rest));
+    return parsed.get(file);
+  };
+  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, host, configFileParsingDiagnostics: config.errors });
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  return { code: diagnostics.length === 0 ? 0 : 2, output: ts.formatDiagnostics(diagnostics, formatHost) };
 }
 
 test('the examples and recipes type-check against the generated types', async () => {

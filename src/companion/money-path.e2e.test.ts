@@ -4,12 +4,14 @@
  * schemas declare, with debits and credits and all three fee types, a hold updated and captured in
  * parts and a debit with no authorisation — through the API client, the
  * companion's simulator, fees and clock — while a webhook receiver verifies every delivery. Every
- * answer and every webhook body is checked against the sandbox's own /openapi.json and
- * /_sandbox/openapi.json schemas with a JSON Schema validator.
+ * answer and every webhook body is checked with a JSON Schema validator against the sandbox's own
+ * /openapi.json and /_sandbox/openapi.json and against the service's document itself (its
+ * structure, checked in as a fixture: docs/api.md: The service's document in the tests).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiSchemas } from '../testing/openapi-schemas.js';
+import { openApiSchemas, referenceSchemas } from '../testing/openapi-schemas.js';
 import { until } from '../testing/wait.js';
+import { createClient } from '../client/create-client.js';
 import { createSandbox, type Sandbox } from './create-sandbox.js';
 import type { WebhookReceiver } from './receiver.js';
 
@@ -18,16 +20,29 @@ const RESOURCES = { customer: 'Customer', account: 'Account', card: 'Card', auth
 
 let sandbox: Sandbox;
 let receiver: WebhookReceiver;
+let client: ReturnType<typeof createClient>;
 let api: ReturnType<typeof openApiSchemas>;
 let controlPlane: ReturnType<typeof openApiSchemas>;
-/** Every answer, with the operation that gave it, checked at the end. */
+/** The service's own document: every /v1 answer and webhook body is held to it too. */
+const reference = referenceSchemas();
+/** Every JSON answer of /v1 the journey's client received (each a success: the journey makes no mistake), checked at the end. */
 const answers: { method: string; path: string; status: number; value: unknown }[] = [];
 const controlAnswers: { schema: string; value: unknown }[] = [];
 
-function answered<T>(method: string, path: string, value: T, status = 200): T {
-  answers.push({ method, path, status, value });
-  return value;
-}
+/** fetch, keeping every JSON answer of /v1 as it came over the wire. */
+const recording: typeof fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  const { pathname } = new URL(input instanceof Request ? input.url : input);
+  if (pathname.startsWith('/v1/') && res.status < 300 && res.headers.get('content-type')?.includes('json')) {
+    answers.push({
+      method: init?.method ?? (input instanceof Request ? input.method : 'GET'),
+      path: pathname,
+      status: res.status,
+      value: await res.clone().json(),
+    });
+  }
+  return res;
+};
 function controlled<T>(schema: string, value: T): T {
   controlAnswers.push({ schema, value });
   return value;
@@ -39,13 +54,14 @@ beforeAll(async () => {
   api = openApiSchemas(await documentAt('/openapi.json'));
   controlPlane = openApiSchemas(await documentAt('/_sandbox/openapi.json'));
   receiver = await sandbox.webhooks.receiver();
+  client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret, fetch: recording });
 });
 
 afterAll(() => sandbox?.close());
 
 describe('the money path, start to end', () => {
   it('reaches every status, both directions and every fee type, and every answer and webhook body is what the schemas say', async () => {
-    const { client, simulator } = sandbox;
+    const { simulator } = sandbox;
     expect(controlled('Fees', await sandbox.fees.set({ partner: '0.5%', service: '0.10', network: '1%' }))).toEqual({
       partner: '0.5%',
       service: '0.1',
@@ -54,7 +70,7 @@ describe('the money path, start to end', () => {
 
     // Customers: initiating → screening → verifying → active ⇄ inactive; another rejected.
     const wallet = sandbox.wallet();
-    const customer = answered('POST', '/v1/customers', await client.createCustomer({ chainId: wallet.chainId, externalId: 'alice' }), 201);
+    const customer = await client.createCustomer({ chainId: wallet.chainId, externalId: 'alice' });
     await client.signCustomerChallenge(customer.id, wallet.signChallenge(customer.challenge));
     await client.simulateVerifyCustomer(customer.id);
     const rejected = await client.createCustomer({ chainId: sandbox.wallet().chainId, externalId: 'bob' });
@@ -62,12 +78,7 @@ describe('the money path, start to end', () => {
 
     // Accounts: initiating → pending → active; one failed; one inactive, then closed.
     const open = async () => {
-      const account = answered(
-        'POST',
-        '/v1/customers/{customerId}/accounts',
-        await client.createCustomerAccount(customer.id, { type: 'card_account', currencies: ['EUR'] }),
-        201,
-      );
+      const account = await client.createCustomerAccount(customer.id, { type: 'card_account', currencies: ['EUR'] });
       await client.signAccountChallenge(account.id, wallet.signChallenge(account.challenge));
       return account;
     };
@@ -79,7 +90,7 @@ describe('the money path, start to end', () => {
 
     // Cards: issuing → active; issue_failed; suspended and reinstated (blocked at the end); inactive; terminated with its account.
     const newCard = (accountId: string) => client.createAccountCard(accountId, { type: 'virtual', billingAddress: BILLING });
-    const card = answered('POST', '/v1/accounts/{accountId}/cards', await newCard(account.id), 201);
+    const card = await newCard(account.id);
     await client.simulateIssueCard(card.id);
     const failed = await newCard(closing.id);
     await client.simulateCardFail(failed.id);
@@ -93,7 +104,7 @@ describe('the money path, start to end', () => {
 
     // Authorisations: captured automatically; captured in part; released by hand; released when the hold expires.
     const authorise = async (body: { amount: string; currency: string; capture?: boolean }) =>
-      answered('POST', '/v1/simulator/cards/{cardId}/authorisation', await client.simulateCardAuthorisation(card.id, { capture: true, ...body }), 201);
+      await client.simulateCardAuthorisation(card.id, { capture: true, ...body });
     const auto = await authorise({ amount: '12.50', currency: 'USD' });
     const partial = await authorise({ amount: '40', currency: 'EUR', capture: false });
     const released = await authorise({ amount: '9', currency: 'EUR', capture: false });
@@ -116,7 +127,7 @@ describe('the money path, start to end', () => {
     ]);
 
     // Transactions: debits processed; one reversed; a refund as a credit, processed.
-    const debits = answered('GET', '/v1/cards/{cardId}/transactions', await client.getCardTransactions(card.id));
+    const debits = await client.getCardTransactions(card.id);
     const partialDebit = debits.find((t) => t.authorisationId === partial.id)!;
     expect(partialDebit).toMatchObject({ amount: '25', status: 'processed' });
     expect(controlled('Transaction', await simulator.reverse(partialDebit.id)).status).toBe('reversing');
@@ -124,7 +135,7 @@ describe('the money path, start to end', () => {
     const refund = controlled('Transaction', await simulator.refund(card.id, { amount: '5', currency: 'EUR', transactionId: autoDebit.id }));
     expect(refund).toMatchObject({ direction: 'credit', status: 'processing', authorisationId: auto.id });
     await sandbox.clock.advance('7d');
-    expect(answered('GET', '/v1/authorisations/{authorisationId}', await client.getAuthorisationDetails(expiring.id)).status).toBe('released');
+    expect((await client.getAuthorisationDetails(expiring.id)).status).toBe('released');
     // Blocked is final: the card's story ends there.
     expect(controlled('Card', await simulator.blockCard(card.id)).status).toBe('blocked');
 
@@ -139,6 +150,7 @@ describe('the money path, start to end', () => {
     const reached = new Map<string, Set<string>>();
     for (const event of receiver.events) {
       expect(api.webhook(event.webhookType, event), event.webhookType).toEqual([]);
+      expect(reference.webhook(event.webhookType, event), `${event.webhookType} against the service's document`).toEqual([]);
       const resource = event.webhookType.split('.')[0]!;
       reached.set(resource, (reached.get(resource) ?? new Set()).add((event as { status: string }).status));
     }
@@ -155,7 +167,7 @@ describe('the money path, start to end', () => {
       transaction: 4,
     });
 
-    const transactions = answered('GET', '/v1/accounts/{accountId}/transactions', await client.getAccountTransactions(account.id));
+    const transactions = await client.getAccountTransactions(account.id);
     expect(new Set(transactions.map((t) => t.direction))).toEqual(new Set(api.enumOf('Transaction', 'direction')));
     const feeTypes = new Set(transactions.flatMap((t) => t.fees.map((f) => f.type)));
     expect([...feeTypes].sort()).toEqual(['network', 'partner', 'service']);
@@ -166,18 +178,60 @@ describe('the money path, start to end', () => {
       { type: 'network', tokenAmount: '0.05' },
     ]);
 
-    for (const t of transactions) answered('GET', '/v1/transactions/{transactionId}', await client.getTransactionDetails(t.id));
-    answered('GET', '/v1/customers', await client.getCustomers());
-    answered('GET', '/v1/accounts', await client.getAccounts());
-    answered('GET', '/v1/cards', await client.getCards());
-    for (const { method, path, status, value } of answers) expect(api.answer(method, path, status, value), `${method} ${path}`).toEqual([]);
-    for (const { schema, value } of controlAnswers) expect(controlPlane.component(schema, value), schema).toEqual([]);
+    for (const t of transactions) await client.getTransactionDetails(t.id);
+    await client.getCustomers();
+    await client.getAccounts();
+    await client.getCards();
+    // Every operation with a JSON answer the journey called, each answer checked below.
+    expect(new Set(answers.map((a) => `${a.method} ${a.path.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, '{id}')}`))).toEqual(
+      new Set([
+        'POST /v1/auth/token',
+        'POST /v1/customers',
+        'POST /v1/customers/{id}/accounts',
+        'POST /v1/accounts/{id}/cards',
+        'PATCH /v1/cards/{id}/deactivate',
+        'PATCH /v1/accounts/{id}/deactivate',
+        'POST /v1/simulator/cards/{id}/authorisation',
+        'GET /v1/cards/{id}/transactions',
+        'GET /v1/authorisations/{id}',
+        'PATCH /v1/customers/{id}/deactivate',
+        'PATCH /v1/customers/{id}/activate',
+        'GET /v1/accounts/{id}/transactions',
+        'GET /v1/transactions/{id}',
+        'GET /v1/customers',
+        'GET /v1/accounts',
+        'GET /v1/cards',
+      ]),
+    );
+    for (const { method, path, status, value } of answers) {
+      expect(api.answer(method, path, status, value), `${method} ${path}`).toEqual([]);
+      expect(reference.answer(method, path, status, value), `${method} ${path} against the service's document`).toEqual([]);
+    }
+    for (const { schema, value } of controlAnswers) {
+      expect(controlPlane.component(schema, value), schema).toEqual([]);
+      // The simulator answers with the service's resources; the fees are the sandbox's own.
+      if (schema !== 'Fees') expect(reference.component(schema, value), `${schema} against the service's document`).toEqual([]);
+    }
     // The checks can fail: a status, a fee type or an amount the schemas do not allow is named.
     const delivered = receiver.events.find((e) => e.webhookType === 'transaction.updated')!;
     expect(api.webhook('transaction.updated', { ...delivered, status: 'refunded' })).toEqual([
       expect.stringMatching(/\/status must be equal to one of the allowed values/),
     ]);
+    expect(reference.webhook('transaction.updated', { ...delivered, status: 'refunded' })).toEqual([
+      expect.stringMatching(/^transaction\.updated\/status must be equal to one of the allowed values/),
+    ]);
+    const hold = receiver.events.find((e) => e.webhookType === 'authorisation.updated')!;
+    expect(reference.webhook('authorisation.updated', { ...hold, exchangeRate: undefined })).toContainEqual(
+      expect.stringMatching(/must have required property 'exchangeRate'/),
+    );
+    expect(reference.answer('GET', `/v1/transactions/${refund.id}`, 200, { ...refund, direction: 'sideways' })).toContainEqual(
+      expect.stringMatching(/\/direction must be equal to one of the allowed values/),
+    );
+    expect(reference.answer('GET', '/v1/nowhere', 200, {})).toEqual(['GET /v1/nowhere declares no JSON answer for 200']);
     expect(api.component('Transaction', { ...refund, fees: [{ type: 'interchange', tokenAmount: '1' }] })).not.toEqual([]);
+    expect(reference.component('Transaction', { ...refund, fees: [{ type: 'interchange', tokenAmount: '1' }] })).toEqual([
+      expect.stringMatching(/^Transaction\/fees\/0\/type must be equal to one of the allowed values/),
+    ]);
     const negative = api.component('Transaction', { ...refund, amount: '-5' });
     expect(negative).toContainEqual(expect.stringMatching(/^Transaction\/amount must match/));
     expect(negative.filter((e) => !e.startsWith('Transaction/amount '))).toEqual([]);

@@ -1,11 +1,12 @@
 /**
  * Options of who may call the sandbox and how it proves itself: names it answers, credentials,
- * request checks, the keys that sign, the control plane's token, where webhooks may go.
+ * request checks, the keys that sign, the control plane's token, where webhooks may go and how long
+ * a receiver has to answer.
  */
 import { parseDuration } from '../domain/duration.js';
 import { MAX_ADVANCE_MS } from '../domain/time-travel.js';
 import { bool, ConfigError, hosts, oneOf, strOpt, uuid, type AllowedHosts } from './parsers.js';
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET, spec, type Verify } from './spec.js';
+import { ATTEMPT_TIMEOUT_MS, DEFAULT_API_KEY, DEFAULT_API_SECRET, spec, type Verify } from './spec.js';
 
 export const ACCESS_OPTIONS = [
   spec({
@@ -100,5 +101,18 @@ export const ACCESS_OPTIONS = [
     default: false,
     parse: bool,
     doc: 'Deliver webhooks to link-local addresses too (169.254.0.0/16, fe80::/10, where cloud metadata services answer), refused otherwise (docs/reliability.md: Open to a network)',
+  }),
+  spec({
+    key: 'webhookTimeoutMs',
+    flag: '--webhook-timeout <duration>',
+    env: 'CARD_SANDBOX_WEBHOOK_TIMEOUT',
+    default: ATTEMPT_TIMEOUT_MS,
+    defaultText: '10s',
+    doc: 'How long a receiver has to answer a webhook attempt in full, in real time, before the attempt fails (`30s`, `2m`)',
+    parse: (raw) => {
+      const ms = parseDuration(raw);
+      if (ms === undefined || ms < 1000 || ms > 3_600_000) throw new ConfigError(`must be a duration of at least 1s and at most 1h, got "${raw}"`);
+      return ms;
+    },
   }),
 ] as const;

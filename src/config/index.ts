@@ -8,7 +8,7 @@ import { OPTIONS, type Config } from './options.js';
 
 export { ConfigError, type AllowedHosts } from './parsers.js';
 export { OPTIONS, type Config } from './options.js';
-export { DEFAULT_API_KEY, DEFAULT_API_SECRET, type Env, type Verify } from './spec.js';
+export { ATTEMPT_TIMEOUT_MS, DEFAULT_API_KEY, DEFAULT_API_SECRET, type Env, type Verify } from './spec.js';
 
 /** The defaults, for tests and embedding. */
 export function defaultConfig(overrides: Partial<Config> = {}): Config {

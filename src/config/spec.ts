@@ -9,6 +9,8 @@ export type Env = 'sandbox' | 'production';
 
 export const DEFAULT_API_KEY = '11111111-1111-4111-8111-111111111111';
 export const DEFAULT_API_SECRET = 'sandbox-secret';
+/** How long a receiver has to answer a webhook attempt in full, unless --webhook-timeout says otherwise. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export interface OptionSpec<K extends string = string, T = unknown> {
   key: K;

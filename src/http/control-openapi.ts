@@ -7,7 +7,7 @@
  */
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import { PROGRAMME_ID } from '../domain/programme.js';
-import { FORBIDDEN } from './openapi.js';
+import { ANSWER_HEADERS, FORBIDDEN, withHeaders } from './openapi.js';
 import { problem } from './schemas.js';
 
 type OpenAPIRegistry = OpenAPIHono['openAPIRegistry'];
@@ -42,7 +42,7 @@ export function declareProgramme(registry: OpenAPIRegistry): void {
 /**
  * Declares on every control route what the pipeline may answer on its own: 403 (middleware/same-site.ts),
  * 500, 413 for a body over the limit on any method but GET (middleware/body.ts), and, where the
- * route acts on a programme, 404 for a programme id that names none. Call it once every route is
+ * route acts on a programme, 404 for a programme id that names none; and the `Request-Id` every answer carries. Call it once every route is
  * added and before the control plane is mounted, which copies the routes.
  */
 export function declareControlPipeline(registry: OpenAPIRegistry): void {
@@ -58,6 +58,6 @@ export function declareControlPipeline(registry: OpenAPIRegistry): void {
       const declared = responses[404] as { description?: string } | undefined;
       responses[404] = declared ? { ...declared, description: `${declared.description}; or: ${noProgramme}` } : problem(noProgramme);
     }
-    route.responses = responses;
+    route.responses = withHeaders(responses, ANSWER_HEADERS);
   }
 }

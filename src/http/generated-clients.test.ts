@@ -13,9 +13,10 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestSandbox } from '../testing/harness.js';
+import { REFERENCE_STRUCTURE } from '../testing/openapi-schemas.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const REFERENCE = JSON.parse(readFileSync(join(ROOT, 'src/testing/fixtures/reference-structure.json'), 'utf8')) as Record<string, unknown>;
+const REFERENCE = JSON.parse(readFileSync(REFERENCE_STRUCTURE, 'utf8')) as Record<string, unknown>;
 // Inside the project, so that the program finds openapi-fetch in node_modules.
 mkdirSync(join(ROOT, 'node_modules/.cache/card-sandbox'), { recursive: true });
 const DIR = mkdtempSync(join(ROOT, 'node_modules/.cache/card-sandbox/clients-'));

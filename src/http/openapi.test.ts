@@ -5,10 +5,12 @@
  * sends, with the body and headers of a real delivery.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { generateP384, keyFingerprintId } from '../signatures/keys.js';
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
+import { REFERENCE_STRUCTURE } from '../testing/openapi-schemas.js';
 import { payments, SECOND } from '../testing/payments.js';
 import { startTestReceiver } from '../testing/receiver.js';
 import { newSigningKey, registerSigningKey, sendSigned, type TestSigningKey } from '../testing/signer.js';
@@ -155,6 +157,25 @@ describe('/openapi.json: security, statuses and formats', () => {
   });
 });
 
+describe("/openapi.json beside the service's document", () => {
+  it('renames nothing a client generated from that document names, and adds to its operations only the statuses docs/api.md lists', async () => {
+    const reference = JSON.parse(readFileSync(REFERENCE_STRUCTURE, 'utf8')) as Document;
+    const doc = await documentOf(createTestSandbox());
+    const added = new Set<string>();
+    for (const [path, item] of Object.entries(reference.paths))
+      for (const [method, op] of Object.entries(item)) {
+        const ours = doc.paths[path]?.[method];
+        expect(ours?.operationId, `${method} ${path}`).toBe(op.operationId);
+        const theirs = Object.keys(op.responses);
+        expect(Object.keys(ours!.responses), `${method} ${path}`).toEqual(expect.arrayContaining(theirs));
+        for (const status of Object.keys(ours!.responses)) if (!theirs.includes(status)) added.add(status);
+      }
+    expect([...added].sort()).toEqual(['403', '409', '413', '429', '502', '503', '504']);
+    for (const [key, item] of Object.entries(reference.webhooks)) expect(doc.webhooks[key]!.post!.operationId, key).toBe(item.post!.operationId);
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(Object.keys(reference.components.schemas)));
+  });
+});
+
 describe('/openapi.json: the webhooks', () => {
   const receiverOf = startTestReceiver();
   const agents = createAgents(2);
@@ -167,6 +188,9 @@ describe('/openapi.json: the webhooks', () => {
     const sb = createTestSandbox();
     const doc = await documentOf(sb);
     expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_TYPES, '{callbackUrl}']);
+    // The service's own entry has no operationId, and neither has this one: a generator names its types as it does from that document.
+    expect(doc.webhooks['{callbackUrl}']!.post).not.toHaveProperty('operationId');
+    expect(WEBHOOK_TYPES.map((type) => doc.webhooks[type]!.post!.operationId)).toEqual(WEBHOOK_TYPES.map((type) => `on${PASCAL_ENTITY(type)}Updated`));
     const any = doc.webhooks['{callbackUrl}']!.post!.requestBody!.content['application/json']!.schema.$ref!;
     expect(doc.components.schemas[any.split('/').at(-1)!]!.anyOf).toEqual(
       WEBHOOK_TYPES.map((type) => ({ $ref: `#/components/schemas/${PASCAL_ENTITY(type)}Update` })),

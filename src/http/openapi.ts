@@ -13,7 +13,7 @@ import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { MUTATIONS } from '../domain/idempotency.js';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
-import { ATTEMPT_TIMEOUT_MS } from '../webhooks/send.js';
+import { ATTEMPT_TIMEOUT_MS } from '../config/index.js';
 import { CustomerInfo } from '../wire/customer.js';
 import * as scalars from '../wire/scalars.js';
 import { EmptyResponse, WebhookEvent, WebhookEventBase, WebhookEvents, WebhookResponse } from '../wire/webhook.js';
@@ -66,15 +66,47 @@ function verifiedHeaders(route: RouteConfig): Header[] {
 /** What any operation may answer whatever it is: a Host the sandbox does not serve, or a browser's cross-site write (middleware/same-site.ts). */
 export const FORBIDDEN = problem('Forbidden: a Host the sandbox does not answer to, or a cross-site request from a browser');
 
+type Responses = NonNullable<RouteConfig['responses']>;
+type HeaderSchema = { type: 'string' | 'integer'; format?: string };
+/** A response header: `required` when every answer of its status carries it. */
+export const responseHeader = (description: string, schema: HeaderSchema = { type: 'string' }, required = false) => ({
+  description,
+  schema,
+  ...(required && { required }),
+});
+
+/** The headers every answer carries, whoever makes it (middleware/context.ts). */
+export const ANSWER_HEADERS = {
+  'Request-Id': responseHeader('The id of this request, as the request journal and the logs name it', { type: 'string', format: 'uuid' }, true),
+};
+
+/** Adds `headers` to each answer of `responses`, beside those it declares: new objects, as answers may be shared. */
+export function withHeaders(responses: Responses, headers: Record<string, unknown>, statuses?: (status: string) => boolean): Responses {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      statuses && !statuses(status) ? response : { ...response, headers: { ...headers, ...((response as { headers?: object }).headers ?? {}) } },
+    ]),
+  ) as Responses;
+}
+
 /** What the API fault lab answers in an operation's place, when a rule or a Sandbox-Fault header says so (docs/api-faults.md). */
 const FAULTS = {
-  429: problem('Too many requests: only from the API fault lab'),
+  429: {
+    ...problem('Too many requests: only from the API fault lab'),
+    headers: { 'Retry-After': responseHeader('When to try again, in seconds: 1 unless the rule says otherwise', { type: 'integer' }, true) },
+  },
   502: problem('Bad gateway: only from the API fault lab'),
-  503: problem('Service unavailable: only from the API fault lab'),
+  503: {
+    ...problem('Service unavailable: only from the API fault lab'),
+    headers: { 'Retry-After': responseHeader('When to try again, in seconds, when the rule says', { type: 'integer' }) },
+  },
   504: problem('Gateway timeout: only from the API fault lab'),
 } as const;
 
-/**
+const WARNING = { 'Sandbox-Warning': responseHeader('With --verify warn, one per check the request failed and was let through: `<code>: <detail>`') };
+const REPLAYED = { 'Idempotent-Replayed': responseHeader('`true` on the stored answer to a retry with the same Idempotency-Key') };
+
 /**
  * Declares on a group of /v1's routes (api-groups.ts) what the pipeline adds to each: 403 on any
  * (middleware/same-site.ts); a body over the limit is 413 on any operation but a GET
@@ -91,11 +123,14 @@ export function declarePipeline(registry: OpenAPIRegistry, { faulted, verified }
     responses[403] ??= FORBIDDEN;
     if (route.method !== 'get') responses[413] ??= problem('Body too large');
     if (faulted) for (const [status, response] of Object.entries(FAULTS)) responses[status] ??= response;
+    const mutation = MUTATIONS.has(route.method.toUpperCase());
     if (verified) {
       route.parameters = [...verifiedHeaders(route).map(ref), ...(route.parameters ?? [])] as RouteConfig['parameters'];
-      if (MUTATIONS.has(route.method.toUpperCase())) responses[409] ??= problem('Idempotency conflict');
+      if (mutation) responses[409] ??= problem('Idempotency conflict');
     }
-    route.responses = responses;
+    // Past verification, an answer may carry its warnings (warn) and, to a write, the mark of a replay.
+    const operation = verified ? { ...WARNING, ...(mutation ? REPLAYED : {}) } : {};
+    route.responses = withHeaders(withHeaders(responses, ANSWER_HEADERS), operation, (status) => status !== '403' && status !== '413');
   }
 }
 
@@ -132,11 +167,11 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
     '2XX': { description: `Delivered: any 2xx received in full within ${ATTEMPT_TIMEOUT_MS / 1000} s` },
     default: { description: 'Not delivered: the attempt is retried' },
   };
-  const delivery = (path: string, operationId: string, summary: string, schema: z.ZodType) =>
+  const delivery = (path: string, operationId: string | undefined, summary: string, schema: z.ZodType) =>
     registry.registerWebhook({
       method: 'post',
       path,
-      operationId,
+      ...(operationId && { operationId }),
       summary,
       security: [],
       parameters,
@@ -144,7 +179,8 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
       responses,
     });
   for (const type of WEBHOOK_TYPES) delivery(type, `on${PASCAL(type)}`, `A ${type} event, sent to each webhook subscribed to it`, WebhookEvents[type]);
-  delivery('{callbackUrl}', 'onWebhookEvent', 'Any event, sent to each webhook subscribed to its type', WebhookEvent);
+  // The service's own entry, as its document has it: no operationId, which would rename the types a generator makes of it.
+  delivery('{callbackUrl}', undefined, 'Any event, sent to each webhook subscribed to its type', WebhookEvent);
 }
 
 /**
@@ -166,6 +202,6 @@ export function registerNamedSchemas(registry: OpenAPIRegistry): void {
  */
 export const METHOD_NOT_ALLOWED = {
   description: 'The path has no operation for the method: `Allow` lists those it has',
-  headers: { Allow: { description: 'The methods the path has, with HEAD for a GET', schema: { type: 'string' as const } } },
+  headers: { ...ANSWER_HEADERS, Allow: { description: 'The methods the path has, with HEAD for a GET', schema: { type: 'string' as const } } },
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 };

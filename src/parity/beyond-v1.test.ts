@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { JOURNEY as POSTMAN_JOURNEY } from '../postman/journey.js';
+import { REFERENCE_STRUCTURE } from '../testing/openapi-schemas.js';
 import { JOURNEY } from './journey.js';
 import type { Step, StepContext } from './step.js';
 
@@ -20,7 +21,7 @@ interface Operation {
   operationId: string;
   requestBody?: { content: Record<string, { schema: Schema }> };
 }
-const reference = JSON.parse(readFileSync(new URL('../testing/fixtures/reference-structure.json', import.meta.url), 'utf8')) as {
+const reference = JSON.parse(readFileSync(REFERENCE_STRUCTURE, 'utf8')) as {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema> };
 };

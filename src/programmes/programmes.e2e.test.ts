@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpProgramme, journey, type HttpProgramme, type Journey } from '../testing/http-world.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
-import { assertBuilt, runCli, startSandbox, type RunningCli } from '../testing/spawn.js';
+import { runCommand } from '../testing/cli.js';
+import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-programmes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,6 +110,42 @@ describe('eight programmes at once', () => {
     // The default programme saw none of it.
     expect(await fetch(`${sandbox.url}/_sandbox/events`).then((r) => r.json())).toEqual([]);
   });
+
+  // The client commands run in this process, through the CLI's own entry, against the same sandbox.
+  it('creates, lists and deletes programmes, and client commands act on the one --programme names', async () => {
+    const created = await runCommand(['programmes', 'create', '--name', 'ci-worker', '--clock', '2026-01-01T00:00:00Z', '--json', '--url', sandbox.url]);
+    expect(created.code).toBe(0);
+    const programme = JSON.parse(created.stdout) as Made & { name: string };
+    expect(programme).toMatchObject({
+      name: 'ci-worker',
+      apiKey: expect.any(String),
+      apiSecret: expect.any(String),
+      clock: { now: '2026-01-01T00:00:00.000Z', frozen: true },
+    });
+
+    const human = await runCommand(['programmes', 'create', '--url', sandbox.url]);
+    expect(human.stdout).toMatch(/✓ programme [0-9a-f-]{36} created/);
+    expect(human.stdout).toMatch(/API secret +\S+ \(shown once\)/);
+
+    const advanced = await runCommand(['clock', 'advance', '1h', '--json', '--url', sandbox.url], { CARD_SANDBOX_PROGRAMME: programme.id });
+    expect(JSON.parse(advanced.stdout)).toEqual({ now: '2026-01-01T01:00:00.000Z', ran: 0 });
+    const clock = await runCommand(['clock', '--json', '--url', sandbox.url, '--programme', programme.id]);
+    expect(JSON.parse(clock.stdout)).toEqual({ now: '2026-01-01T01:00:00.000Z', frozen: true });
+
+    const listed = await runCommand(['programmes', 'list', '--url', sandbox.url]);
+    expect(listed.stdout).toMatch(/^ID +NAME +CLOCK/);
+    expect(listed.stdout).toContain('ci-worker');
+    expect(listed.stdout).toContain('2026-01-01T01:00:00.000Z (frozen)');
+
+    const deleted = await runCommand(['programmes', 'delete', programme.id, '--url', sandbox.url]);
+    expect(deleted.stdout).toContain(`✓ programme ${programme.id} deleted`);
+    const gone = await runCommand(['clock', '--url', sandbox.url, '--programme', programme.id]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('Programme not found');
+    const defaultOne = await runCommand(['programmes', 'delete', 'default', '--url', sandbox.url]);
+    expect(defaultOne.code).toBe(1);
+    expect(defaultOne.stderr).toContain('Programme cannot be deleted');
+  });
 });
 
 describe('a file database', () => {
@@ -135,48 +172,5 @@ describe('a file database', () => {
     } finally {
       await sandbox.stop();
     }
-  });
-});
-
-describe('card-sandbox programmes', () => {
-  let sandbox: RunningCli;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(() => sandbox.stop());
-
-  it('creates, lists and deletes programmes, and client commands act on the one --programme names', async () => {
-    const created = await runCli(['programmes', 'create', '--name', 'ci-worker', '--clock', '2026-01-01T00:00:00Z', '--json', '--url', sandbox.url]);
-    expect(created.code).toBe(0);
-    const programme = JSON.parse(created.stdout) as Made & { name: string };
-    expect(programme).toMatchObject({
-      name: 'ci-worker',
-      apiKey: expect.any(String),
-      apiSecret: expect.any(String),
-      clock: { now: '2026-01-01T00:00:00.000Z', frozen: true },
-    });
-
-    const human = await runCli(['programmes', 'create', '--url', sandbox.url]);
-    expect(human.stdout).toMatch(/✓ programme [0-9a-f-]{36} created/);
-    expect(human.stdout).toMatch(/API secret +\S+ \(shown once\)/);
-
-    const advanced = await runCli(['clock', 'advance', '1h', '--json', '--url', sandbox.url], { CARD_SANDBOX_PROGRAMME: programme.id });
-    expect(JSON.parse(advanced.stdout)).toEqual({ now: '2026-01-01T01:00:00.000Z', ran: 0 });
-    const clock = await runCli(['clock', '--json', '--url', sandbox.url, '--programme', programme.id]);
-    expect(JSON.parse(clock.stdout)).toEqual({ now: '2026-01-01T01:00:00.000Z', frozen: true });
-
-    const listed = await runCli(['programmes', 'list', '--url', sandbox.url]);
-    expect(listed.stdout).toMatch(/^ID +NAME +CLOCK/);
-    expect(listed.stdout).toContain('ci-worker');
-    expect(listed.stdout).toContain('2026-01-01T01:00:00.000Z (frozen)');
-
-    const deleted = await runCli(['programmes', 'delete', programme.id, '--url', sandbox.url]);
-    expect(deleted.stdout).toContain(`✓ programme ${programme.id} deleted`);
-    const gone = await runCli(['clock', '--url', sandbox.url, '--programme', programme.id]);
-    expect(gone.code).toBe(1);
-    expect(gone.stderr).toContain('Programme not found');
-    const defaultOne = await runCli(['programmes', 'delete', 'default', '--url', sandbox.url]);
-    expect(defaultOne.code).toBe(1);
-    expect(defaultOne.stderr).toContain('Programme cannot be deleted');
   });
 });

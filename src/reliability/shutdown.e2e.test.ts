@@ -38,7 +38,8 @@ it('keeps answering while a receiver hangs, and on SIGTERM records the attempts 
   const db = join(dir, 'sandbox.db');
   const receiver = await startTestReceiver('hang');
   try {
-    const sandbox = await startSandbox(['--db', db, '--verify', 'off']);
+    // The hanging attempts are given an hour: none times out while the test sets up, however slowly.
+    const sandbox = await startSandbox(['--db', db, '--verify', 'off', '--webhook-timeout', '1h']);
     const call = await api(sandbox.url);
     expect((await call('PUT', '/v1/webhooks', { callbackUrl: `${receiver.url}/hook`, types: ['customer.updated'] })).status).toBe(200);
     for (let i = 0; i < EVENTS; i++) {

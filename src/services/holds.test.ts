@@ -49,6 +49,31 @@ describe('a hold left pending', () => {
     expect(sb.deps.services.jobs.pending(released.id)).toEqual([]);
   });
 
+  // docs/money-path.md: Amount updates — an incremental authorisation or a partial reversal does not move the expiry.
+  it('keeps its first expiry through amount updates, raised or lowered, and then gives back all it held', async () => {
+    const { id, createdAt } = await hold();
+    const made = Date.parse(createdAt);
+    const update = (amount: string) => sb.json('PATCH', `/_sandbox/simulator/authorisations/${id}/amount`, { token: false, body: { amount } });
+    await to(made + 6 * DAY);
+    expect((await update('20')).body).toMatchObject({ status: 'pending', amount: '20' });
+    await to(made + 7 * DAY - SECOND);
+    expect((await update('15')).body).toMatchObject({ status: 'pending', amount: '15' });
+    await to(made + 7 * DAY - 1);
+    expect(await statusOf(id)).toBe('pending');
+    await to(made + 7 * DAY + SECOND);
+    expect(await p.authorisation(id)).toMatchObject({ status: 'released', amount: '15', updatedAt: iso(made + 7 * DAY) });
+    expect(p.eventsOf(id).map((e) => [e.body.status, e.body.amount])).toEqual([
+      ['pending', '9'],
+      ['pending', '20'],
+      ['pending', '15'],
+      ['releasing', '15'],
+      ['released', '15'],
+    ]);
+    const balance = await sb.json('GET', `/_sandbox/simulator/accounts/${card.accountId}/balance`, { token: false });
+    expect(balance.body).toMatchObject({ held: '0' });
+    expect(balance.body.available).toBe(balance.body.balance);
+  });
+
   it('waits as long as --hold-expiry says', async () => {
     sb = createTestSandbox({ holdExpiryMs: 36 * 3_600_000 });
     p = payments(sb);

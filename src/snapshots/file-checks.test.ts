@@ -145,8 +145,13 @@ describe('a snapshot file crafted with a digest that matches', () => {
     expect(await programmeState(sb)).toEqual(before);
   });
 
-  it('rows that clash in the database (two customers of one id): 400, and nothing changes', async () => {
+  it('rows that clash in the database (two customers of one id): 400, and nothing changes, in this programme or another', async () => {
     const sb = await sandbox();
+    const other = (await control(sb, 'POST', '/programmes', {})).body.id as string;
+    await sb.json('POST', '/_sandbox/seed', { body: { customers: [{ externalId: 'elsewhere' }] }, token: false, headers: { 'Sandbox-Programme': other } });
+    // Its clock runs in real time: all the rest must stay still.
+    const still = async () => ({ ...(await programmeState(sb, other)), clock: undefined });
+    const otherBefore = await still();
     const before = await programmeState(sb);
     const refused = await control(
       sb,
@@ -160,6 +165,14 @@ describe('a snapshot file crafted with a digest that matches', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatch(/rows do not fit together .* nothing was restored/);
     expect(await programmeState(sb)).toEqual(before);
+    // The write was one transaction: the other programme's rows and journal are as they were, and it goes on.
+    expect(await still()).toEqual(otherBefore);
+    const seeded = await sb.json('POST', '/_sandbox/seed', {
+      body: { customers: [{ externalId: 'after' }] },
+      token: false,
+      headers: { 'Sandbox-Programme': other },
+    });
+    expect(seeded.status).toBe(201);
   });
 
   it('a restore that fails once the memory is being put back leaves it as it was: clock, journal, API and delivery faults', async () => {

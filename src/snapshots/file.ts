@@ -147,21 +147,33 @@ type Parsed = z.output<typeof File>;
 export type SnapshotRead = Omit<Parsed, 'state'> & { state: Omit<Parsed['state'], 'world'> & { rows: TableRows } };
 export type RestoredState = SnapshotRead['state'];
 
-/**
- * Whether the file's state is what its digest says: the digest of the state's JSON text. A file as
- * the sandbox writes it holds that text as it is, after `,"state":` (no string of the header can
- * hold those characters unescaped), so it is hashed where it lies; a file written out again by
- * other hands (indented, its keys moved) is hashed as its state written anew.
- */
-function digestMatches(text: string, file: Record<string, unknown>): boolean {
-  const at = text.indexOf(',"state":');
-  if (at >= 0 && text.endsWith('}') && sha256(text.slice(at + 9, -1)) === file.sha256) return true;
-  return sha256(JSON.stringify(file.state)) === file.sha256;
-}
-
 /** Gives the event loop a turn: a large file is read in slices, so that other programmes' requests are answered meanwhile. */
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 const SLICE = 2000;
+
+const STATE_KEY = Buffer.from(',"state":');
+const CLOSE = '}'.charCodeAt(0);
+const DIGEST_SLICE = 1 << 20;
+
+/**
+ * Whether the file's state is what its digest says: the digest of the state's JSON text. A file as
+ * the sandbox writes it holds that text as it is, after `,"state":` (no string of the header can
+ * hold those characters unescaped), so its bytes are hashed where they lie, a slice at a time
+ * (hashing the text instead would encode it again, in one go); a file written out again by other
+ * hands (indented, its keys moved) is hashed as its state written anew.
+ */
+async function digestMatches(bytes: Buffer, file: Record<string, unknown>): Promise<boolean> {
+  const at = bytes.indexOf(STATE_KEY);
+  if (at >= 0 && bytes.at(-1) === CLOSE) {
+    const hash = createHash('sha256');
+    for (let from = at + STATE_KEY.length; from < bytes.length - 1; from += DIGEST_SLICE) {
+      hash.update(bytes.subarray(from, Math.min(from + DIGEST_SLICE, bytes.length - 1)));
+      await pause();
+    }
+    if (hash.digest('hex') === file.sha256) return true;
+  }
+  return sha256(JSON.stringify(file.state)) === file.sha256;
+}
 
 /** The world's records as cells, every value checked; the first ten problems otherwise. */
 async function worldRows(world: World): Promise<{ rows: TableRows } | { problems: RecordProblem[] }> {
@@ -188,7 +200,10 @@ async function worldRows(world: World): Promise<{ rows: TableRows } | { problems
  * checked either way. A file that is not one, is cut short, corrupt or malformed is an
  * `invalid_snapshot`; one of a version this sandbox cannot read, `snapshot_version_unsupported`.
  */
-export async function readSnapshot(text: string, verify: boolean): Promise<SnapshotRead> {
+export async function readSnapshot(input: string | Uint8Array, verify: boolean): Promise<SnapshotRead> {
+  // Bytes as received are hashed as they are; their text is what is parsed.
+  const bytes = () => (typeof input === 'string' ? Buffer.from(input) : Buffer.from(input.buffer, input.byteOffset, input.byteLength));
+  const text = typeof input === 'string' ? input : bytes().toString('utf8');
   if (text === '') fail('invalid_snapshot', 'the body is empty: send a snapshot file, as GET /_sandbox/snapshots/{id}/file gives it');
   let json: unknown;
   try {
@@ -209,7 +224,7 @@ export async function readSnapshot(text: string, verify: boolean): Promise<Snaps
   }
   if (typeof file.state !== 'object' || file.state === null)
     fail('invalid_snapshot', 'the file has a snapshot header but no "state": it holds no programme (was it cut short, or written by hand?)');
-  if (verify && (typeof file.sha256 !== 'string' || !digestMatches(text, file))) {
+  if (verify && (typeof file.sha256 !== 'string' || !(await digestMatches(bytes(), file)))) {
     fail('invalid_snapshot', 'the file is corrupt: its state does not match its sha256 (was it changed, or cut short and mended?)');
   }
   let current: Record<string, unknown>;

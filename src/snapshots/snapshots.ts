@@ -265,7 +265,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
 
     /** Puts the programme back as a snapshot file holds it: checked whole first, so that a bad file changes nothing. */
     async restoreFile(programme: Programme, bytes: Uint8Array): Promise<SnapshotSummary> {
-      const read = await readSnapshot(Buffer.from(bytes).toString('utf8'), true);
+      const read = await readSnapshot(bytes, true);
       await restore(programme, read.state);
       return summaryOf(read, read.state, bytes.length);
     },

@@ -12,6 +12,7 @@ describe('resolveConfig', () => {
       env: 'sandbox',
       verify: 'warn',
       tokenTtlMs: 3_600_000,
+      webhookTimeoutMs: 10_000,
       clock: undefined,
       apiKey: undefined,
       jsonLogs: false,
@@ -34,6 +35,12 @@ describe('resolveConfig', () => {
       { CARD_SANDBOX_PHYSICAL_CARDS: 'yes', CARD_SANDBOX_JSON_LOGS: 'false', CARD_SANDBOX_CLOCK: '2026-01-01T00:00:00Z' },
     );
     expect(config).toMatchObject({ tokenTtlMs: 1_800_000, physicalCards: true, jsonLogs: false, clock: '2026-01-01T00:00:00Z', apiSecret: 's' });
+  });
+
+  it('reads --webhook-timeout as a duration from 1 s to 1 h', () => {
+    expect(resolveConfig({ webhookTimeoutMs: '30s' }, {}).webhookTimeoutMs).toBe(30_000);
+    expect(resolveConfig({}, { CARD_SANDBOX_WEBHOOK_TIMEOUT: 'PT1H' }).webhookTimeoutMs).toBe(3_600_000);
+    expect(resolveConfig({ webhookTimeoutMs: '1s' }, {}).webhookTimeoutMs).toBe(1000);
   });
 
   it('reads --webhook-faults into the faults it stands for', () => {
@@ -77,6 +84,9 @@ describe('resolveConfig', () => {
     [{}, { CARD_SANDBOX_ENV: 'live' }, 'CARD_SANDBOX_ENV must be one of sandbox, production, got "live"'],
     [{ tokenTtlMs: '10 minutes' }, {}, '--token-ttl must be a duration'],
     [{ tokenTtlMs: '500ms' }, {}, 'at least 1s'],
+    [{ webhookTimeoutMs: '999ms' }, {}, '--webhook-timeout must be a duration of at least 1s and at most 1h, got "999ms"'],
+    [{}, { CARD_SANDBOX_WEBHOOK_TIMEOUT: '61m' }, 'CARD_SANDBOX_WEBHOOK_TIMEOUT must be a duration of at least 1s and at most 1h, got "61m"'],
+    [{ webhookTimeoutMs: 'soon' }, {}, '--webhook-timeout must be a duration'],
     [{ clock: 'yesterday' }, {}, '--clock must be an ISO 8601 date or date-time'],
     [{ clock: '2026-02-30' }, {}, '--clock must be'],
     [{ apiKey: 'my-key', apiSecret: 's' }, {}, '--api-key must be a UUID, got "my-key"'],

@@ -1,11 +1,15 @@
 /**
- * Running CLI client commands in-process against a test sandbox: a client whose fetch is the
- * app itself, and an Io that keeps what was printed (without colour). Not shipped.
+ * Running CLI commands in-process: client commands against a test sandbox, through a client whose
+ * fetch is the app itself; or whole command lines through the CLI's own entry (cli/main.ts), against
+ * a sandbox a test started, for tests about what a command does rather than about its process. An
+ * Io keeps what was printed (without colour). Not shipped.
  */
 import { Writable } from 'node:stream';
 import { createClient, type CommandContext } from '../cli/client.js';
 import { createIo } from '../cli/io.js';
+import { run } from '../cli/main.js';
 import type { TestSandbox } from './harness.js';
+import type { Run } from './spawn.js';
 
 function sink() {
   const chunks: string[] = [];
@@ -42,4 +46,16 @@ export function cliContext(
     stdout: out.text,
     stderr: err.text,
   };
+}
+
+/**
+ * `card-sandbox <args>` run to its end in this process: its exit code and what it printed. Like
+ * spawnCli, only what the test passes in `env` configures it (no CARD_SANDBOX_* of the test's own).
+ */
+export async function runCommand(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const out = sink();
+  const err = sink();
+  const vars = { NO_COLOR: '1', ...env };
+  const code = await run(['node', 'card-sandbox', ...args], createIo(out.stream, err.stream, vars), vars);
+  return { code, stdout: out.text(), stderr: err.text() };
 }

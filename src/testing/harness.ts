@@ -1,7 +1,7 @@
 /**
  * A sandbox for one test: in-memory store, a frozen manual clock, seeded ids and a memory log,
  * served in-process through `app.request()`. Every answer is checked against what its route
- * declares, its status and its shape (testing/wire.ts). Not shipped.
+ * declares, its status, its headers and its shape (testing/wire.ts). Not shipped.
  */
 import { createApp } from '../app.js';
 import { createClock } from '../kernel/clock.js';
@@ -14,7 +14,7 @@ import { eq } from 'drizzle-orm';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { programmes } from '../store/schema.js';
 import { openStore } from '../store/store.js';
-import { answerMismatch, declaredAnswers, statusMismatch } from './wire.js';
+import { answerMismatch, declaredAnswers, headerMismatch, statusMismatch } from './wire.js';
 
 export const T0 = Date.parse('2026-03-01T09:00:00.000Z');
 
@@ -60,11 +60,12 @@ export function createTestSandbox(config: Partial<Config> = {}, core: Partial<Co
     }
     const res = await app.request(`http://127.0.0.1:4242${path}`, { method, headers, body });
     const type = res.headers.get('Content-Type') ?? '';
-    const undeclared = statusMismatch(declared, method, new URL(path, 'http://h').pathname, res.status);
+    const pathname = new URL(path, 'http://h').pathname;
+    const undeclared = statusMismatch(declared, method, pathname, res.status) ?? headerMismatch(declared, method, pathname, res.status, res.headers);
     if (undeclared) throw new Error(undeclared);
     // A stream (Server-Sent Events) has no end to wait for: only JSON answers are checked.
     if (/json/.test(type)) {
-      const mismatch = answerMismatch(declared, method, new URL(path, 'http://h').pathname, res.status, type, await res.clone().text());
+      const mismatch = answerMismatch(declared, method, pathname, res.status, type, await res.clone().text());
       if (mismatch) throw new Error(mismatch);
     }
     return res;

@@ -1,7 +1,7 @@
 /**
  * Wire-shape checks for tests, against the one definition of each shape (wire/, domain/): a body
  * parses with its schema and the schema keeps all of it — every required field, nothing outside
- * the schema, never `null`. The harness runs `answerMismatch` on every response it hands a test.
+ * the schema, never `null`. The harness runs `statusMismatch`, `headerMismatch` and `answerMismatch` on every response it hands a test.
  * Not shipped.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -28,11 +28,16 @@ export function expectShape(body: unknown, schema: z.ZodType, extra: readonly st
   expect(wireMismatch(schema, rest)).toBeUndefined();
 }
 
+interface DeclaredHeader {
+  required?: boolean;
+  schema?: { type?: string; format?: string };
+}
+
 interface Declared {
   method: string;
   path: RegExp;
   params: number;
-  responses: Record<string, { content?: Record<string, { schema?: z.ZodType }> }>;
+  responses: Record<string, { content?: Record<string, { schema?: z.ZodType }>; headers?: Record<string, DeclaredHeader> }>;
 }
 
 /** Every operation's declared answers, from the routes that /openapi.json is generated from. */
@@ -71,6 +76,35 @@ export function statusMismatch(declared: readonly Declared[], method: string, pa
   const codes = Object.keys(route.responses);
   if (codes.includes(String(status)) || codes.includes(`${String(status)[0]}XX`) || codes.includes('default')) return undefined;
   return `${method} ${path} answered ${status}, which its operation does not declare (it declares ${codes.join(', ')})`;
+}
+
+/** What frames a message rather than says something of the answer: never declared, as OpenAPI ignores `Content-Type` among an answer's headers. */
+const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+/** What a header's value must look like, for the schemas the documents give headers. */
+const valueMismatch = ({ schema }: DeclaredHeader, value: string): boolean =>
+  (schema?.type === 'integer' && !/^\d+$/.test(value)) ||
+  (schema?.format === 'uuid' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value));
+
+/**
+ * Why an answer's headers are not those its operation declares for its status: one it sends that
+ * is not declared, one declared `required` that it does not send, or a value that is not the
+ * header's schema; undefined when they are, or when no operation has this method and path.
+ */
+export function headerMismatch(declared: readonly Declared[], method: string, path: string, status: number, headers: Headers): string | undefined {
+  const route = routeOf(declared, method === 'HEAD' ? 'GET' : method, path);
+  if (!route) return undefined;
+  const { responses } = route;
+  const named = Object.entries(responses[String(status)]?.headers ?? responses[`${String(status)[0]}XX`]?.headers ?? responses.default?.headers ?? {});
+  const byName = new Map(named.map(([name, header]) => [name.toLowerCase(), header]));
+  const problems = [
+    ...[...headers.keys()].filter((name) => !FRAMING.has(name) && !byName.has(name)).map((name) => `sends ${name}, which it does not declare`),
+    ...named.filter(([name, header]) => header.required && !headers.has(name)).map(([name]) => `does not send ${name}, which it declares required`),
+    ...[...byName]
+      .filter(([name, header]) => headers.has(name) && valueMismatch(header, headers.get(name)!))
+      .map(([name]) => `sends ${name}: ${headers.get(name)}, not its schema`),
+  ];
+  return problems.length ? `${method} ${path} answered ${status}, and ${problems.join('; ')}` : undefined;
 }
 
 /**

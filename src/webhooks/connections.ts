@@ -3,7 +3,10 @@
  * what an attempt needs of its callback URL, and the connection opened before any request is made.
  * A plain-HTTP attempt with no idle connection to reuse connects first and makes its request only
  * once connected, over that socket (the agent's documented `createConnection`, overridden): a
- * receiver that refuses the connection costs a socket and nothing of node:http's request.
+ * receiver that refuses the connection costs a socket and nothing of node:http's request. Attempts
+ * that start while a connection to the same receiver is being opened wait for that one rather than
+ * open their own: refused, they fail with its error, having cost no socket at all (time travel sends
+ * a batch of attempts together, often to one receiver); connected, each opens its own.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
@@ -12,9 +15,14 @@ import net from 'node:net';
 import { urlToHttpOptions } from 'node:url';
 import { isLinkLocal } from '../domain/addresses.js';
 
+/** The attempts waiting on a connection being opened: each told its error, or nothing once it is open or given up. */
+type Waiting = Set<(error?: Error) => void>;
+
 export interface Agents {
   http: http.Agent;
   https: https.Agent;
+  /** The connections being opened first now, by receiver (`connectFirst`). */
+  opening: Map<string, Waiting>;
   destroy(): void;
 }
 
@@ -36,7 +44,7 @@ class HttpAgent extends http.Agent {
 export function createAgents(maxSockets: number): Agents {
   const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
   const agents = { http: new HttpAgent(options), https: new https.Agent(options) };
-  return { ...agents, destroy: () => (agents.http.destroy(), agents.https.destroy()) };
+  return { ...agents, opening: new Map(), destroy: () => (agents.http.destroy(), agents.https.destroy()) };
 }
 
 /** What an attempt needs of its callback URL: the parts it signs, and the request options node:http would derive from it. */
@@ -90,17 +98,58 @@ export const guardedLookup: NonNullable<http.RequestOptions['lookup']> = (hostna
   });
 };
 
+/** A connection opened first, and the request options that make the request over it. */
+export interface Opened {
+  socket: net.Socket;
+  options: Record<string, unknown>;
+}
+
 /**
- * For a plain-HTTP target the agent has no idle connection to, a connection opened now, and the
- * request options that make the request over it once it is open; undefined otherwise (the agent
- * connects, or reuses one). Should the agent reuse another connection after all, the request's
- * `socket` is not this one, which the caller then closes.
+ * For a plain-HTTP target the agent has no idle connection to, opens a connection now and calls
+ * `connected` once it is open, or `failed` with node:net's error if it cannot be. Should another
+ * attempt be opening one to the same receiver already, it waits for that one instead: that one's
+ * error is this attempt's too; once that one is open (or given up), this attempt opens its own.
+ * Returns undefined when there is nothing to open (https, or an idle connection the agent reuses),
+ * else what gives up: it closes the connection being opened, or stops waiting. Should the agent
+ * reuse another connection after all, the request's `socket` is not the opened one, which the caller
+ * then closes.
  */
-export function openFirst(target: Target, agents: Agents, allowLinkLocal: boolean): { socket: net.Socket; options: Record<string, unknown> } | undefined {
+export function connectFirst(
+  target: Target,
+  agents: Agents,
+  allowLinkLocal: boolean,
+  connected: (opened: Opened) => void,
+  failed: (error: Error) => void,
+): (() => void) | undefined {
   if (target.secure) return undefined;
   const host = target.options.hostname ?? 'localhost';
   const port = Number(target.options.port) || 80;
   if (agents.http.freeSockets[agents.http.getName({ host, port })]?.length) return undefined;
-  const socket = net.connect({ host, port, keepAlive: true, ...(!allowLinkLocal && { lookup: guardedLookup }) });
-  return { socket, options: { [OPENED]: socket } };
+  const key = `${allowLinkLocal} ${host} ${port}`;
+  let giveUp: () => void;
+  const open = (waiting?: Waiting) => {
+    const socket = net.connect({ host, port, keepAlive: true, ...(!allowLinkLocal && { lookup: guardedLookup }) });
+    const done = (error?: Error) => {
+      socket.off('error', refused).off('connect', ready);
+      if (waiting === undefined) return;
+      agents.opening.delete(key);
+      for (const wake of waiting) wake(error);
+    };
+    const refused = (error: Error) => (done(error), failed(error));
+    const ready = () => (done(), connected({ socket, options: { [OPENED]: socket } }));
+    socket.once('error', refused).once('connect', ready);
+    giveUp = () => (done(), socket.destroy());
+  };
+  const other = agents.opening.get(key);
+  if (other === undefined) {
+    const waiting: Waiting = new Set();
+    agents.opening.set(key, waiting);
+    open(waiting);
+  } else {
+    // Told once the other is open or refused: each waiting attempt then opens its own at once, or fails.
+    const wake = (error?: Error) => (error ? failed(error) : open());
+    other.add(wake);
+    giveUp = () => other.delete(wake);
+  }
+  return () => giveUp();
 }

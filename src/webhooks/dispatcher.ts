@@ -1,9 +1,8 @@
 /**
  * The dispatcher: the scheduler's source of webhook attempts. Deliveries are rows (status
  * `pending`, `nextAttemptAt`); it sends those that are due, each attempt in a slot of the pool
- * every programme shares fairly (send-pool.ts), and records each attempt and the delivery's next
- * state in one transaction. In real time `pump`
- * starts due attempts without waiting for them; time travel calls `runDue`, which waits. Before
+ * every programme shares fairly (send-pool.ts), and records each attempt and the delivery's next state
+ * in one transaction. In real time `pump` starts due attempts without waiting for them; time travel calls `runDue`, which waits. Before
  * each attempt the delivery lab may decide otherwise (docs/webhooks.md: Webhooks → The delivery lab): hold
  * it back, answer in the receiver's place, or send it twice — a pure decision (domain/webhook-faults.ts) taken
  * only when faults are in force or the delivery was held, so the loop stays this one loop.
@@ -19,7 +18,7 @@ import { createDeliveryRows, type DeliveryCore } from './delivery-rows.js';
 import { isSuccess, type AttemptListener, type Due, type Outcome } from './attempt-shapes.js';
 import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-attempts.js';
 import type { Forgery } from '../domain/webhook-faults.js';
-import { ATTEMPT_TIMEOUT_MS, CUT_SHORT, noResponse, sendAttempt, type AttemptOutcome, type WebhookSigner } from './send.js';
+import { CUT_SHORT, noResponse, sendAttempt, type AttemptOutcome, type WebhookSigner } from './send.js';
 import type { SendPool } from './send-pool.js';
 import { tracedAttempt } from './attempt-span.js';
 
@@ -41,7 +40,7 @@ export interface DispatcherOptions {
 
 type Sending = Exclude<Plan, { action: 'hold' }>;
 
-export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'allowLinkLocalCallbacks'> }, options: DispatcherOptions) {
+export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'allowLinkLocalCallbacks' | 'webhookTimeoutMs'> }, options: DispatcherOptions) {
   const { clock, random, programme } = core;
   const { pool, lab } = options;
   const rows = createDeliveryRows(core, lab, options.onAttempt);
@@ -113,6 +112,7 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
       fresh,
       forged: forgery,
       allowLinkLocal: core.config.allowLinkLocalCallbacks,
+      timeoutMs: core.config.webhookTimeoutMs,
       traceparent,
     })
       .catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
@@ -131,7 +131,7 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
       const answered: Outcome =
         decided.fault === 'injected-status'
           ? { statusCode: decided.statusCode, durationMs: 0, fault: decided.fault }
-          : { error: noResponse(ATTEMPT_TIMEOUT_MS), durationMs: ATTEMPT_TIMEOUT_MS, fault: decided.fault };
+          : { error: noResponse(core.config.webhookTimeoutMs), durationMs: core.config.webhookTimeoutMs, fault: decided.fault };
       return [await tracedAttempt(core, due, attempt, at, async () => answered)];
     }
     const marks = { ...(decided.fault && { fault: decided.fault }), ...(decided.forgery && { forgery: decided.forgery }) };

@@ -143,6 +143,26 @@ describe('webhook faults', () => {
     expect((await control('GET', '/webhooks/faults')).body.faults.fail).toEqual({ status: 503, times: 3, remaining: 0 });
   });
 
+  it('--webhook-timeout sets how long a receiver has: one that hangs fails when it passes, and an injected timeout says it', async () => {
+    sandbox = createTestSandbox({ webhookTimeoutMs: 1000 }, { random: steadyRandom(7, 0.5) });
+    const hanging = await startTestReceiver('hang');
+    try {
+      services().webhooks.put({ callbackUrl: `${hanging.url}/hook`, types: ['card.updated'] });
+      const hung = emit(CARD, 'active');
+      await advanceTo(T0);
+      const [first] = await history(hung);
+      expect(first).toMatchObject({ attempt: 1, error: 'no response within 1 s' });
+      expect(first.durationMs).toBeGreaterThanOrEqual(500);
+      await setFaults({ timeout: 1 });
+      const injected = emit(OTHER_CARD, 'active');
+      await advanceTo(T0);
+      expect((await history(injected))[0]).toMatchObject({ attempt: 1, error: 'no response within 1 s', durationMs: 1000, fault: 'injected-timeout' });
+    } finally {
+      await sandbox.deps.services.webhooks.drain(100);
+      await hanging.close();
+    }
+  });
+
   it('timeout and fail rates answer for the receiver; clearing the faults lets the retries through', async () => {
     await setFaults({ timeout: 1 });
     subscribe();

@@ -13,7 +13,7 @@
  *   subscriptions leave, so that one endpoint cannot starve the programme's others.
  *
  * Shares follow what is held now: a programme alone has half the pool, and the slots a hanging
- * receiver holds come back as its attempts time out (ATTEMPT_TIMEOUT_MS) or are cut short (a
+ * receiver holds come back as its attempts time out (--webhook-timeout) or are cut short (a
  * restore, a deleted programme). `take` asks without waiting (real time); `acquire` waits its turn
  * (time travel, a duplicate).
  */

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateP384, keyFingerprintId } from '../signatures/keys.js';
 import { startTestReceiver, type Receiver, type ReceivedRequest } from '../testing/receiver.js';
 import { verifyWithLibrary, verifyWithNodeCrypto } from '../testing/webhook-verifiers.js';
-import { createAgents, sendAttempt, type Attempt } from './send.js';
+import { createAgents, CUT_SHORT, sendAttempt, type Attempt } from './send.js';
 
 const { privateKey, publicKey } = generateP384();
 const keyId = keyFingerprintId(publicKey);
@@ -161,6 +161,29 @@ describe('sendAttempt', () => {
     const outcome = await attempt({ callbackUrl: `${url}/hooks` });
     expect(outcome.statusCode).toBeUndefined();
     expect(outcome.error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('fails every attempt started together to a receiver that refuses connections with its refusal', async () => {
+    const closed = await startTestReceiver();
+    const url = closed.url;
+    await closed.close();
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => attempt({ callbackUrl: `${url}/hooks`, attempt: i + 1 })));
+    for (const outcome of outcomes) {
+      expect(outcome.statusCode).toBeUndefined();
+      expect(outcome.error).toMatch(/ECONNREFUSED/);
+    }
+  });
+
+  it('delivers every attempt started together to a receiver with no idle connection, one cut short meanwhile', async () => {
+    const fresh = await startTestReceiver();
+    const cut = new AbortController();
+    const first = attempt({ callbackUrl: `${fresh.url}/hooks`, signal: cut.signal });
+    const others = Array.from({ length: 5 }, (_, i) => attempt({ callbackUrl: `${fresh.url}/hooks`, attempt: i + 2 }));
+    cut.abort();
+    expect((await first).error).toBe(CUT_SHORT);
+    for (const outcome of await Promise.all(others)) expect(outcome.statusCode).toBe(200);
+    expect(fresh.requests.map((r) => r.headers['sandbox-delivery-attempt']).sort()).toEqual(['2', '3', '4', '5', '6']);
+    await fresh.close();
   });
 
   it('gives up on a receiver that hangs when the timeout passes, and closes the socket', async () => {

@@ -10,17 +10,17 @@ import http from 'node:http';
 import https from 'node:https';
 import { contentDigest } from '../signatures/digest.js';
 import { signatureBase, signBaseOnPool, signatureInputFor, type SignedMessage } from '../signatures/message.js';
+import { ATTEMPT_TIMEOUT_MS } from '../config/index.js';
 import { version } from '../kernel/version.js';
 import { callbackHostProblem } from '../domain/addresses.js';
 import type { Forgery } from '../domain/webhook-faults.js';
 import { forge } from './forgeries.js';
 import { PROCESSED_HEADER, processedCount } from './processed.js';
-import { guardedLookup, openFirst, targetOf, type Agents } from './connections.js';
+import { connectFirst, guardedLookup, targetOf, type Agents, type Opened } from './connections.js';
 
 export { createAgents, type Agents } from './connections.js';
 
 export const COVERED_COMPONENTS = ['@method', '@authority', '@path', 'content-digest'] as const;
-export const ATTEMPT_TIMEOUT_MS = 10_000;
 const RESPONSE_BODY_BYTES = 4096; // how much of a receiver's answer is kept
 
 export type WebhookSigner = { keyId: string; privateKey: KeyObject };
@@ -174,10 +174,8 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     const guard = attempt.allowLinkLocal ? {} : { lookup: guardedLookup };
     const failed = (error: NodeJS.ErrnoException) => finish(error.message || error.code || 'request failed');
     let request: http.ClientRequest | undefined;
-    // Opened before the request, for a plain-HTTP receiver with no idle connection (connections.ts).
-    const first = openFirst(target, attempt.agents, attempt.allowLinkLocal === true);
-    const destroy = () => (request ? request.destroy() : first?.socket.destroy());
-    const open = () => {
+    const destroy = () => (request ? request.destroy() : giveUpFirst?.());
+    const open = (first?: Opened) => {
       // Its headers are all set when it is written: Host among them, so node:http adds none.
       const sending = client.request({ ...target.options, ...guard, ...first?.options, method: 'POST', agent, setHost: false }, (response) => {
         statusCode = response.statusCode;
@@ -237,17 +235,17 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       finish(CUT_SHORT);
       destroy();
     };
+    // Opened first, for a plain-HTTP receiver with no idle connection (connections.ts): refused or
+    // unreachable, the attempt fails as node:http would have said, with no request made.
+    const giveUpFirst = connectFirst(
+      target,
+      attempt.agents,
+      attempt.allowLinkLocal === true,
+      (first) => (settled ? first.socket.destroy() : open(first)),
+      failed,
+    );
+    if (!giveUpFirst) open();
     if (attempt.signal?.aborted) cut();
     else attempt.signal?.addEventListener('abort', cut, { once: true });
-    if (!first) open();
-    else {
-      // Refused or unreachable: the attempt fails as node:http would have said, with no request made.
-      first.socket.once('error', failed);
-      first.socket.once('connect', () => {
-        first.socket.off('error', failed);
-        if (settled) first.socket.destroy();
-        else open();
-      });
-    }
   });
 }

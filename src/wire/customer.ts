@@ -14,22 +14,22 @@ export const Customer = z
 
 export type Customer = z.infer<typeof Customer>;
 
-/** POST /v1/customers, for a sandbox whose engine supports `chains`: an EVM account on one of them. */
-export const newCustomer = (chains: readonly string[]) =>
-  z.object({
-    chainId: z
-      .string({ error: 'must be a CAIP-10 account id' })
-      .superRefine((v, ctx) => {
-        const wallet = checkWallet(v, (chain) => chains.includes(chain));
-        if (!wallet.ok) ctx.addIssue({ code: 'custom', message: wallet.message });
-      })
-      .meta({
-        pattern: walletPattern(chains),
-        description: 'A CAIP-10 account on a chain of GET /chains',
-        example: `${chains[0]}:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb`,
-      }),
-    externalId: Text,
-  });
+/** A customer's wallet, for a sandbox whose engine supports `chains`: an EVM account on one of them, as the schema's pattern says. */
+export const walletOn = (chains: readonly string[]) =>
+  z
+    .string({ error: 'must be a CAIP-10 account id' })
+    .superRefine((v, ctx) => {
+      const wallet = checkWallet(v, (chain) => chains.includes(chain));
+      if (!wallet.ok) ctx.addIssue({ code: 'custom', message: wallet.message });
+    })
+    .meta({
+      pattern: walletPattern(chains),
+      description: 'A CAIP-10 account on a chain of GET /chains',
+      example: `${chains[0]}:0xAb16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb`,
+    });
+
+/** POST /v1/customers, for a sandbox whose engine supports `chains`. */
+export const newCustomer = (chains: readonly string[]) => z.object({ chainId: walletOn(chains), externalId: Text });
 export type NewCustomer = z.infer<ReturnType<typeof newCustomer>>;
 
 export function toCustomer(row: typeof customers.$inferSelect): Customer {

@@ -22,6 +22,8 @@ import {
 } from '../domain/seed.js';
 import { Balance } from './funds.js';
 import { AmountInput, BlockchainAccountId, CurrencyInput } from './scalars.js';
+import { NewAccount } from './account.js';
+import { walletOn } from './customer.js';
 import { MerchantOverride } from './payment.js';
 import { CALLBACK_URL } from './webhook.js';
 
@@ -58,38 +60,47 @@ const SeedCard = z.strictObject({
 
 const SeedAccount = z.strictObject({
   type: oneOf(ACCOUNT_TYPES).optional(),
-  currencies: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of ISO 4217 codes' }).min(1, 'must name at least one currency'),
+  // The rule of POST /v1/customers/{customerId}/accounts, which loading the account applies.
+  currencies: NewAccount.shape.currencies,
   status: oneOf(SEED_ACCOUNT_STATUSES).default('active'),
   /** What its smart account holds before its cards' payments (docs/money-path.md: Funds); the programme's starting balance otherwise. */
   balance: Balance.optional(),
   cards: list(SeedCard),
 });
 
-const SeedCustomer = z.strictObject({
-  externalId: z.string({ error: 'must be a string' }).min(1, 'must not be empty'),
-  chainId: BlockchainAccountId.optional(),
-  status: oneOf(SEED_CUSTOMER_STATUSES).default('active'),
-  accounts: list(SeedAccount),
-});
+/** A customer; its `chainId`, when given, a wallet as POST /v1/customers takes it, on one of `chains` when they are known. */
+const seedCustomer = (chains: readonly string[] | undefined) =>
+  z.strictObject({
+    externalId: z.string({ error: 'must be a string' }).min(1, 'must not be empty'),
+    chainId: (chains ? walletOn(chains) : BlockchainAccountId).optional(),
+    status: oneOf(SEED_CUSTOMER_STATUSES).default('active'),
+    accounts: list(SeedAccount),
+  });
 
 const SeedWebhook = z.strictObject({
   callbackUrl: z.string({ error: 'must be a string' }).meta(CALLBACK_URL),
   types: z.array(oneOf(WEBHOOK_TYPES), { error: 'must be an array of webhook types' }).min(1, 'must name at least one webhook type'),
 });
 
-export const SeedDocument = z
-  .strictObject(
-    {
-      description: z.string().optional(),
-      webhooks: list(SeedWebhook),
-      customers: list(SeedCustomer),
-    },
-    { error: 'must be a JSON object' },
-  )
-  .superRefine((document, ctx) => {
-    for (const error of seedTreeErrors(document)) ctx.addIssue({ code: 'custom', message: error.message, path: error.path });
-  });
+/**
+ * The document, for a sandbox whose engine supports `chains` (the control plane's, whose schema
+ * states the rule); without them, a `chainId` on another chain is refused when it is loaded.
+ */
+export const seedDocument = (chains?: readonly string[]) =>
+  z
+    .strictObject(
+      {
+        description: z.string().optional(),
+        webhooks: list(SeedWebhook),
+        customers: list(seedCustomer(chains)),
+      },
+      { error: 'must be a JSON object' },
+    )
+    .superRefine((document, ctx) => {
+      for (const error of seedTreeErrors(document)) ctx.addIssue({ code: 'custom', message: error.message, path: error.path });
+    });
 
+export const SeedDocument = seedDocument();
 export type SeedDocument = z.infer<typeof SeedDocument>;
 export type SeedCustomer = SeedDocument['customers'][number];
 export type SeedAccount = SeedCustomer['accounts'][number];
@@ -128,9 +139,9 @@ function looseTree(value: unknown): Parameters<typeof seedTreeErrors>[0] {
   };
 }
 
-/** The document checked whole; a 400 naming every bad place, or the typed document. */
-export function parseSeedDocument(value: unknown): SeedDocument {
-  const result = SeedDocument.safeParse(value);
+/** The document checked whole (by `schema`, made by `seedDocument`); a 400 naming every bad place, or the typed document. */
+export function parseSeedDocument(value: unknown, schema: z.ZodType<SeedDocument, unknown> = SeedDocument): SeedDocument {
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
   const errors = result.error.issues
     .map((issue) => {

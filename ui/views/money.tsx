@@ -1,15 +1,15 @@
 /**
  * The money path's panels of the Simulator view (docs/money-path.md: The money path): capture part
- * of a hold, refund on a card, reverse a debit, block, suspend or reinstate a card, fail an
- * account not yet deployed, and the programme's fees. Each form offers the resources in a state it
+ * of a hold (a part or the last), refund on a card, reverse a debit, block, suspend or reinstate a
+ * card, fail an account not yet deployed, and the programme's fees and exchange rates. Each form offers the resources in a state it
  * applies to, and takes any id pasted in.
  */
 import { useState } from 'preact/hooks';
 import { control } from '../api.js';
 import { canBlock, canFailAccount, canRefund, canReinstate, canReverse, canSettle, canSuspend, DONE, OutcomeLine, simulate } from '../actions.js';
-import type { Fees } from '../api-types.js';
+import type { Fees, Rates } from '../api-types.js';
 import { Panel } from '../components.js';
-import { Pick, useRun } from '../forms.js';
+import { Field, Pick, useRun } from '../forms.js';
 import { worldChanged } from '../live.js';
 import { useLoad } from '../load.js';
 import { useSignal } from '../state.js';
@@ -17,36 +17,24 @@ import type { Kind, TreeRow } from '../tree.js';
 
 const FEE_TYPES = ['partner', 'service', 'network'] as const;
 
-function Field({
-  label,
-  value,
-  onInput,
-  small,
-  placeholder,
-}: {
-  label: string;
-  value: string;
-  onInput: (v: string) => void;
-  small?: boolean;
-  placeholder?: string;
-}) {
-  return (
-    <label class={`field${small ? ' small' : ''}`}>
-      <span>{label}</span>
-      <input value={value} onInput={(e) => onInput(e.currentTarget.value)} class="mono" placeholder={placeholder} />
-    </label>
-  );
-}
-
 function PartialCapture({ holds, initial }: { holds: TreeRow[]; initial?: string | undefined }) {
   const [id, setId] = useState(initial ?? '');
   const [amount, setAmount] = useState('');
+  const [final, setFinal] = useState(true);
   const { outcome, busy, run } = useRun();
+  const submit = (e: SubmitEvent) => (
+    e.preventDefault(),
+    void run(() => simulate.capture(id, amount.trim() || undefined, final), final ? DONE.capture : DONE.capturePart)
+  );
   return (
     <Panel title="Capture part of a hold">
-      <form class="form" onSubmit={(e) => (e.preventDefault(), void run(() => simulate.capture(id, amount.trim() || undefined), DONE.capture))}>
+      <form class="form" onSubmit={submit}>
         <Pick id="partial-capture" label="Pending authorisation" rows={holds} value={id} onInput={setId} />
         <Field label="Amount (its currency; empty for all)" value={amount} onInput={setAmount} />
+        <label class="check">
+          <input type="checkbox" checked={final} onChange={(e) => setFinal(e.currentTarget.checked)} /> final: the last capture, the rest released (otherwise
+          the rest stays held for another)
+        </label>
         <div class="row">
           <button type="submit" class="primary" disabled={busy || !id}>
             Capture
@@ -206,6 +194,55 @@ function FeesPanel({ programme }: { programme: string }) {
   );
 }
 
+/** The programme's exchange rates (docs/money-path.md: Moving rates): those moved from the shipped table, one more moved, or all back. */
+function RatesPanel({ programme }: { programme: string }) {
+  const changed = useSignal(worldChanged);
+  const [saved, setSaved] = useState(0);
+  const current = useLoad(() => control.getRates({ programme }), [programme, saved, changed]);
+  const [currency, setCurrency] = useState('');
+  const [rate, setRate] = useState('');
+  const { outcome, busy, run } = useRun();
+  const moved = current.data?.moved ?? {};
+  const save = (next: Record<string, string>) =>
+    void run(
+      async () => {
+        const answer = await control.setRates(next, { programme });
+        setSaved((n) => n + 1);
+        return answer;
+      },
+      (answer) => {
+        const set = Object.entries((answer as Rates).moved).map(([c, r]) => `${c} ${r}`);
+        return set.length ? `Conversions from now on use ${set.join(', ')} per USD.` : 'Back to the shipped table.';
+      },
+    );
+  return (
+    <Panel title="Exchange rates">
+      <p class="dim" data-rates="moved">
+        {Object.keys(moved).length
+          ? `Moved from the table: ${Object.entries(moved)
+              .map(([c, r]) => `${c} ${r}`)
+              .join(', ')} per USD.`
+          : 'The shipped table, unmoved.'}
+      </p>
+      <form class="form" onSubmit={(e) => (e.preventDefault(), save({ ...moved, [currency.trim()]: rate.trim() }))}>
+        <div class="row">
+          <Field label="Currency" value={currency} onInput={(v) => setCurrency(v.toUpperCase())} small placeholder="EUR" />
+          <Field label="Units per USD" value={rate} onInput={setRate} small placeholder={current.data?.rates[currency] ?? '0.95'} />
+        </div>
+        <div class="row">
+          <button type="submit" class="primary" disabled={busy || !currency.trim()}>
+            Move rate
+          </button>
+          <button type="button" disabled={busy} onClick={() => save({})}>
+            Back to the table
+          </button>
+        </div>
+      </form>
+      <OutcomeLine outcome={outcome} />
+    </Panel>
+  );
+}
+
 export function MoneyPanels({ rows, query, programme }: { rows: TreeRow[]; query: Record<string, string>; programme: string }) {
   const of = (kind: Kind, allowed: (status: string) => boolean) => rows.filter((r) => r.kind === kind && allowed(r.status ?? ''));
   const stoppable = of('card', (s) => canBlock(s) || canSuspend(s) || canReinstate(s));
@@ -215,7 +252,7 @@ export function MoneyPanels({ rows, query, programme }: { rows: TreeRow[]; query
       <Refund cards={of('card', canRefund)} debits={rows.filter((r) => r.kind === 'transaction' && r.json.direction === 'debit')} initial={query.refund} />
       <OneMove
         title="Reverse a debit"
-        pick="Processing or processed debit"
+        pick="Processed debit"
         rows={rows.filter((r) => r.kind === 'transaction' && canReverse(r))}
         label="Reverse"
         move={simulate.reverse}
@@ -231,6 +268,7 @@ export function MoneyPanels({ rows, query, programme }: { rows: TreeRow[]; query
         done={DONE.failAccount}
       />
       <FeesPanel programme={programme} />
+      <RatesPanel programme={programme} />
     </>
   );
 }

@@ -1,8 +1,8 @@
 /**
  * World (docs/inspector.md: The inspector): the programme's webhooks and customers → accounts → cards →
  * authorisations and transactions as a tree with their states, read again whenever an event
- * arrives; the selected resource's current JSON, its events, and the simulator's actions for its
- * state. ↑/↓ move through the tree; `/` filters it.
+ * arrives; the selected resource's current JSON, its events, the simulator's actions for its
+ * state, and its money: an account's funds, a hold's amount update and captures, a card's force post. ↑/↓ move through the tree; `/` filters it.
  */
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { control } from '../api.js';
@@ -14,6 +14,7 @@ import { useLoad, useSettled } from '../load.js';
 import { href } from '../route.js';
 import { useSignal } from '../state.js';
 import { filterRows, treeRows, type TreeRow } from '../tree.js';
+import { ResourceMoney } from './world-money.js';
 
 const KIND_LABEL: Record<TreeRow['kind'], string> = {
   webhook: 'Webhook',
@@ -66,6 +67,7 @@ function Resource({ row, programme }: { row: TreeRow; programme: string }) {
         ]}
       />
       <ResourceActions key={`${row.id} ${row.status}`} row={row} />
+      <ResourceMoney key={`${row.id} ${row.status} money`} row={row} programme={programme} />
       <Json value={row.json} label="Current JSON, as GET /v1 returns it" />
       {row.kind !== 'webhook' && (
         <>

@@ -20,7 +20,7 @@ import { runJourney, type StepResult } from '../../parity/run.js';
 import { CannotRun, createSide } from '../../parity/side.js';
 import { createSideRun, type RunValues } from '../../parity/side-run.js';
 import { ClientUsageError, createClient, resolveClientOptions } from '../client.js';
-import { command } from '../command.js';
+import { command, CommandExit } from '../command.js';
 import type { Io } from '../io.js';
 import { startInProcess } from './in-process.js';
 
@@ -291,7 +291,8 @@ export const parityCommand = command<ParityOptions>({
     const stop = () => abort.abort();
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
     try {
-      process.exitCode = await parity(io, flags, env, abort.signal);
+      const code = await parity(io, flags, env, abort.signal);
+      if (code !== 0) throw new CommandExit(code);
     } finally {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stop);
     }

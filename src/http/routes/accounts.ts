@@ -15,6 +15,11 @@ const conflict = { 409: problem('Invalid state transition') };
 const noContent = { 204: { description: 'Successful operation' } };
 const tags = ['Accounts'];
 
+const TOGGLES = {
+  deactivate: 'Suspend an active account, with its active cards',
+  activate: 'Make an inactive account active again, with the cards its suspension took down',
+};
+
 export function accountRoutes(api: Api): void {
   api.openapi(
     createRoute({
@@ -22,6 +27,7 @@ export function accountRoutes(api: Api): void {
       path: '/customers/{customerId}/accounts',
       tags,
       operationId: 'createCustomerAccount',
+      summary: 'Open a smart-contract account for an active customer, with a challenge for the wallet to sign',
       request: { params: idParam('customerId'), body: jsonBody(NewAccount) },
       responses: { 201: jsonResponse(z.intersection(Account, OwnerChallenge)), ...standardProblems, 404: problem('Customer not found') },
     }),
@@ -34,6 +40,7 @@ export function accountRoutes(api: Api): void {
       path: '/customers/{customerId}/accounts',
       tags,
       operationId: 'getCustomerAccounts',
+      summary: 'The accounts of one customer',
       request: { params: idParam('customerId') },
       responses: { 200: jsonResponse(z.array(Account)), ...standardProblems, 404: problem('Customer not found') },
     }),
@@ -46,6 +53,7 @@ export function accountRoutes(api: Api): void {
       path: '/accounts',
       tags,
       operationId: 'getAccounts',
+      summary: "The programme's accounts",
       responses: { 200: jsonResponse(z.array(Account)), ...standardProblems },
     }),
     (c) => answer(c, servicesOf(c).accounts.list(), 200),
@@ -57,6 +65,7 @@ export function accountRoutes(api: Api): void {
       path: '/accounts/{accountId}',
       tags,
       operationId: 'getAccount',
+      summary: 'One account, by id',
       request: params,
       responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound },
     }),
@@ -69,6 +78,7 @@ export function accountRoutes(api: Api): void {
       path: '/accounts/{accountId}',
       tags,
       operationId: 'closeAccount',
+      summary: 'Close an account for good, ending its cards',
       request: params,
       responses: { ...noContent, ...standardProblems, ...notFound, ...conflict },
     }),
@@ -84,6 +94,7 @@ export function accountRoutes(api: Api): void {
       path: '/accounts/{accountId}/challenge',
       tags,
       operationId: 'getAccountChallenge',
+      summary: "A new challenge approving the account, for the customer's wallet to sign, in place of the last",
       request: params,
       responses: { 200: jsonResponse(OwnerChallenge), ...standardProblems, ...notFound },
     }),
@@ -96,6 +107,7 @@ export function accountRoutes(api: Api): void {
       path: '/accounts/{accountId}/challenge/sign',
       tags,
       operationId: 'signAccountChallenge',
+      summary: "Approve the account with the wallet's signature of its challenge: it is deployed, then active",
       request: { ...params, body: jsonBody(OwnerSignature) },
       responses: { ...noContent, ...standardProblems, ...notFound, 409: problem('Challenge already signed') },
     }),
@@ -112,6 +124,7 @@ export function accountRoutes(api: Api): void {
         path: `/accounts/{accountId}/${action}`,
         tags,
         operationId: `${action}Account`,
+        summary: TOGGLES[action],
         request: params,
         responses: { 200: jsonResponse(Account), ...standardProblems, ...notFound, ...conflict },
       }),

@@ -12,6 +12,7 @@ export function authorisationRoutes(api: Api): void {
       path: '/authorisations/{authorisationId}',
       tags: ['Authorisations'],
       operationId: 'getAuthorisationDetails',
+      summary: 'One authorisation, by id: its amounts, rate, merchant and status',
       request: { params: idParam('authorisationId') },
       responses: { 200: jsonResponse(Authorisation), ...standardProblems, 404: problem('Authorisation not found') },
     }),

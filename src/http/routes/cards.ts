@@ -13,6 +13,11 @@ const notFound = { 404: problem('Card not found') };
 const conflict = { 409: problem('Invalid state transition') };
 const tags = ['Cards'];
 
+const TOGGLES = {
+  deactivate: 'Freeze an active card: payments on it are declined',
+  activate: 'Unfreeze an inactive card',
+};
+
 export function cardRoutes(api: Api): void {
   api.openapi(
     createRoute({
@@ -20,6 +25,7 @@ export function cardRoutes(api: Api): void {
       path: '/accounts/{accountId}/cards',
       tags,
       operationId: 'createAccountCard',
+      summary: 'Order a card on an active account: issuing until the issuer answers',
       request: { params: idParam('accountId'), body: jsonBody(NewCard) },
       responses: { 201: jsonResponse(Card), ...standardProblems, 404: problem('Account not found') },
     }),
@@ -32,6 +38,7 @@ export function cardRoutes(api: Api): void {
       path: '/accounts/{accountId}/cards',
       tags,
       operationId: 'getAccountCards',
+      summary: 'The cards of one account',
       request: { params: idParam('accountId') },
       responses: { 200: jsonResponse(z.array(Card)), ...standardProblems, 404: problem('Account not found') },
     }),
@@ -39,7 +46,14 @@ export function cardRoutes(api: Api): void {
   );
 
   api.openapi(
-    createRoute({ method: 'get', path: '/cards', tags, operationId: 'getCards', responses: { 200: jsonResponse(z.array(Card)), ...standardProblems } }),
+    createRoute({
+      method: 'get',
+      path: '/cards',
+      tags,
+      operationId: 'getCards',
+      summary: "The programme's cards",
+      responses: { 200: jsonResponse(z.array(Card)), ...standardProblems },
+    }),
     (c) => answer(c, servicesOf(c).cards.list(), 200),
   );
 
@@ -49,6 +63,7 @@ export function cardRoutes(api: Api): void {
       path: '/cards/{cardId}',
       tags,
       operationId: 'getCard',
+      summary: 'One card, by id',
       request: params,
       responses: { 200: jsonResponse(Card), ...standardProblems, ...notFound },
     }),
@@ -61,6 +76,7 @@ export function cardRoutes(api: Api): void {
       path: '/cards/{cardId}',
       tags,
       operationId: 'deleteCard',
+      summary: 'End a card for good: it never pays again',
       request: params,
       responses: { 204: { description: 'Successful operation' }, ...standardProblems, ...notFound, ...conflict },
     }),
@@ -77,6 +93,7 @@ export function cardRoutes(api: Api): void {
         path: `/cards/{cardId}/${action}`,
         tags,
         operationId: `${action}Card`,
+        summary: TOGGLES[action],
         request: params,
         responses: { 200: jsonResponse(Card), ...standardProblems, ...notFound, ...conflict },
       }),

@@ -60,6 +60,19 @@ describe('GET /_sandbox/openapi.json', () => {
     expect(doc.paths['/_sandbox/clock/advance']!.post.requestBody.content['application/json'].schema.properties).toHaveProperty('by');
   });
 
+  it('gives every operation of both documents a summary of its own, which generated clients keep as its doc comment', async () => {
+    for (const path of ['/openapi.json', '/_sandbox/openapi.json']) {
+      const { doc } = await documentOf(path);
+      const operations = Object.entries(doc.paths).flatMap(([at, item]) => Object.entries(item).map(([method, op]) => ({ at, method, op })));
+      expect(operations.filter(({ op }) => !(typeof op.summary === 'string' && op.summary.trim())).map(({ at, method }) => `${method} ${at}`)).toEqual([]);
+      const summaries = operations.map(({ op }) => op.summary as string);
+      expect(
+        summaries.filter((s, i) => summaries.indexOf(s) !== i),
+        path,
+      ).toEqual([]);
+    }
+  });
+
   it('is served without the admin token, which the routes it describes require', async () => {
     const sb = createTestSandbox({ adminToken: 'secret' });
     expect((await sb.request('GET', '/_sandbox/openapi.json', { token: false })).status).toBe(200);

@@ -24,7 +24,7 @@ import { controlRoute } from '../control-route.js';
 import type { ControlPlane } from '../control-plane.js';
 import { servicesOf } from '../env.js';
 import { jsonResponse, problem } from '../schemas.js';
-import { sseStream } from './sse.js';
+import { sseStream, STREAM_HEADERS } from './sse.js';
 import { answer } from '../answer.js';
 
 const EventParam = z.object({ eventId: Uuid });
@@ -76,6 +76,7 @@ export function controlEventRoutes(control: ControlPlane): void {
       responses: {
         200: {
           description: 'A stream of `event` and `attempt` messages',
+          headers: STREAM_HEADERS,
           content: { 'text/event-stream': { schema: z.union([StreamedEvent, StreamedAttempt]) } },
         },
       },

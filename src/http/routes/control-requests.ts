@@ -8,7 +8,7 @@ import { JournalEntry } from '../../wire/journal.js';
 import { controlRoute } from '../control-route.js';
 import type { ControlPlane } from '../control-plane.js';
 import { jsonResponse } from '../schemas.js';
-import { sseStream } from './sse.js';
+import { sseStream, STREAM_HEADERS } from './sse.js';
 import { answer } from '../answer.js';
 
 const tags: [string] = ['Requests'];
@@ -34,7 +34,13 @@ export function controlRequestRoutes(control: ControlPlane): void {
       operationId: 'streamRequests',
       tags,
       summary: 'Server-Sent Events: `request` for each API request as it is answered, `cleared` when a reset or a restore replaces the journal',
-      responses: { 200: { description: 'A stream of `request` and `cleared` messages', content: { 'text/event-stream': { schema: JournalEntry } } } },
+      responses: {
+        200: {
+          description: 'A stream of `request` and `cleared` messages',
+          headers: STREAM_HEADERS,
+          content: { 'text/event-stream': { schema: JournalEntry } },
+        },
+      },
     },
     (c) => {
       const { journal } = c.get('programme');

@@ -73,6 +73,28 @@ describe('POST /_sandbox/seed', () => {
     expect(customer.body.chainId).toMatch(/^eip155:300:0x[0-9a-f]{40}$/);
   });
 
+  it('says in its schema which chainIds and currencies it takes: exactly those it loads, refused whole otherwise', async () => {
+    const sb = createTestSandbox();
+    const document = (await sb.json('GET', '/_sandbox/openapi.json', { token: false })).body;
+    const schema = document.paths['/_sandbox/seed'].post.requestBody.content['application/json'].schema;
+    const customer = schema.properties.customers.items.properties;
+    const chainId = new RegExp(customer.chainId.pattern);
+    const currency = new RegExp(customer.accounts.items.properties.currencies.items.pattern);
+    const address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const wallets = [`eip155:11155111:${address}`, `eip155:300:${address}`, `eip155:1:${address}`, `cosmos:cosmoshub-4:${address}`, 'eip155:11155111:0x12'];
+    for (const [i, wallet] of wallets.entries()) {
+      const res = await seed(sb, { customers: [{ externalId: `wallet-${i}`, chainId: wallet }] });
+      expect([wallet, res.status]).toEqual([wallet, chainId.test(wallet) ? 201 : 400]);
+      if (res.status === 400) expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['customers[0].chainId']);
+    }
+    for (const [i, code] of ['EUR', 'GBP', 'JPY', 'eur'].entries()) {
+      const res = await seed(sb, { customers: [{ externalId: `currency-${i}`, accounts: [{ currencies: [code] }] }] });
+      expect([code, res.status]).toEqual([code, currency.test(code) ? 201 : 400]);
+    }
+    expect(customer.accounts.items.properties.currencies.uniqueItems).toBe(true);
+    expect(counts(sb).customers).toBe(4);
+  });
+
   it('a pending account is deployed 2 s later, like one whose challenge was signed', async () => {
     const sb = createTestSandbox();
     const res = await seed(sb, { customers: [{ externalId: 'x', accounts: [{ currencies: ['EUR'], status: 'pending' }] }] });

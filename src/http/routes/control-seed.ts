@@ -1,13 +1,15 @@
 /** POST /_sandbox/seed: loads a seed world document (wire/seed.ts) through the services (docs/control-plane.md: Seed worlds). */
-import { SeedResult } from '../../wire/seed.js';
-import { parseSeedDocument, SeedDocument } from '../../wire/seed.js';
+import type { Deps } from '../../deps.js';
+import { parseSeedDocument, seedDocument, SeedResult } from '../../wire/seed.js';
 import { controlRoute } from '../control-route.js';
 import type { ControlPlane } from '../control-plane.js';
 import { servicesOf } from '../env.js';
 import { jsonResponse } from '../schemas.js';
 import { answer } from '../answer.js';
 
-export function controlSeedRoutes(control: ControlPlane): void {
+export function controlSeedRoutes(control: ControlPlane, { shared }: Deps): void {
+  // The engine's chains: the schema says which a customer's chainId may be on.
+  const SeedDocument = seedDocument(shared.engine.chains().map((c) => c.id));
   controlRoute(
     control,
     {
@@ -17,7 +19,7 @@ export function controlSeedRoutes(control: ControlPlane): void {
       summary: 'Create the customers, accounts, cards and subscriptions a seed document describes',
       tags: ['World'],
       body: SeedDocument,
-      readBody: parseSeedDocument,
+      readBody: (value) => parseSeedDocument(value, SeedDocument),
       responses: { 201: jsonResponse(SeedResult) },
     },
     (c, { body }) => answer(c, servicesOf(c).sandbox.seed(body), 201),

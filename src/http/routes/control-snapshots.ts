@@ -12,6 +12,7 @@ import { controlRoute, noContent } from '../control-route.js';
 import type { ControlPlane } from '../control-plane.js';
 import { jsonResponse, problem } from '../schemas.js';
 import { answer } from '../answer.js';
+import { responseHeader } from '../openapi.js';
 
 const SnapshotParam = z.object({ id: Uuid });
 const tags: [string] = ['Snapshots'];
@@ -107,7 +108,19 @@ export function controlSnapshotRoutes(control: ControlPlane, { snapshots }: Deps
       summary: 'The snapshot as a portable, versioned file',
       tags,
       params: SnapshotParam,
-      responses: { 200: jsonResponse(SnapshotFile), ...notFound },
+      responses: {
+        200: {
+          ...jsonResponse(SnapshotFile),
+          headers: {
+            'Content-Disposition': responseHeader(
+              '`attachment; filename="<name>.snapshot.json"`: the snapshot\'s name, as a file name',
+              { type: 'string' },
+              true,
+            ),
+          },
+        },
+        ...notFound,
+      },
     },
     (c, { params }) => {
       const { name, file } = snapshots.file(c.get('programme'), params.id.toLowerCase());

@@ -83,7 +83,7 @@ export function controlRoutes(deps: Deps, { maxBodyBytes, simulator, webhooks, o
   controlApiFaultRoutes(control, unmetApiFaults);
   controlReportRoutes(control, deps, operations);
   control.mirror(webhooks);
-  controlSeedRoutes(control);
+  controlSeedRoutes(control, deps);
   controlSnapshotRoutes(control, deps);
   controlMoneyRoutes(control, deps);
   controlFundsRoutes(control, deps);

@@ -17,6 +17,11 @@ const notFound = { 404: problem('Customer not found') };
 const noContent = { 204: { description: 'Successful operation' } };
 const tags = ['Customers'];
 
+const TOGGLES = {
+  deactivate: 'Suspend an active customer, with their active accounts and cards',
+  activate: 'Make an inactive customer active again, with the accounts and cards their suspension took down',
+};
+
 export function customerRoutes(api: Api, deps: Deps): void {
   const { engine } = deps.shared;
 
@@ -28,6 +33,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       path: '/customers',
       tags,
       operationId: 'createCustomer',
+      summary: 'Start onboarding a customer from their wallet: initiating, with a challenge for the wallet to sign',
       request: { body: jsonBody(NewCustomer) },
       responses: { 201: jsonResponse(CustomerWithChallenge), ...standardProblems, 409: problem('Customer already exists') },
     }),
@@ -40,6 +46,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       path: '/customers',
       tags,
       operationId: 'getCustomers',
+      summary: "The programme's customers",
       responses: { 200: jsonResponse(z.array(Customer)), ...standardProblems },
     }),
     (c) => answer(c, servicesOf(c).customers.list(), 200),
@@ -51,6 +58,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       path: '/customers/{customerId}',
       tags,
       operationId: 'getCustomer',
+      summary: 'One customer, by id',
       request: params,
       responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound },
     }),
@@ -63,6 +71,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       path: '/customers/{customerId}/challenge',
       tags,
       operationId: 'getCustomerChallenge',
+      summary: "A new challenge for the customer's wallet to sign, in place of the last",
       request: params,
       responses: { 200: jsonResponse(OwnerChallenge), ...standardProblems, ...notFound },
     }),
@@ -75,6 +84,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
       path: '/customers/{customerId}/challenge/sign',
       tags,
       operationId: 'signCustomerChallenge',
+      summary: 'Prove the customer holds the wallet with its signature of the challenge: KYC follows',
       request: { ...params, body: jsonBody(OwnerSignature) },
       responses: { ...noContent, ...standardProblems, ...notFound, 409: problem('Challenge already signed') },
     }),
@@ -91,6 +101,7 @@ export function customerRoutes(api: Api, deps: Deps): void {
         path: `/customers/{customerId}/${action}`,
         tags,
         operationId: `${action}Customer`,
+        summary: TOGGLES[action],
         request: params,
         responses: { 200: jsonResponse(Customer), ...standardProblems, ...notFound, 409: problem('Invalid state transition') },
       }),

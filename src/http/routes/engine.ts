@@ -9,7 +9,14 @@ const tags = ['Engine'];
 
 export function engineRoutes(api: Api): void {
   api.openapi(
-    createRoute({ method: 'get', path: '/chains', tags, operationId: 'getChains', responses: { 200: jsonResponse(z.array(Blockchain)), ...standardProblems } }),
+    createRoute({
+      method: 'get',
+      path: '/chains',
+      tags,
+      operationId: 'getChains',
+      summary: "The blockchains a customer's wallet may be on",
+      responses: { 200: jsonResponse(z.array(Blockchain)), ...standardProblems },
+    }),
     (c) => answer(c, servicesOf(c).engine.chains(), 200),
   );
   api.openapi(
@@ -18,6 +25,7 @@ export function engineRoutes(api: Api): void {
       path: '/assets',
       tags,
       operationId: 'getAssets',
+      summary: 'The tokens an account may hold, chain by chain',
       request: { query: z.object({ chain: z.string().optional().openapi({ description: 'CAIP-2 chain id to filter by', pattern: CHAIN_ID_PATTERN }) }) },
       responses: { 200: jsonResponse(z.array(Asset)), ...standardProblems },
     }),

@@ -19,26 +19,41 @@ export function simulatorCustomerCardRoutes(api: Api, deps: Deps): void {
     {
       path: '/simulator/customers/{customerId}/verify',
       operationId: 'simulateVerifyCustomer',
+      summary: 'Simulator: the customer passes KYC and becomes active',
       id: 'customerId',
       run: (s: Services, id: string) => s.customers.verify(id),
     },
     {
       path: '/simulator/customers/{customerId}/reject',
       operationId: 'simulateRejectCustomer',
+      summary: 'Simulator: the customer fails KYC',
       id: 'customerId',
       run: (s: Services, id: string) => s.customers.reject(id),
     },
-    { path: '/simulator/cards/{cardId}/issue', operationId: 'simulateIssueCard', id: 'cardId', run: (s: Services, id: string) => s.cards.issue(id) },
-    { path: '/simulator/cards/{cardId}/fail', operationId: 'simulateCardFail', id: 'cardId', run: (s: Services, id: string) => s.cards.fail(id) },
+    {
+      path: '/simulator/cards/{cardId}/issue',
+      operationId: 'simulateIssueCard',
+      summary: 'Simulator: the issuer issues the card, with its name, network, masked PAN and expiry',
+      id: 'cardId',
+      run: (s: Services, id: string) => s.cards.issue(id),
+    },
+    {
+      path: '/simulator/cards/{cardId}/fail',
+      operationId: 'simulateCardFail',
+      summary: 'Simulator: the issuer does not issue the card',
+      id: 'cardId',
+      run: (s: Services, id: string) => s.cards.fail(id),
+    },
   ] as const;
 
-  for (const { path, operationId, id, run } of operations) {
+  for (const { path, operationId, summary, id, run } of operations) {
     api.openapi(
       createRoute({
         method: 'patch',
         path,
         tags,
         operationId,
+        summary,
         request: { params: idParam(id) },
         responses: { ...accepted, ...standardProblems, 404: problem(id === 'cardId' ? 'Card not found' : 'Customer not found') },
       }),

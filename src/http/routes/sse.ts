@@ -6,6 +6,10 @@
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { AppEnv } from '../env.js';
+import { responseHeader } from '../openapi.js';
+
+/** What a stream's answer declares beside its messages: the header streamSSE sets. */
+export const STREAM_HEADERS = { 'Cache-Control': responseHeader('`no-cache`: each message is read as it comes', { type: 'string' }, true) };
 
 const HEARTBEAT_MS = 15_000;
 
