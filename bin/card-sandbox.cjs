@@ -11,6 +11,15 @@ if (major < 22) {
   process.stderr.write(`error card-sandbox needs Node.js 22 or later; this is Node.js ${process.version}. Install a current LTS (22, 24 or 26).\n`);
   process.exit(1);
 }
+// The server's young generation: V8 sizes it from the machine's memory (128 MiB on a 24 GiB machine
+// with Node 24), and a sandbox under load keeps all of it. `start` runs with 16 MiB semi-spaces
+// instead, in this same process (execve keeps its pid, stdio and signals), unless Node was given a
+// size of its own on its command line or in NODE_OPTIONS (docs/configuration.md: Memory).
+const SEMI_SPACE_MIB = 16;
+const sized = (flags) => /--max-semi-space-size/.test(flags);
+if (process.argv[2] === 'start' && typeof process.execve === 'function' && !sized(process.execArgv.join(' ')) && !sized(process.env.NODE_OPTIONS ?? '')) {
+  process.execve(process.execPath, [process.execPath, `--max-semi-space-size=${SEMI_SPACE_MIB}`, ...process.execArgv, __filename, ...process.argv.slice(2)]);
+}
 const { createHash } = require('node:crypto');
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');

@@ -4,7 +4,7 @@
  * clean exit on SIGTERM and SIGINT.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,12 @@ function cli(args: string[], extraEnv: Record<string, string> = {}): Cli {
   const handle = { child, stdout: () => out, stderr: () => err, exited };
   running.push(handle);
   return handle;
+}
+
+/** The options Node itself was started with in the CLI's process, from its command line (Linux). */
+function nodeFlagsOf({ child }: Cli): string[] {
+  const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+  return argv.slice(1, argv.indexOf(BIN));
 }
 
 function freePort(): Promise<number> {
@@ -87,6 +93,8 @@ describe('card-sandbox start', () => {
       const sandbox = cli(['start', '--port', String(port)]);
       const health = await healthy(base, sandbox);
       expect(health).toMatchObject({ status: 'ok', env: 'sandbox', verify: 'warn' });
+      // The server runs in the process that was spawned, its young generation capped (docs/configuration.md: Memory).
+      if (process.platform === 'linux') expect(nodeFlagsOf(sandbox)).toContain('--max-semi-space-size=16');
       expect(health.version).toMatch(/^\d+\.\d+\.\d+/);
       expect(Date.parse(health.clock as string)).not.toBeNaN();
 
@@ -127,8 +135,12 @@ describe('card-sandbox start', () => {
     async () => {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
-      const sandbox = cli(['start', '--port', String(port), '--json', '--verify', 'strict', '--clock', '2026-01-01T00:00:00Z', '--env', 'production']);
+      const sandbox = cli(['start', '--port', String(port), '--json', '--verify', 'strict', '--clock', '2026-01-01T00:00:00Z', '--env', 'production'], {
+        NODE_OPTIONS: '--max-semi-space-size=32',
+      });
       expect(await healthy(base, sandbox)).toMatchObject({ env: 'production', verify: 'strict', clock: '2026-01-01T00:00:00.000Z' });
+      // A size given to Node is left as it is.
+      if (process.platform === 'linux') expect(nodeFlagsOf(sandbox)).not.toContain('--max-semi-space-size=16');
       const lines = sandbox
         .stdout()
         .trim()
