@@ -24,11 +24,12 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: TEST_WORKERS,
     projects: [
-      // End-to-end files start processes, servers and browsers: each runs in a process of its own.
-      // They run first (vitest orders projects by name), so that the longest are not left to the end.
-      { extends: true, test: { name: 'e2e', include: [E2E], exclude } },
-      // The other files share their worker's modules with the files run before them in it, rather
-      // than import the app again for each: none leaves behind anything another file sees.
+      // End-to-end files start processes, servers and browsers. They run first (vitest orders
+      // projects by name), so that the longest are not left to the end.
+      { extends: true, test: { name: 'e2e', include: [E2E], exclude, isolate: false } },
+      // Every file, end-to-end or not, shares its worker's modules with the files run before them in
+      // it, rather than import the app and the test helpers again for each (about 2 s of CPU a file):
+      // none leaves behind anything another file sees (a process, a server, a spy, a variable).
       {
         extends: true,
         test: { name: 'unit', include: ['src/**/*.test.ts', 'ui/**/*.test.ts', 'examples/*.test.ts'], exclude: [...exclude, E2E], isolate: false },

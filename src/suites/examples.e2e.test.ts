@@ -13,13 +13,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await Promise.all([sandbox?.stop(), warn?.stop()]);
 });
 
 test('the first five minutes: signed requests in strict mode, customer → card → authorisation, verified webhooks', async () => {
   const lines: string[] = [];
   vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
-  process.env.CARD_SANDBOX_URL = sandbox.url;
+  vi.stubEnv('CARD_SANDBOX_URL', sandbox.url);
   // A path in a variable: the example lies outside src/ and is not part of the compiled project.
   const example = '../../examples/first-five-minutes.ts';
   await import(example);
@@ -46,7 +47,7 @@ test('the first five minutes: signed requests in strict mode, customer → card 
 });
 
 test('the delivery lab: a naive handler double-counts under duplicates; the idempotent one holds up under every fault at once', async () => {
-  process.env.CARD_SANDBOX_URL = warn.url;
+  vi.stubEnv('CARD_SANDBOX_URL', warn.url);
   const example = '../../examples/webhook-lab.ts';
   const { runLab, naiveHandler, idempotentHandler } = await import(example);
 

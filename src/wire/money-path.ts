@@ -49,7 +49,7 @@ export type AmountUpdateRequest = z.infer<typeof AmountUpdateRequest>;
  * A payment's amount, currency and merchant, the amount checked against the minor-unit digits of its
  * currency; the document names the currencies the rate table converts from, and each one's digits.
  */
-const payment = <T extends z.core.$ZodLooseShape>({ currencies, rates }: MoneyTables, what: string, more: T) => {
+export const payment = <T extends z.core.$ZodLooseShape>({ currencies, rates }: MoneyTables, what: string, more: T) => {
   const convertible = Object.fromEntries(Object.entries(currencies).filter(([code]) => Object.hasOwn(rates.rates, code)));
   return (
     z

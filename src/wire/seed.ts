@@ -9,6 +9,7 @@ import { ACCOUNT_TYPES } from '../domain/account.js';
 import { Address } from '../domain/address.js';
 import { CARD_TYPES } from '../domain/card.js';
 import { SandboxError } from '../domain/errors.js';
+import type { MoneyTables } from '../domain/money.js';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import {
   SEED_ACCOUNT_STATUSES,
@@ -24,57 +25,66 @@ import { Balance } from './funds.js';
 import { AmountInput, BlockchainAccountId, CurrencyInput } from './scalars.js';
 import { NewAccount } from './account.js';
 import { walletOn } from './customer.js';
+import { payment } from './money-path.js';
 import { MerchantOverride } from './payment.js';
 import { CALLBACK_URL } from './webhook.js';
 
 const list = <T extends z.ZodType>(item: T) => z.array(item, { error: 'must be an array' }).default([]);
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
+/**
+ * A payment's amount, currency and merchant, and `more`: with the sandbox's `money`, each rule of
+ * the simulated authorisation and refund, stated in the schema and applied as it parses.
+ */
+const seedPayment = <T extends z.core.$ZodLooseShape>(money: MoneyTables | undefined, what: string, more: T) =>
+  money ? payment(money, what, more) : z.strictObject({ amount: AmountInput, currency: CurrencyInput, merchant: MerchantOverride.optional(), ...more });
+
 /** A merchant's refund: a credit on the card's account (docs/money-path.md: Refunds). */
-const SeedRefund = z.strictObject({
-  amount: AmountInput,
-  currency: CurrencyInput,
-  merchant: MerchantOverride.optional(),
-  status: oneOf(SEED_REFUND_STATUSES).default('processed'),
-});
+const seedRefund = (money: MoneyTables | undefined) => seedPayment(money, 'gives back', { status: oneOf(SEED_REFUND_STATUSES).default('processed') });
 
 /** A card payment: authorised, then held, captured (whole or `capturedAmount` of it) or released; a capture's debit, then its refunds. */
-const SeedAuthorisation = z.strictObject({
-  amount: AmountInput,
-  currency: CurrencyInput,
-  merchant: MerchantOverride.optional(),
-  status: oneOf(SEED_AUTHORISATION_STATUSES).default('captured'),
-  capturedAmount: z.string({ error: 'must be a decimal string such as "5"' }).optional(),
-  transaction: oneOf(SEED_DEBIT_STATUSES).optional(),
-  refunds: list(SeedRefund),
-});
+const seedAuthorisation = (money: MoneyTables | undefined) =>
+  seedPayment(money, 'asks for', {
+    status: oneOf(SEED_AUTHORISATION_STATUSES).default('captured'),
+    capturedAmount: z.string({ error: 'must be a decimal string such as "5"' }).optional(),
+    transaction: oneOf(SEED_DEBIT_STATUSES).optional(),
+    refunds: list(seedRefund(money)),
+  });
 
-const SeedCard = z.strictObject({
-  type: oneOf(CARD_TYPES).default('virtual'),
-  status: oneOf(SEED_CARD_STATUSES).default('active'),
-  billingAddress: Address.optional(),
-  shippingAddress: Address.optional(),
-  authorisations: list(SeedAuthorisation),
-  refunds: list(SeedRefund),
-});
+const seedCard = (money: MoneyTables | undefined) =>
+  z.strictObject({
+    type: oneOf(CARD_TYPES).default('virtual'),
+    status: oneOf(SEED_CARD_STATUSES).default('active'),
+    billingAddress: Address.optional(),
+    shippingAddress: Address.optional(),
+    authorisations: list(seedAuthorisation(money)),
+    refunds: list(seedRefund(money)),
+  });
 
-const SeedAccount = z.strictObject({
-  type: oneOf(ACCOUNT_TYPES).optional(),
-  // The rule of POST /v1/customers/{customerId}/accounts, which loading the account applies.
-  currencies: NewAccount.shape.currencies,
-  status: oneOf(SEED_ACCOUNT_STATUSES).default('active'),
-  /** What its smart account holds before its cards' payments (docs/money-path.md: Funds); the programme's starting balance otherwise. */
-  balance: Balance.optional(),
-  cards: list(SeedCard),
-});
+const seedAccount = (money: MoneyTables | undefined) =>
+  z.strictObject({
+    type: oneOf(ACCOUNT_TYPES).optional(),
+    // The rule of POST /v1/customers/{customerId}/accounts, which loading the account applies.
+    currencies: NewAccount.shape.currencies,
+    status: oneOf(SEED_ACCOUNT_STATUSES).default('active'),
+    /** What its smart account holds before its cards' payments (docs/money-path.md: Funds); the programme's starting balance otherwise. */
+    balance: Balance.optional(),
+    cards: list(seedCard(money)),
+  });
 
-/** A customer; its `chainId`, when given, a wallet as POST /v1/customers takes it, on one of `chains` when they are known. */
-const seedCustomer = (chains: readonly string[] | undefined) =>
+/** What the sandbox's engine and money tables allow, which the control plane's schema states. */
+export interface SeedRules {
+  chains: readonly string[];
+  money: MoneyTables;
+}
+
+/** A customer; its `chainId`, when given, a wallet as POST /v1/customers takes it, on one of the rules' chains when they are known. */
+const seedCustomer = (rules: SeedRules | undefined) =>
   z.strictObject({
     externalId: z.string({ error: 'must be a string' }).min(1, 'must not be empty'),
-    chainId: (chains ? walletOn(chains) : BlockchainAccountId).optional(),
+    chainId: (rules ? walletOn(rules.chains) : BlockchainAccountId).optional(),
     status: oneOf(SEED_CUSTOMER_STATUSES).default('active'),
-    accounts: list(SeedAccount),
+    accounts: list(seedAccount(rules?.money)),
   });
 
 const SeedWebhook = z.strictObject({
@@ -83,16 +93,17 @@ const SeedWebhook = z.strictObject({
 });
 
 /**
- * The document, for a sandbox whose engine supports `chains` (the control plane's, whose schema
- * states the rule); without them, a `chainId` on another chain is refused when it is loaded.
+ * The document, for a sandbox whose engine and money tables are `rules` (the control plane's, whose
+ * schema states them); without them, a `chainId` on another chain or a payment in a currency
+ * without a rate is refused when it is loaded.
  */
-export const seedDocument = (chains?: readonly string[]) =>
+export const seedDocument = (rules?: SeedRules) =>
   z
     .strictObject(
       {
         description: z.string().optional(),
         webhooks: list(SeedWebhook),
-        customers: list(seedCustomer(chains)),
+        customers: list(seedCustomer(rules)),
       },
       { error: 'must be a JSON object' },
     )

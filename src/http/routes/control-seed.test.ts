@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../kernel/fixtures.js';
 import { accounts, cards, customers, events, webhooks } from '../../store/schema.js';
 import { createTestSandbox, type TestSandbox } from '../../testing/harness.js';
+import { openApiSchemas } from '../../testing/openapi-schemas.js';
 
 const WALLET = 'eip155:11155111:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
@@ -93,6 +94,27 @@ describe('POST /_sandbox/seed', () => {
     }
     expect(customer.accounts.items.properties.currencies.uniqueItems).toBe(true);
     expect(counts(sb).customers).toBe(4);
+  });
+
+  it("takes exactly the payments its document's schema allows: a currency with a rate, at most its minor-unit digits", async () => {
+    const sb = createTestSandbox();
+    const schemas = openApiSchemas((await sb.json('GET', '/_sandbox/openapi.json', { token: false })).body);
+    const payments: [string, string][] = [
+      ['12.5', 'USD'],
+      ['12.505', 'USD'],
+      ['5', 'XXX'],
+      ['100', 'JPY'],
+      ['1.5', 'JPY'],
+      ['0', 'EUR'],
+    ];
+    for (const [i, [amount, currency]] of payments.entries()) {
+      const body = { customers: [{ externalId: `payer-${i}`, accounts: [{ currencies: ['EUR'], cards: [{ authorisations: [{ amount, currency }] }] }] }] };
+      const allowed = schemas.request('POST', '/_sandbox/seed', body).length === 0;
+      const res = await seed(sb, body);
+      expect([amount, currency, res.status]).toEqual([amount, currency, allowed ? 201 : 400]);
+      if (!allowed) expect(res.body.errors[0].path).toMatch(/^customers\[0\]\.accounts\[0\]\.cards\[0\]\.authorisations\[0\]\.(amount|currency)$/);
+    }
+    expect(counts(sb).customers).toBe(2);
   });
 
   it('a pending account is deployed 2 s later, like one whose challenge was signed', async () => {

@@ -8,8 +8,8 @@ import { jsonResponse } from '../schemas.js';
 import { answer } from '../answer.js';
 
 export function controlSeedRoutes(control: ControlPlane, { shared }: Deps): void {
-  // The engine's chains: the schema says which a customer's chainId may be on.
-  const SeedDocument = seedDocument(shared.engine.chains().map((c) => c.id));
+  // The engine's chains and the money tables: the schema says which chainIds, currencies and amounts it takes.
+  const SeedDocument = seedDocument({ chains: shared.engine.chains().map((c) => c.id), money: shared.money });
   controlRoute(
     control,
     {
