@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { assertBuilt, ROOT } from '../testing/spawn.js';
 
 // The client's types are generated from /openapi.json (docs/companion.md: The API client): the examples
 // type-check against the built package, and a fixture that gets fields wrong does not. Both projects
 // are checked in this process, as `tsc -p` checks them, sharing the files they both read.
 const parsed = new Map<string, ts.SourceFile | undefined>();
+// The worker goes on to other files: the syntax trees go with this one.
+afterAll(() => parsed.clear());
 const formatHost: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
 
 async function tsc(project: string): Promise<{ code: number; output: string }> {

@@ -11,10 +11,12 @@ import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js'
 
 let browser: Browser;
 const running: RunningCli[] = [];
+/** The sandbox of the timeline and of Readiness, which looks at a programme of its own. */
+let home: Awaited<ReturnType<typeof sandbox>>;
 
 beforeAll(async () => {
   assertBuilt();
-  browser = await launchBrowser();
+  [browser, home] = await Promise.all([launchBrowser(), sandbox()]);
 });
 
 afterAll(async () => {
@@ -50,7 +52,7 @@ async function open(url: string): Promise<{ page: Page; errors: string[] }> {
 
 describe('a timeline of more than 1,000 events', () => {
   it('draws only the rows in view, moves from the keyboard, loads older events, grows live and empties on a reset', async () => {
-    const { url, control } = await sandbox();
+    const { url, control } = home;
     expect((await control('POST', '/seed', customers(150))).status).toBe(201);
     const { page, errors } = await open(`${url}/_sandbox/ui/#/events`);
     await page.getByText('1,000 events · 0 failing').waitFor();
@@ -115,20 +117,21 @@ describe('--admin-token and programmes', () => {
 
 describe('Readiness', () => {
   it('shows the go-live report: each check with its verdict and finding, a failure with its hint, and the coverage', async () => {
-    const { url } = await sandbox();
+    const { url, control } = home;
+    const made = (await control('POST', '/programmes', { name: 'readiness' })).body as { id: string; apiKey: string; apiSecret: string };
     // A request refused for its shape: the request-shapes check fails.
     const { token } = (await (
       await fetch(`${url}/v1/auth/token`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ apiKey: '11111111-1111-4111-8111-111111111111', apiSecret: 'sandbox-secret' }),
+        body: JSON.stringify({ apiKey: made.apiKey, apiSecret: made.apiSecret }),
       })
     ).json()) as { token: string };
     expect(
       (await fetch(`${url}/v1/customers`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' }))
         .status,
     ).toBe(400);
-    const { page, errors } = await open(`${url}/_sandbox/ui/#/readiness`);
+    const { page, errors } = await open(`${url}/_sandbox/ui/#/readiness?programme=${made.id}`);
     await page.waitForLoadState('load');
     const checks = page.locator('.readiness .check');
     await expect.poll(() => checks.count()).toBe(8);
