@@ -12,7 +12,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
-import { ROOT, runCli, startSandbox, type RunningCli } from '../testing/spawn.js';
+import { runCommand } from '../testing/cli.js';
+import { ROOT, startSandbox, type RunningCli } from '../testing/spawn.js';
 import { HUNG_MS, until } from '../testing/wait.js';
 
 let sandbox: RunningCli;
@@ -191,12 +192,13 @@ test(
 );
 
 test('the skill prints, and installs where an agent looks for skills', async () => {
-  const printed = await runCli(['skill']);
+  // Through the CLI's own entry, in this process.
+  const printed = await runCommand(['skill']);
   expect(printed.code).toBe(0);
   expect(printed.stdout).toMatch(/^---\nname: card-sandbox\ndescription: /);
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-skill-'));
   try {
-    const installed = await runCli(['skill', '--install', dir]);
+    const installed = await runCommand(['skill', '--install', dir]);
     expect(installed.stdout).toContain(`wrote ${join(dir, 'card-sandbox', 'SKILL.md')}`);
     expect(readFileSync(join(dir, 'card-sandbox', 'SKILL.md'), 'utf8')).toBe(readFileSync(join(ROOT, 'SKILL.md'), 'utf8'));
   } finally {

@@ -14,7 +14,8 @@ import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { startTestReceiver } from '../testing/receiver.js';
 import { newSigningKey } from '../testing/signer.js';
-import { assertBuilt, runCli, startSandbox } from '../testing/spawn.js';
+import { runCommand } from '../testing/cli.js';
+import { assertBuilt, startSandbox } from '../testing/spawn.js';
 import { proofFor, testWallet } from '../testing/world.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-secrets-'));
@@ -102,10 +103,11 @@ it('logs a whole journey with --json without one secret in it', async () => {
     expect((await admin('POST', '/_sandbox/clock/advance', { by: '3s' })).status).toBe(200);
     await receiver.waitFor(10);
 
-    // The control plane is on the API's own address and port, and the CLI client needs the token too.
+    // The control plane is on the API's own address and port, and the CLI client needs the token too
+    // (run through the CLI's own entry, in this process).
     const clock = ['clock', '--url', sandbox.url, '--json'];
-    expect((await runCli([...clock, '--admin-token', ADMIN_TOKEN])).code).toBe(0);
-    expect((await runCli(clock)).code).not.toBe(0);
+    expect((await runCommand([...clock, '--admin-token', ADMIN_TOKEN])).code).toBe(0);
+    expect((await runCommand(clock)).code).not.toBe(0);
   } finally {
     await sandbox.stop();
     await receiver.close();
