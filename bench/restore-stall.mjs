@@ -1,6 +1,6 @@
 /**
- * Another programme's reads while a large snapshot file is restored (docs/benchmarks.md: A large
- * restore): a programme of BENCH_RESTORE_CUSTOMERS customers (default 12,000; each with an account,
+ * Another programme's reads while a large snapshot file is restored (docs/benchmarks.md: Where the
+ * time goes, "A large restore"): a programme of BENCH_RESTORE_CUSTOMERS customers (default 12,000; each with an account,
  * a card, their events and jobs) is saved as a file, reset, and the file restored through
  * POST /_sandbox/snapshots/restore, three times; meanwhile a second programme is read with
  * GET /v1/customers one request after another. Prints the file's size, each restore's time and the
