@@ -3,9 +3,8 @@
  * request checks, the keys that sign, the control plane's token, where webhooks may go and how long
  * a receiver has to answer.
  */
-import { parseDuration } from '../domain/duration.js';
 import { MAX_ADVANCE_MS } from '../domain/time-travel.js';
-import { bool, ConfigError, hosts, oneOf, strOpt, uuid, type AllowedHosts } from './parsers.js';
+import { bool, duration, hosts, oneOf, strOpt, uuid, type AllowedHosts } from './parsers.js';
 import { ATTEMPT_TIMEOUT_MS, DEFAULT_API_KEY, DEFAULT_API_SECRET, spec, type Verify } from './spec.js';
 
 export const ACCESS_OPTIONS = [
@@ -69,12 +68,8 @@ export const ACCESS_OPTIONS = [
     default: 3_600_000,
     defaultText: '1h',
     doc: 'Lifetime of access tokens in sandbox time (`1h`, `PT30M`)',
-    parse: (raw) => {
-      const ms = parseDuration(raw);
-      // A token expires on the sandbox clock: a lifetime past its range of time would make an expiry no date holds.
-      if (ms === undefined || ms < 1000 || ms > MAX_ADVANCE_MS) throw new ConfigError(`must be a duration of at least 1s and at most 100 years, got "${raw}"`);
-      return ms;
-    },
+    // A token expires on the sandbox clock: a lifetime past its range of time would make an expiry no date holds.
+    parse: duration(1000, MAX_ADVANCE_MS, 'at least 1s and at most 100 years'),
   }),
   spec({
     key: 'webhookKey',
@@ -109,10 +104,6 @@ export const ACCESS_OPTIONS = [
     default: ATTEMPT_TIMEOUT_MS,
     defaultText: '10s',
     doc: 'How long a receiver has to answer a webhook attempt in full, in real time, before the attempt fails (`30s`, `2m`)',
-    parse: (raw) => {
-      const ms = parseDuration(raw);
-      if (ms === undefined || ms < 1000 || ms > 3_600_000) throw new ConfigError(`must be a duration of at least 1s and at most 1h, got "${raw}"`);
-      return ms;
-    },
+    parse: duration(1000, 3_600_000, 'at least 1s and at most 1h'),
   }),
 ] as const;

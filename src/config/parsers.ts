@@ -2,6 +2,7 @@
  * How each option's raw text (a flag or an environment variable) is read: each parser says what
  * is wrong with a value, and resolveConfig (index.ts) prefixes the flag or variable it came from.
  */
+import { parseDuration } from '../domain/duration.js';
 import { readClockOption } from '../domain/instant.js';
 import { UUID_PATTERN } from '../domain/formats.js';
 import { parseApiFaultsJson, type ApiFaultRules } from '../domain/api-faults.js';
@@ -34,6 +35,14 @@ export const size: Parser<number> = (raw) => {
   if (!Number.isSafeInteger(n)) throw new ConfigError(`must be a size such as 512MiB, 1GiB or a number of bytes, got "${raw}"`);
   return n;
 };
+/** A duration (`30s`, `2m`, `PT1H`) in milliseconds, within `minMs` and `maxMs` (`range` says them in words). */
+export const duration =
+  (minMs: number, maxMs: number, range: string): Parser<number> =>
+  (raw) => {
+    const ms = parseDuration(raw);
+    if (ms === undefined || ms < minMs || ms > maxMs) throw new ConfigError(`must be a duration of ${range}, got "${raw}"`);
+    return ms;
+  };
 export const str: Parser<string> = (raw) => raw;
 export const strOpt: Parser<string | undefined> = (raw) => raw;
 const UUID = new RegExp(`^${UUID_PATTERN}$`);
