@@ -88,18 +88,18 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
 
   /**
    * One real attempt, in a slot of the shared pool: one taken already (`slot` 'taken', real time),
-   * or one waited for — its subscription's share (a duplicate) or its programme's (time travel).
+   * or one waited for — its subscription's share (a duplicate) or time travel's (send-pool.ts).
    */
   const attemptOnce = async (
     due: Due,
     attempt: number,
     fresh: boolean,
     forgery: Forgery | undefined,
-    slot: 'taken' | 'subscription' | 'programme',
+    slot: 'taken' | 'subscription' | 'travel',
     traceparent: string | undefined,
   ): Promise<AttemptOutcome> => {
     const signal = cut.signal;
-    if (slot !== 'taken' && !(await pool.acquire(programme, due.webhookId, signal, slot === 'subscription'))) return { error: CUT_SHORT, durationMs: 0 };
+    if (slot !== 'taken' && !(await pool.acquire(programme, due.webhookId, signal, slot === 'travel'))) return { error: CUT_SHORT, durationMs: 0 };
     return sendAttempt({
       callbackUrl: due.callbackUrl,
       body: Buffer.from(due.body, 'utf8'),
@@ -123,7 +123,7 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
    * Carries out the plan: the answer the sandbox gives in the receiver's place, or the attempt —
    * and, when it succeeds and a duplicate is due, the same bytes again, freshly signed.
    */
-  const perform = async (due: Due, decided: Sending, slot: 'taken' | 'programme', at: number): Promise<Outcome[]> => {
+  const perform = async (due: Due, decided: Sending, slot: 'taken' | 'travel', at: number): Promise<Outcome[]> => {
     const attempt = due.attempts + 1;
     if (decided.action === 'answer') {
       // Answered in the receiver's place: a slot taken for it goes back at once.
@@ -140,7 +140,7 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
       ...marks,
     }));
     if (!decided.duplicate || !isSuccess(outcome)) return [outcome];
-    const again = slot === 'taken' ? 'subscription' : 'programme';
+    const again = slot === 'taken' ? 'subscription' : 'travel';
     const twice = tracedAttempt(core, due, attempt + 1, at, async (tp) => ({
       ...(await attemptOnce(due, attempt + 1, true, undefined, again, tp)),
       fault: 'duplicate' as const,
@@ -198,8 +198,8 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
 
     /**
      * Time travel: lets attempts already in flight finish, then sends what is due up to `until`
-     * (immediate retries included), each attempt made at its own due time, in batches of
-     * MAX_IN_FLIGHT, recording each batch in due order so that the jitter drawn for each delivery
+     * (immediate retries included), each attempt made at its own due time, in batches of as many as
+     * time travel may hold (send-pool.ts), recording each batch in due order so that the jitter drawn for each delivery
      * does not depend on which receiver answered first. The scheduler sets `until` short of any
      * other source's next due item, and an attempt depends on nothing but its delivery, so sending
      * a batch together changes no outcome; it keeps a day of jittered retries from going out one
@@ -216,7 +216,7 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
         // Shutting down, or cut short (a restore is coming): what is left stays pending.
         if (stopped || cuts !== begun.cuts) return ran;
         const retries = followed.flatMap((due) => rows.stillDue(due, until) ?? []);
-        const batch = retries.length > 0 ? retries : rows.due(until, MAX_IN_FLIGHT, inFlight.keys());
+        const batch = retries.length > 0 ? retries : rows.due(until, pool.max - pool.reserve, inFlight.keys());
         if (batch.length === 0) return ran;
         let recorded = 0;
         // Held deliveries are not followed: they come back in due order, after what they wait for.
@@ -224,7 +224,7 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
         for (const due of batch) {
           const at = Math.max(due.nextAttemptAt ?? now, now);
           const decided = plan(due, at);
-          if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided, 'programme', at) });
+          if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided, 'travel', at) });
         }
         followed = started.map((s) => s.due);
         const run = (async () => {
