@@ -35,14 +35,11 @@ import { FORMAT_TABLES } from './tables.js';
 import { migrate, MigrationProblem, readableVersions } from './migrations.js';
 import { parseJson } from './json-slices.js';
 import { echo } from '../domain/echo.js';
+import { SNAPSHOT_FORMAT } from '../wire/limits.js';
 
-export const SNAPSHOT_FORMAT = 'card-sandbox snapshot';
 /** The version of the format this sandbox writes; it reads this one and every earlier one (migrations.ts). */
 export const SNAPSHOT_VERSION = 3;
 const READABLE = readableVersions(SNAPSHOT_VERSION);
-
-/** The largest snapshot file the sandbox reads: POST /_sandbox/snapshots/restore, `--import`, `snapshot restore --file`. */
-export const MAX_SNAPSHOT_FILE_BYTES = 64 * 1_048_576;
 
 export type TableName = WorldTableName;
 
