@@ -4,7 +4,9 @@
 //   MCP server of `card-sandbox mcp` apart, in dist/mcp.cjs, and OpenTelemetry's tracing, in dist/otel.cjs),
 //   which bin/card-sandbox.cjs runs, then starts it once so that V8's code cache for it
 //   (dist/card-sandbox.cjs.cache) is written. Loading one file instead of several hundred modules,
-//   and not compiling it at every start, is what keeps the cold start short;
+//   and not compiling it at every start, is what keeps the cold start short. What the commands reach
+//   only through import() (the server side: src/cli/README.md) is wrapped by esbuild to be evaluated
+//   when first imported, so a client command or --version does not evaluate the app;
 // - the library entries, `card-sandbox` and `card-sandbox/client`, into ES modules in dist/lib/,
 //   their shared code in common chunks (one ApiError class for both), with one declaration file
 //   each that names nothing but their own types and Node's;

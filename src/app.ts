@@ -32,8 +32,7 @@ import { simulatorAuthorisationRoutes } from './http/routes/simulator-authorisat
 import { transactionRoutes } from './http/routes/transactions.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { version } from './kernel/version.js';
-
-export const MAX_BODY_BYTES = 1_048_576;
+import { MAX_BODY_BYTES } from './wire/limits.js';
 
 /** The operations declared on `api`, as the API fault lab and the go-live report name them. */
 const declared = (api: Api) =>

@@ -16,6 +16,9 @@ export { tool } from '../mcp/tool.js';
 /** Bad usage: the command prints it and exits 2. */
 export class UsageError extends Error {}
 
+/** The sandbox `start` was asked for cannot start as configured: it prints why and exits 2. */
+export class StartError extends Error {}
+
 /** Ends a command with this exit code, what it had to say already printed (main.ts returns it). */
 export class CommandExit extends Error {
   constructor(readonly code: number) {

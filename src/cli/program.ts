@@ -18,7 +18,7 @@ import {
   resolveClientOptions,
   type CommandContext,
 } from './client.js';
-import { CommandExit, UsageError, type ClientFlags, type CommandDeclaration, type Declaration, type Local } from './command.js';
+import { CommandExit, StartError, UsageError, type ClientFlags, type CommandDeclaration, type Declaration, type Local } from './command.js';
 import { apiFaultsCommands } from './commands/api-faults.js';
 import { authoriseCommand } from './commands/authorise.js';
 import { clockCommands } from './commands/clock.js';
@@ -42,7 +42,7 @@ import { seedCommand } from './commands/seed.js';
 import { simulateCommands } from './commands/simulate.js';
 import { skillCommand } from './commands/skill.js';
 import { snapshotCommands } from './commands/snapshot.js';
-import { startCommand, StartError } from './commands/start.js';
+import { startCommand } from './commands/start.js';
 import { stopCommand } from './commands/stop.js';
 import { deliveriesCommands, webhooksCommands } from './commands/webhooks.js';
 import type { Io } from './io.js';

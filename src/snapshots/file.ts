@@ -33,15 +33,13 @@ import { worldProblems, type World } from './checks.js';
 import { cellsOf, fileInstant, recordOf, type RecordProblem } from './format.js';
 import { FORMAT_TABLES } from './tables.js';
 import { migrate, MigrationProblem, readableVersions } from './migrations.js';
+import { parseJson } from './json-slices.js';
 import { echo } from '../domain/echo.js';
+import { SNAPSHOT_FORMAT } from '../wire/limits.js';
 
-export const SNAPSHOT_FORMAT = 'card-sandbox snapshot';
 /** The version of the format this sandbox writes; it reads this one and every earlier one (migrations.ts). */
 export const SNAPSHOT_VERSION = 3;
 const READABLE = readableVersions(SNAPSHOT_VERSION);
-
-/** The largest snapshot file the sandbox reads: POST /_sandbox/snapshots/restore, `--import`, `snapshot restore --file`. */
-export const MAX_SNAPSHOT_FILE_BYTES = 64 * 1_048_576;
 
 export type TableName = WorldTableName;
 
@@ -201,15 +199,17 @@ async function worldRows(world: World): Promise<{ rows: TableRows } | { problems
  * `invalid_snapshot`; one of a version this sandbox cannot read, `snapshot_version_unsupported`.
  */
 export async function readSnapshot(input: string | Uint8Array, verify: boolean): Promise<SnapshotRead> {
-  // Bytes as received are hashed as they are; their text is what is parsed.
+  // Bytes as received are hashed as they are, and parsed as UTF-8 a slice at a time.
   const bytes = () => (typeof input === 'string' ? Buffer.from(input) : Buffer.from(input.buffer, input.byteOffset, input.byteLength));
-  const text = typeof input === 'string' ? input : bytes().toString('utf8');
-  if (text === '') fail('invalid_snapshot', 'the body is empty: send a snapshot file, as GET /_sandbox/snapshots/{id}/file gives it');
+  if (input.length === 0) fail('invalid_snapshot', 'the body is empty: send a snapshot file, as GET /_sandbox/snapshots/{id}/file gives it');
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = await parseJson(typeof input === 'string' ? input : bytes(), pause);
   } catch (error) {
-    fail('invalid_snapshot', `the file is not JSON (cut short or corrupt?): ${jsonProblem(error, text)}`);
+    fail(
+      'invalid_snapshot',
+      `the file is not JSON (cut short or corrupt?): ${jsonProblem(error, typeof input === 'string' ? input : bytes().toString('utf8'))}`,
+    );
   }
   await pause();
   const file = (typeof json === 'object' && json !== null && !Array.isArray(json) ? json : {}) as Record<string, unknown>;

@@ -58,6 +58,25 @@ describe('snapshot files', () => {
     expect((await control('GET', '/world/counts')).body).toEqual(before);
   });
 
+  it('restores one at a time: those sent during a large restore, of any programme, are answered after it', async () => {
+    const customers = Array.from({ length: 250 }, (_, i) => ({ externalId: `c-${i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] }));
+    await control('POST', '/seed', { customers });
+    const saved = (await control('POST', '/snapshots')).body;
+    const other = (await control('POST', '/programmes', { name: 'other' })).body;
+    await control('POST', '/reset');
+    const answered: string[] = [];
+    const sent = (name: string, request: Promise<{ status: number }>) => request.then(({ status }) => answered.push(`${name} ${status}`));
+    // The large restore gives other work turns as it parses and checks; the restores sent after it wait for it all the same.
+    await Promise.all([
+      sent('large', sb.json('POST', `/_sandbox/snapshots/${saved.id}/restore`, { token: false })),
+      sent('missing', sb.json('POST', `/_sandbox/snapshots/${other.id}/restore`, { token: false })),
+      sent('not a file', sb.json('POST', `/_sandbox/snapshots/restore?programme=${other.id}`, { body: '{}', token: false })),
+    ]);
+    expect(answered[0]).toBe('large 200');
+    expect(answered.slice(1).sort()).toEqual(['missing 404', 'not a file 400']);
+    expect((await control('GET', '/world/counts')).body.customers).toBe(250);
+  });
+
   it('takes the file as its bytes, application/octet-stream, as its document declares it', async () => {
     await control('POST', '/seed', { customers: [{ externalId: 'c-1', accounts: [{ currencies: ['EUR'], cards: [{}] }] }] });
     const before = (await control('GET', '/world/counts')).body;

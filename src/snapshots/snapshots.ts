@@ -16,6 +16,7 @@ import type { Config } from '../config/index.js';
 import { fail } from '../domain/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { bytesText } from '../kernel/files.js';
+import { inTurns } from '../kernel/in-turn.js';
 import type { CreatedProgramme, Programme, Programmes } from '../programmes/index.js';
 import { readSnapshot, snapshotFile, type ProgrammeState, type RestoredState, type SnapshotHeader, type TableName } from './file.js';
 import { worldRows } from './rows.js';
@@ -148,6 +149,10 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     });
   };
 
+  // Restores and forks, one at a time in the order they came, whatever their programme: a file parsed,
+  // checked and as rows takes several times its size in memory (docs/snapshots.md: One at a time).
+  const inTurn = inTurns();
+
   const mine = (programme: Programme, id: string) => and(eq(snapshots.programmeId, programme.id), eq(snapshots.id, id));
   const named = (programme: Programme, name: string) => and(eq(snapshots.programmeId, programme.id), or(eq(snapshots.name, name), eq(snapshots.id, name)));
   const missing = (programme: Programme, id: string): never => fail('snapshot_not_found', `programme ${programme.id} has no snapshot with id ${id}`);
@@ -256,35 +261,38 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     },
 
     /** Puts the programme back as its snapshot `id` holds it: a file of an earlier version is brought to this one first. */
-    async restore(programme: Programme, id: string): Promise<SnapshotSummary> {
-      const { file } = service.file(programme, id);
-      const read = await readSnapshot(file, false);
-      await restore(programme, read.state);
-      return summaryOf(read, read.state, Buffer.byteLength(file));
-    },
+    restore: (programme: Programme, id: string): Promise<SnapshotSummary> =>
+      inTurn(async () => {
+        const { file } = service.file(programme, id);
+        const read = await readSnapshot(file, false);
+        await restore(programme, read.state);
+        return summaryOf(read, read.state, Buffer.byteLength(file));
+      }),
 
     /** Puts the programme back as a snapshot file holds it: checked whole first, so that a bad file changes nothing. */
-    async restoreFile(programme: Programme, bytes: Uint8Array): Promise<SnapshotSummary> {
-      const read = await readSnapshot(bytes, true);
-      await restore(programme, read.state);
-      return summaryOf(read, read.state, bytes.length);
-    },
+    restoreFile: (programme: Programme, bytes: Uint8Array): Promise<SnapshotSummary> =>
+      inTurn(async () => {
+        const read = await readSnapshot(bytes, true);
+        await restore(programme, read.state);
+        return summaryOf(read, read.state, bytes.length);
+      }),
 
     /** The programme as a snapshot file, now, without keeping it (--export-on-exit). */
     export: (programme: Programme): string => snapshotFile(header(undefined), capture(programme)),
 
     /** A new programme, with credentials of its own, starting from snapshot `id`'s world and clock. */
-    async fork(
+    fork: (
       id: string,
       options: { name?: string | undefined; holdExpiry?: string | undefined; startingBalance?: string | undefined } = {},
-    ): Promise<CreatedProgramme> {
-      const kept =
-        db.select({ file: snapshots.file }).from(snapshots).where(eq(snapshots.id, id)).get() ?? fail('snapshot_not_found', `no snapshot with id ${id}`);
-      const { state } = await readSnapshot(kept.file, false);
-      const { apiKey, apiSecret, id: made } = programmes.create({ ...options, randomSeed: state.seed });
-      await restore(programmes.get(made), state);
-      return { ...programmes.describe(made), apiKey, apiSecret };
-    },
+    ): Promise<CreatedProgramme> =>
+      inTurn(async () => {
+        const kept =
+          db.select({ file: snapshots.file }).from(snapshots).where(eq(snapshots.id, id)).get() ?? fail('snapshot_not_found', `no snapshot with id ${id}`);
+        const { state } = await readSnapshot(kept.file, false);
+        const { apiKey, apiSecret, id: made } = programmes.create({ ...options, randomSeed: state.seed });
+        await restore(programmes.get(made), state);
+        return { ...programmes.describe(made), apiKey, apiSecret };
+      }),
   };
   return service;
 }

@@ -25,6 +25,7 @@ import { tracedAttempt } from './attempt-span.js';
 export type { AttemptListener, AttemptReport } from './attempt-shapes.js';
 
 export const MAX_IN_FLIGHT = 64;
+const LANES = 2; // batches time travel has out at once (runDue)
 
 export interface DispatcherOptions {
   /** The programme's signing key, made or read the first time an attempt needs it. */
@@ -88,18 +89,18 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
 
   /**
    * One real attempt, in a slot of the shared pool: one taken already (`slot` 'taken', real time),
-   * or one waited for — its subscription's share (a duplicate) or its programme's (time travel).
+   * or one waited for — its subscription's share (a duplicate) or time travel's (send-pool.ts).
    */
   const attemptOnce = async (
     due: Due,
     attempt: number,
     fresh: boolean,
     forgery: Forgery | undefined,
-    slot: 'taken' | 'subscription' | 'programme',
+    slot: 'taken' | 'subscription' | 'travel',
     traceparent: string | undefined,
   ): Promise<AttemptOutcome> => {
     const signal = cut.signal;
-    if (slot !== 'taken' && !(await pool.acquire(programme, due.webhookId, signal, slot === 'subscription'))) return { error: CUT_SHORT, durationMs: 0 };
+    if (slot !== 'taken' && !(await pool.acquire(programme, due.webhookId, signal, slot === 'travel'))) return { error: CUT_SHORT, durationMs: 0 };
     return sendAttempt({
       callbackUrl: due.callbackUrl,
       body: Buffer.from(due.body, 'utf8'),
@@ -123,7 +124,7 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
    * Carries out the plan: the answer the sandbox gives in the receiver's place, or the attempt —
    * and, when it succeeds and a duplicate is due, the same bytes again, freshly signed.
    */
-  const perform = async (due: Due, decided: Sending, slot: 'taken' | 'programme', at: number): Promise<Outcome[]> => {
+  const perform = async (due: Due, decided: Sending, slot: 'taken' | 'travel', at: number): Promise<Outcome[]> => {
     const attempt = due.attempts + 1;
     if (decided.action === 'answer') {
       // Answered in the receiver's place: a slot taken for it goes back at once.
@@ -140,7 +141,7 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
       ...marks,
     }));
     if (!decided.duplicate || !isSuccess(outcome)) return [outcome];
-    const again = slot === 'taken' ? 'subscription' : 'programme';
+    const again = slot === 'taken' ? 'subscription' : 'travel';
     const twice = tracedAttempt(core, due, attempt + 1, at, async (tp) => ({
       ...(await attemptOnce(due, attempt + 1, true, undefined, again, tp)),
       fault: 'duplicate' as const,
@@ -198,54 +199,53 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
 
     /**
      * Time travel: lets attempts already in flight finish, then sends what is due up to `until`
-     * (immediate retries included), each attempt made at its own due time, in batches of
-     * MAX_IN_FLIGHT, recording each batch in due order so that the jitter drawn for each delivery
-     * does not depend on which receiver answered first. The scheduler sets `until` short of any
-     * other source's next due item, and an attempt depends on nothing but its delivery, so sending
-     * a batch together changes no outcome; it keeps a day of jittered retries from going out one
-     * round trip at a time. A batch's deliveries are followed through their retries in the window
-     * before the next batch starts: their attempts then go out close together in real time, and
-     * those made within the same wall-clock second share one signature (send.ts).
+     * (immediate retries included), each attempt at its own due time, in batches recorded in due
+     * order, so that the jitter drawn for each delivery does not depend on which receiver answered
+     * first. The scheduler sets `until` short of any other source's next due item, and an attempt
+     * depends on nothing but its delivery, so a batch sent together changes no outcome. A batch is
+     * followed through its retries in the window before it takes other deliveries: attempts made
+     * within the same wall-clock second share one signature (send.ts). What the pool lets time
+     * travel hold (send-pool.ts) is split between LANES batches, one recorded while another waits;
+     * with faults in force, one, so that the delivery lab decides in due order.
      */
     async runDue(now: number, until = now, counted?: (ran: number) => void): Promise<number> {
       const begun = { world, cuts };
-      let ran = await idle();
-      counted?.(ran);
-      let followed: Due[] = [];
-      for (;;) {
-        // Shutting down, or cut short (a restore is coming): what is left stays pending.
-        if (stopped || cuts !== begun.cuts) return ran;
-        const retries = followed.flatMap((due) => rows.stillDue(due, until) ?? []);
-        const batch = retries.length > 0 ? retries : rows.due(until, MAX_IN_FLIGHT, inFlight.keys());
-        if (batch.length === 0) return ran;
-        let recorded = 0;
-        // Held deliveries are not followed: they come back in due order, after what they wait for.
-        const started: { due: Due; at: number; outcomes: Promise<Outcome[]> }[] = [];
-        for (const due of batch) {
-          const at = Math.max(due.nextAttemptAt ?? now, now);
-          const decided = plan(due, at);
-          if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided, 'programme', at) });
+      const waited = await idle();
+      counted?.(waited);
+      const lanes = lab.active ? 1 : LANES;
+      const size = Math.ceil((pool.max - pool.reserve) / lanes);
+      const lane = async (): Promise<number> => {
+        let ran = 0;
+        let followed: Due[] = [];
+        for (;;) {
+          // Shutting down, or cut short (a restore is coming): what is left stays pending.
+          if (stopped || cuts !== begun.cuts) return ran;
+          const retries = followed.flatMap((due) => rows.stillDue(due, until) ?? []);
+          const batch = retries.length > 0 ? retries : rows.due(until, size, inFlight.keys());
+          if (batch.length === 0) return ran;
+          // Held deliveries are not followed: they come back in due order, after what they wait for.
+          const started: { due: Due; at: number; outcomes: Promise<Outcome[]> }[] = [];
+          for (const due of batch) {
+            const at = Math.max(due.nextAttemptAt ?? now, now);
+            const decided = plan(due, at);
+            if (decided.action !== 'hold') started.push({ due, at, outcomes: perform(due, decided, 'travel', at) });
+          }
+          followed = started.map((s) => s.due);
+          // One transaction for the batch: its commit, not each attempt's, wakes what waits on one. A world replaced meanwhile is not this one's to record in.
+          const run = Promise.all(started.map((s) => s.outcomes)).then((outcomes) =>
+            world === begun.world ? rows.recordAll(started.map(({ due, at }, i) => ({ due, at, outcomes: outcomes[i]! }))).reduce((sum, n) => sum + n, 0) : 0,
+          );
+          // Visible to idle() and drain(), like attempts started by pump; and left out of the other lanes' batches.
+          for (const { due } of started) inFlight.set(due.id, run);
+          const recorded = await run.finally(() => started.forEach(({ due }) => inFlight.delete(due.id)));
+          ran += recorded;
+          counted?.(recorded);
+          // Nothing could be stored (the database is closing, or the world was replaced): stop rather than resend forever.
+          if (recorded === 0 && started.length > 0) return ran;
         }
-        followed = started.map((s) => s.due);
-        const run = (async () => {
-          const outcomes = await Promise.all(started.map((s) => s.outcomes));
-          // A world replaced meanwhile is not this one's to record in.
-          if (world !== begun.world) return;
-          // One transaction for the batch: its commit, not each attempt's, wakes what waits on one.
-          for (const stored of rows.recordAll(started.map(({ due, at }, i) => ({ due, at, outcomes: outcomes[i]! })))) recorded += stored;
-        })();
-        // Visible to idle() and drain(), like attempts started by pump.
-        for (const { due } of started) inFlight.set(due.id, run);
-        try {
-          await run;
-        } finally {
-          for (const { due } of started) inFlight.delete(due.id);
-        }
-        ran += recorded;
-        counted?.(recorded);
-        // Nothing could be stored (the database is closing, or the world was replaced): stop rather than resend forever.
-        if (recorded === 0 && started.length > 0) return ran;
-      }
+      };
+      const ran = await Promise.all(Array.from({ length: lanes }, lane));
+      return ran.reduce((sum, n) => sum + n, waited);
     },
   } satisfies DueSource;
 

@@ -95,6 +95,47 @@ describe('the attempts in flight, shared fairly', () => {
     expect(hanging.connections).toBe(held);
   });
 
+  it("an advance alone holds all of the pool but its reserve, and the reserve serves another programme's share", async () => {
+    const pool = sb.deps.shared.pool;
+    const { dispatcher } = sb.deps.services.webhooks;
+    // Failing at first: each delivery's attempt and immediate retry go out in real time, the next is due in 1 s of the frozen clock.
+    const failing = await startTestReceiver(500);
+    try {
+      await control('POST', '/seed', { webhooks: [{ callbackUrl: `${failing.url}/a`, types: ALL }], customers: customers(20, 'a') });
+      const { clock } = sb.deps.programmes.default().core;
+      await until(() => pool.active === 0 && dispatcher.source.nextDue()! > clock.now(), 'the real-time attempts to end');
+      failing.answer('hang');
+      const sentBefore = failing.requests.length;
+      void control('POST', '/clock/advance', { by: '1h' });
+      await until(() => failing.requests.length - sentBefore === pool.max - pool.reserve, "the advance's first batch to hang");
+      expect(pool.active).toBe(pool.max - pool.reserve);
+
+      const b = (await control('POST', '/programmes', { name: 'b' })).body;
+      await control(
+        'POST',
+        '/seed',
+        {
+          webhooks: [
+            { callbackUrl: `${hanging.url}/b`, types: ALL },
+            { callbackUrl: `${healthy.url}/b`, types: ['customer.updated'] },
+          ],
+          customers: customers(4, 'b'),
+        },
+        b.id,
+      );
+      // Its other subscription's deliveries all arrive, and its hanging one holds its share of the
+      // reserve (half of b's four slots): more than the first attempt every programme has.
+      expect(await healthy.waitFor(4)).toHaveLength(4);
+      await hanging.waitFor(2);
+      await steady(sb.deps.programmes.get(b.id).services.webhooks.dispatcher.source, () => pool.held(b.id));
+      expect(hanging.requests).toHaveLength(2);
+      expect(pool.held(b.id)).toBe(2);
+      expect(failing.requests.length - sentBefore).toBe(pool.max - pool.reserve);
+    } finally {
+      await failing.close();
+    }
+  });
+
   it("a deleted programme's attempts are cut at once, their sockets closed, their slots free", async () => {
     const a = (await control('POST', '/programmes', { name: 'a' })).body;
     await control('POST', '/seed', { webhooks: [{ callbackUrl: `${hanging.url}/a`, types: ALL }], customers: customers(20, 'a') }, a.id);

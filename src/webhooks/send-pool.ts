@@ -10,7 +10,10 @@
  * - a programme takes at most half of the slots the others leave free (rounded up), so that one
  *   whose receiver hangs can never hold them all;
  * - within its programme's share, a subscription takes at most half of what the programme's other
- *   subscriptions leave, so that one endpoint cannot starve the programme's others.
+ *   subscriptions leave, so that one endpoint cannot starve the programme's others;
+ * - time travel takes its programme's share, and beyond it any slot that leaves `reserve` free: a
+ *   programme advancing alone uses all but the reserve, which is kept for those within their share
+ *   (another programme's next webhooks go out at once however long the advance's attempts hang).
  *
  * Shares follow what is held now: a programme alone has half the pool, and the slots a hanging
  * receiver holds come back as its attempts time out (--webhook-timeout) or are cut short (a
@@ -23,12 +26,14 @@ import { createAgents, type Agents } from './send.js';
 interface Waiter {
   programme: string;
   subscription: string;
-  /** Held to its subscription's share too (real time), or to its programme's only (time travel). */
-  perSubscription: boolean;
+  /** Time travel's (its programme's share, or a slot beyond the reserve), or held to its subscription's share too (real time, a duplicate). */
+  travel: boolean;
   resolve: (taken: boolean) => void;
 }
 
 export function createSendPool(max: number) {
+  /** The slots time travel leaves free beyond its programme's share: an eighth of the pool. */
+  const reserve = Math.max(1, Math.floor(max / 8));
   let active = 0;
   const byProgramme = new Map<string, number>();
   const bySubscription = new Map<string, number>();
@@ -46,11 +51,12 @@ export function createSendPool(max: number) {
   const subscriptionShare = (programme: string, subscription: string) =>
     Math.max(1, Math.ceil((programmeShare(programme) - (held(programme) - heldBy(programme, subscription))) / 2));
 
-  const fits = (programme: string, subscription: string, perSubscription = true) =>
+  const fits = (programme: string, subscription: string, travel = false) =>
     held(programme) === 0 ||
     (active < max &&
-      held(programme) < programmeShare(programme) &&
-      (!perSubscription || heldBy(programme, subscription) < subscriptionShare(programme, subscription)));
+      (travel
+        ? held(programme) < programmeShare(programme) || max - active > reserve
+        : held(programme) < programmeShare(programme) && heldBy(programme, subscription) < subscriptionShare(programme, subscription)));
 
   const count = (programme: string, subscription: string, by: 1 | -1) => {
     active += by;
@@ -67,6 +73,7 @@ export function createSendPool(max: number) {
     // The pool is the bound on sockets: the agents queue nothing, or a programme's first attempt would wait behind others to the same receiver.
     agents: createAgents(Infinity) as Agents,
     max,
+    reserve,
     /** Attempts in flight now, across programmes. */
     get active(): number {
       return active;
@@ -106,12 +113,13 @@ export function createSendPool(max: number) {
 
     /**
      * Waits for a slot; resolves true once taken, or false if `signal` aborts first. Time travel
-     * waits for its programme's share only (`perSubscription` false): the deliveries of one step go
-     * out together and are recorded together, so no subscription of it waits on another.
+     * (`travel`) waits for its programme's share or a slot beyond the reserve, not its subscription's:
+     * the deliveries of one step go out together and are recorded together, so no subscription of
+     * it waits on another.
      */
-    acquire(programme: string, subscription: string, signal?: AbortSignal, perSubscription = true): Promise<boolean> {
+    acquire(programme: string, subscription: string, signal?: AbortSignal, travel = false): Promise<boolean> {
       if (signal?.aborted) return Promise.resolve(false);
-      if (fits(programme, subscription, perSubscription)) {
+      if (fits(programme, subscription, travel)) {
         count(programme, subscription, 1);
         return Promise.resolve(true);
       }
@@ -123,7 +131,7 @@ export function createSendPool(max: number) {
           resolve(false);
         };
         // Given a slot, it stops listening: the signal outlives many waits.
-        const waiter: Waiter = { programme, subscription, perSubscription, resolve: (taken) => (signal?.removeEventListener('abort', abort), resolve(taken)) };
+        const waiter: Waiter = { programme, subscription, travel, resolve: (taken) => (signal?.removeEventListener('abort', abort), resolve(taken)) };
         waiters.push(waiter);
         signal?.addEventListener('abort', abort, { once: true });
       });
@@ -134,7 +142,7 @@ export function createSendPool(max: number) {
       count(programme, subscription, -1);
       for (let i = 0; i < waiters.length;) {
         const waiter = waiters[i]!;
-        if (!fits(waiter.programme, waiter.subscription, waiter.perSubscription)) {
+        if (!fits(waiter.programme, waiter.subscription, waiter.travel)) {
           i++;
           continue;
         }

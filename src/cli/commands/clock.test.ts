@@ -135,7 +135,7 @@ describe('clock advance, counting what ran', () => {
 
 describe("the banner's clock", () => {
   it('tells frozen, real time, and an offset kept in the database', async () => {
-    const { clockText } = await import('./start.js');
+    const { clockText } = await import('./start-sandbox.js');
     const now = Date.parse('2026-12-25T10:00:00Z');
     expect(clockText(true, now, 0)).toBe('frozen at 2026-12-25T10:00:00.000Z');
     expect(clockText(false, now, 0)).toBe('real time');
@@ -145,7 +145,7 @@ describe("the banner's clock", () => {
   });
 
   it('tells a clock behind real time, as an imported snapshot leaves it, and says where it came from', async () => {
-    const { clockText } = await import('./start.js');
+    const { clockText } = await import('./start-sandbox.js');
     const now = Date.parse('2026-01-01T09:00:00Z');
     expect(clockText(false, now, -3 * 86_400_000, 'from the imported snapshot')).toBe(
       'running at 2026-01-01T09:00:00.000Z, 3 d behind real time (from the imported snapshot)',

@@ -7,7 +7,8 @@ import { cliContext } from '../../testing/cli.js';
 import { createTestSandbox } from '../../testing/harness.js';
 import { ClientUsageError } from '../client.js';
 import { ApiError } from '../../client/operations.js';
-import { seed, seedAtStart } from './seed.js';
+import { seed } from './seed.js';
+import { seedAtStart } from './start-sandbox.js';
 
 const DEMO = packagePath('fixtures', 'demo.json');
 const dir = mkdtempSync(join(tmpdir(), 'seed-test-'));

@@ -1,11 +1,7 @@
 /** `seed <file>`: load a seed world document into the running sandbox, atomically. */
-import type { Deps } from '../../deps.js';
-import { MAX_BODY_BYTES } from '../../app.js';
-import { SandboxError } from '../../domain/errors.js';
-import { SNAPSHOT_FORMAT } from '../../snapshots/file.js';
+import { MAX_BODY_BYTES, SNAPSHOT_FORMAT } from '../../wire/limits.js';
 import { jsonProblem } from '../../domain/json-problem.js';
 import { readBounded, readProblem } from '../../kernel/files.js';
-import { parseSeedDocument } from '../../wire/seed.js';
 import { z } from 'zod';
 import { ClientUsageError, type Client } from '../client.js';
 import { command, printed, tool } from '../command.js';
@@ -68,21 +64,3 @@ export const seedCommand = command({
     data: (client, { file }) => seed.data(client, file),
   }),
 });
-
-/**
- * `start --seed <file>`: loads the world before the server listens. A database that already holds
- * customers or webhooks (a restart with --db) is left as it is, so restarting never duplicates
- * the world. Throws ClientUsageError, naming every bad place, when the file cannot be loaded.
- */
-export async function seedAtStart(deps: Deps, file: string): Promise<string> {
-  const document = await readSeedFile(file);
-  if (!deps.services.sandbox.isEmpty()) return `${file} not loaded: the database already holds a world`;
-  try {
-    const result = deps.services.sandbox.seed(parseSeedDocument(document));
-    return `${file}: ${count(result.customers.length, 'customer')}, ${count(result.webhooks.length, 'webhook')}`;
-  } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
-    const places = (error.errors ?? []).map((e) => `\n  ${e.path}: ${e.message}`).join('');
-    throw new ClientUsageError(`--seed ${file}: ${error.detail}${places}`);
-  }
-}

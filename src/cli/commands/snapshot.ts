@@ -2,10 +2,8 @@
  * `snapshot save|list|restore|delete|export` (docs/snapshots.md): a programme's whole state taken,
  * put back, dropped, or written to a file that `snapshot restore --file` and `start --import` take.
  */
-import type { Deps } from '../../deps.js';
-import { SandboxError } from '../../domain/errors.js';
 import { readBounded, readProblem, writeFileAtomic } from '../../kernel/files.js';
-import { MAX_SNAPSHOT_FILE_BYTES } from '../../snapshots/file.js';
+import { MAX_SNAPSHOT_FILE_BYTES } from '../../wire/limits.js';
 import type { SnapshotSummary } from '../../client/control.generated.js';
 import { z } from 'zod';
 import { ClientUsageError, CommandFailed, type Client, type CommandContext } from '../client.js';
@@ -18,7 +16,7 @@ const size = (bytes: number) =>
 const clock = ({ clock: { now, frozen } }: SnapshotSummary) => `${now}${frozen ? ' (frozen)' : ''}`;
 
 /** One line of what a snapshot holds. */
-function holds(s: SnapshotSummary): string {
+export function holds(s: SnapshotSummary): string {
   const { customers, accounts, cards, events, deliveries, jobs, requests } = s.counts;
   const held = [
     count(customers, 'customer'),
@@ -36,7 +34,7 @@ const done = (io: Io, text: string) => io.out(`${io.color.green('✓')} ${text}`
 const named = (io: Io, s: SnapshotSummary) => `${io.color.bold(s.id)}${s.name === s.id ? '' : ` (${s.name})`}`;
 
 /** A snapshot file's bytes, at most what the sandbox takes (64 MiB); an unreadable file is the caller's mistake. */
-async function readSnapshotFile(file: string): Promise<Buffer> {
+export async function readSnapshotFile(file: string): Promise<Buffer> {
   try {
     return await readBounded(file, MAX_SNAPSHOT_FILE_BYTES);
   } catch (error) {
@@ -165,19 +163,3 @@ export const snapshotCommands = [
     run: (flags, id) => (ctx) => exportSnapshot(ctx, id, flags.out),
   }),
 ];
-
-/**
- * `start --import <file>`: the default programme restored from a snapshot file before the server
- * listens. Throws ClientUsageError, naming what is wrong, when the file cannot be restored.
- */
-export async function importAtStart(deps: Deps, file: string): Promise<string> {
-  const bytes = await readSnapshotFile(file);
-  try {
-    const restored = await deps.snapshots.restoreFile(deps.programmes.default(), bytes);
-    return `${file}: snapshot ${restored.name === restored.id ? restored.id : `"${restored.name}"`}, ${holds(restored)}`;
-  } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
-    const places = (error.errors ?? []).map((e) => `\n  ${e.path}: ${e.message}`).join('');
-    throw new ClientUsageError(`--import ${file}: ${error.detail}${places}`);
-  }
-}

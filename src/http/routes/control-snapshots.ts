@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { Uuid } from '../../domain/formats.js';
-import { MAX_SNAPSHOT_FILE_BYTES, SnapshotFile } from '../../snapshots/file.js';
+import { SnapshotFile } from '../../snapshots/file.js';
+import { MAX_SNAPSHOT_FILE_BYTES } from '../../wire/limits.js';
 import { NewSnapshot, SnapshotSummary } from '../../wire/snapshots.js';
 import { controlRoute, noContent } from '../control-route.js';
 import type { ControlPlane } from '../control-plane.js';
