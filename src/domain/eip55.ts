@@ -5,8 +5,9 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 /** EIP-55 mixed-case checksum of a 20-byte address. */
 export function toChecksumAddress(address: Uint8Array | string): string {
   const hex = typeof address === 'string' ? address.replace(/^0x/i, '').toLowerCase() : bytesToHex(address);
-  const hash = bytesToHex(keccak_256(utf8ToBytes(hex)));
+  const hash = keccak_256(utf8ToBytes(hex));
   let out = '0x';
-  for (let i = 0; i < hex.length; i++) out += parseInt(hash[i]!, 16) >= 8 ? hex[i]!.toUpperCase() : hex[i]!;
+  // A letter is upper case where the hash's nibble at its index (high nibble first) is 8 or more.
+  for (let i = 0; i < hex.length; i++) out += hash[i >> 1]! & (i & 1 ? 0x08 : 0x80) ? hex[i]!.toUpperCase() : hex[i]!;
   return out;
 }

@@ -41,16 +41,18 @@ export interface AllowedMethods {
 }
 
 export function methodsOf(routes: readonly { method: string; path: string }[]): AllowedMethods {
-  const known = routes.filter((r) => METHODS.has(r.method)).map((r) => ({ method: r.method, pattern: patternOf(r.path), rank: rankOf(r.path) }));
+  // The app lists a route once for each of its handlers and middleware: each method and path is read once.
+  const distinct = new Map<string, { method: string; path: string }>();
+  for (const r of routes) if (METHODS.has(r.method)) distinct.set(`${r.method} ${r.path}`, r);
+  const known = [...distinct.values()].map((r) => ({ method: r.method, path: r.path, pattern: patternOf(r.path), rank: rankOf(r.path) }));
   const of = (path: string) => {
     const matching = known.filter((r) => r.pattern.test(path));
     const best = matching.reduce<number[] | undefined>((min, r) => (min === undefined || compare(r.rank, min) < 0 ? r.rank : min), undefined);
     return allowOf(matching.filter((r) => best && compare(r.rank, best) === 0).map((r) => r.method));
   };
-  const literal = new Set(routes.filter((r) => METHODS.has(r.method) && !/[:*]/.test(r.path)).map((r) => r.path));
-  const shadowed = new Map(
-    [...literal].filter((path) => known.some((r) => r.rank.some((kind) => kind > 0) && r.pattern.test(path))).map((path) => [path, of(path)] as const),
-  );
+  const templated = known.filter((r) => r.rank.some((kind) => kind > 0));
+  const literal = new Set(known.filter((r) => !/[:*]/.test(r.path)).map((r) => r.path));
+  const shadowed = new Map([...literal].filter((path) => templated.some((r) => r.pattern.test(path))).map((path) => [path, of(path)] as const));
   return { of, shadowing: (path) => shadowed.get(path) };
 }
 

@@ -51,6 +51,17 @@ describe('seeded streams', () => {
     expect(random.bytes(16)).not.toEqual(random.bytes(16));
   });
 
+  it('an unseeded stream never hands out the same bytes twice, across its pages and beyond one', () => {
+    const random = cryptoRandom();
+    const drawn = Array.from({ length: 2000 }, (_, i) => random.bytes(1 + (i % 24)));
+    expect(drawn.map((b) => b.length)).toEqual(drawn.map((_, i) => 1 + (i % 24)));
+    const long = drawn.filter((b) => b.length >= 12).map((b) => b.toString('hex'));
+    expect(new Set(long).size).toBe(long.length);
+    const large = random.bytes(10_000);
+    expect(large.length).toBe(10_000);
+    expect(large.subarray(0, 16)).not.toEqual(large.subarray(16, 32));
+  });
+
   it('ids follow their stream: seeded ones once it is put back to a seeded state', () => {
     const random = cryptoRandom();
     const ids = idsOf(random);

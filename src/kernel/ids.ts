@@ -67,17 +67,26 @@ function start(key: string, words: RandomState['words']): RandomState {
   return generator.state();
 }
 
-/** node:crypto's words for unseeded floats, drawn a page at a time: drawing four bytes at a time cost more than what the float was for. */
-const words = Buffer.alloc(4096);
-let wordAt = words.length;
-function cryptoWord(): number {
-  if (wordAt === words.length) {
-    randomFillSync(words);
-    wordAt = 0;
+/**
+ * node:crypto's bytes for unseeded streams, drawn a page at a time: a draw of a few bytes (a float's
+ * four, a nonce's) cost more than what they were for. Each byte is handed out once.
+ */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+/** Where the next `n` bytes of the pool start, drawing a new page when fewer are left. */
+function take(n: number): number {
+  if (poolAt + n > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
   }
-  const word = words.readUInt32BE(wordAt);
-  wordAt += 4;
-  return word;
+  poolAt += n;
+  return poolAt - n;
+}
+const cryptoWord = (): number => pool.readUInt32BE(take(4));
+function cryptoBytes(n: number): Buffer {
+  if (n > pool.length) return randomBytes(n);
+  const at = take(n);
+  return Buffer.from(pool.subarray(at, at + n));
 }
 
 /** A stream: seeded from `from`, or node:crypto's for undefined. */
@@ -85,7 +94,7 @@ function stream(from: RandomState | undefined): Random {
   let generator = from && sfc32(from);
   return {
     bytes(n) {
-      if (!generator) return randomBytes(n);
+      if (!generator) return cryptoBytes(n);
       const out = Buffer.alloc(Math.ceil(n / 4) * 4);
       for (let i = 0; i < out.length; i += 4) out.writeUInt32BE(generator.next(), i);
       return out.subarray(0, n);

@@ -8,7 +8,7 @@
  * fails at once, naming the folder.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -22,7 +22,11 @@ vi.setConfig({ testTimeout: 600_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'reliability-files-'));
 const SECRET = 'root:x:0:0:the-secret-line-of-a-file';
+/** The world of the kill test: 800 customers with an account and a card, so that its file takes a while to write. */
+const CUSTOMERS = 800;
 let world: string;
+/** A database holding that world, which each sandbox of the kill test starts from a copy of. */
+const worldDb = join(dir, 'world.db');
 
 /**
  * Resolves once the sandbox started by `pid` has recorded itself in its run file, which it does
@@ -43,14 +47,19 @@ function whole(text: string): boolean {
   }
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   assertBuilt();
-  // A world of some size, so that its file takes a while to write: 800 customers with an account and a card.
   const sb = createTestSandbox();
-  const customers = Array.from({ length: 800 }, (_, i) => ({ externalId: `c-${i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] }));
+  const customers = Array.from({ length: CUSTOMERS }, (_, i) => ({ externalId: `c-${i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] }));
   sb.deps.services.sandbox.seed(parseSeedDocument({ customers }));
   world = sb.deps.snapshots.export(sb.deps.programmes.default());
   writeFileSync(join(dir, SECRET.slice(0, 4)), `${SECRET}\nmore lines\n`);
+  // Imported once into a database file: each killed sandbox opens a copy rather than import the file again.
+  const worldFile = join(dir, 'world.snapshot.json');
+  writeFileSync(worldFile, world);
+  const importing = await startSandbox(['--db', worldDb, '--import', worldFile]);
+  await importing.stop();
+  expect((await importing.process.exited).code).toBe(0);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -63,7 +72,10 @@ describe.concurrent('--export-on-exit', () => {
       const folder = mkdtempSync(join(dir, `kill-${delay}-`));
       const file = join(folder, 'world.snapshot.json');
       writeFileSync(file, world);
-      const sandbox = await startSandbox(['--import', file, '--export-on-exit', file]);
+      // The database apart from the file's folder, whose changes tell that the write has begun.
+      const db = join(mkdtempSync(join(dir, `db-${delay}-`)), 'world.db');
+      copyFileSync(worldDb, db);
+      const sandbox = await startSandbox(['--db', db, '--export-on-exit', file]);
       await listening(sandbox.process.child.pid!);
       // Kill at a moment of the write: once the folder changes (the write has begun), after 0–19 ms.
       const watcher = watch(folder, () => {
@@ -76,8 +88,9 @@ describe.concurrent('--export-on-exit', () => {
       const left = readFileSync(file, 'utf8');
       expect(whole(left), `run ${delay}: ${left.length} bytes`).toBe(true);
       if (left === world) return 'previous';
-      // Nothing but the file is left in its folder by a write that finished.
+      // Nothing but the file is left in its folder by a write that finished, and it holds the world.
       expect(readdirSync(folder)).toEqual(['world.snapshot.json']);
+      expect((JSON.parse(left) as { state: { world: { customers: unknown[] } } }).state.world.customers).toHaveLength(CUSTOMERS);
       return 'next';
     };
     // Two at a time: each run is a process and a folder of its own.

@@ -8,7 +8,7 @@ import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { checkWallet, CUSTOMER_MACHINE, customerTransition } from '../domain/customer.js';
 import { fail } from '../domain/errors.js';
-import { once } from '../store/prepared.js';
+import { equalsLiteral, once } from '../store/prepared.js';
 import { customers } from '../store/schema.js';
 import { untilChanged } from '../store/read-cache.js';
 import type { OwnerSignature } from '../wire/challenge.js';
@@ -37,11 +37,12 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
     view: toCustomer,
   });
   // GET /v1/customers serialises every customer each time: the list is prepared once and kept until
-  // the database changes (store/read-cache.ts).
+  // the database changes (store/read-cache.ts), the programme written into it so that its ORDER BY is
+  // not planned again on every run (store/prepared.ts: sqlLiteral).
   const listQuery = db
     .select()
     .from(customers)
-    .where(mine)
+    .where(equalsLiteral(customers.programmeId, programme))
     .orderBy(asc(customers.createdAt), asc(sql`rowid`))
     .prepare();
   const listAll = untilChanged(store.sqlite, () => listQuery.all().map(toCustomer));

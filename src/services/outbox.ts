@@ -9,7 +9,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import type { WebhookType } from '../domain/outbox.js';
-import { once, rowInserter } from '../store/prepared.js';
+import { equalsLiteral, once, rowInserter } from '../store/prepared.js';
 import { deliveries, events, webhooks } from '../store/schema.js';
 
 export interface EventRecord {
@@ -40,13 +40,19 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
     createdAt: sql.placeholder('createdAt'),
   };
   // The programme's next sequence number, taken in the inserting transaction (events_seq index).
+  // Both run on every write: the programme is written into their text, or SQLite would plan their
+  // max() and ORDER BY again on every run (store/prepared.ts: sqlLiteral).
   const insertQuery = once(() =>
     db
       .insert(events)
-      .values({ programmeId: programme, seq: sql`(SELECT COALESCE(MAX(${events.seq}), 0) + 1 FROM ${events} WHERE ${mine})`, ...placeholders })
+      .values({
+        programmeId: programme,
+        seq: sql`(SELECT COALESCE(MAX(${events.seq}), 0) + 1 FROM ${events} WHERE ${equalsLiteral(events.programmeId, programme)})`,
+        ...placeholders,
+      })
       .prepare(),
   );
-  const hooksQuery = once(() => db.select().from(webhooks).where(eq(webhooks.programmeId, programme)).orderBy(asc(webhooks.createdAt)).prepare());
+  const hooksQuery = once(() => db.select().from(webhooks).where(equalsLiteral(webhooks.programmeId, programme)).orderBy(asc(webhooks.createdAt)).prepare());
   const insertDelivery = rowInserter(store, deliveries);
   const listeners = new Set<EventListener>();
   let pending: EventRecord[] = [];

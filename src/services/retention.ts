@@ -9,6 +9,7 @@ import { and, eq, lte, notExists, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { deliveries, events, idempotencyKeys } from '../store/schema.js';
 import type { Events } from './outbox.js';
+import { equalsLiteral } from '../store/prepared.js';
 
 /** Expired idempotency keys are swept at most this often (sandbox time): the sweep reads the whole table. */
 export const KEY_SWEEP_INTERVAL_MS = 60_000;
@@ -26,7 +27,9 @@ export function createRetention(core: Core, { events: outbox }: { events: Events
   // Newest by sequence number, which follows the order events were written. Events are only ever
   // deleted oldest first (here) or all at once (reset), so the newest numbers have no gaps and the
   // N newest are those above max(seq) - N: found from the events_seq index at once, whatever N is.
-  const mine = eq(events.programmeId, programme);
+  // The first two run after every write: the programme is written into their text, or SQLite would
+  // plan max() and the subquery again on every run (store/prepared.ts: sqlLiteral).
+  const mine = equalsLiteral(events.programmeId, programme);
   const newestQuery = db
     .select({ seq: sql<number | null>`max(${events.seq})` })
     .from(events)

@@ -10,7 +10,8 @@ import type { TableRows } from './file.js';
 import { columnsOf } from './format.js';
 import { FORMAT_TABLES } from './tables.js';
 
-export function worldRows({ sqlite }: Store) {
+export function worldRows(store: Store) {
+  const { sqlite } = store;
   const quote = (name: string) => `"${name}"`;
   const statements = FORMAT_TABLES.map((table) => {
     const from = quote(table.sqlName);
@@ -28,6 +29,8 @@ export function worldRows({ sqlite }: Store) {
       current: once(() => sqlite.prepare(`SELECT rowid, ${columns.join(', ')} FROM ${from} WHERE programme_id = ? ORDER BY rowid`).raw()),
       removeFrom: once(() => sqlite.prepare(`DELETE FROM ${from} WHERE programme_id = ? AND rowid >= ?`)),
       insert: once(() => sqlite.prepare(`INSERT INTO ${from} (programme_id, ${columns.join(', ')}) VALUES (?, ${columns.map(() => '?').join(', ')})`)),
+      any: once(() => sqlite.prepare(`SELECT 1 FROM ${from} WHERE programme_id = ? LIMIT 1`).pluck()),
+      clear: once(() => sqlite.prepare(`DELETE FROM ${from} WHERE programme_id = ?`)),
     };
   });
 
@@ -54,6 +57,27 @@ export function worldRows({ sqlite }: Store) {
     /** Puts `rows` in place of the programme's, parents first; call inside a transaction with foreign keys deferred. */
     replace(programme: string, rows: TableRows): void {
       for (const statement of statements) replaceRows(statement, programme, rows[statement.name]);
+    },
+    /** Whether the programme's world holds no row. */
+    empty: (programme: string): boolean => statements.every((statement) => statement.any().get(programme) === undefined),
+    /**
+     * Adds `rows` to the programme's, `batch` at a time, parents first, each batch in a transaction of
+     * its own; `between` is awaited after each. Call on an empty world, whose rows no one reads meanwhile.
+     */
+    async add(programme: string, rows: TableRows, batch: number, between: () => Promise<void>): Promise<void> {
+      for (const statement of statements) {
+        const table = rows[statement.name];
+        for (let from = 0; from < table.length; from += batch) {
+          store.transaction(() => {
+            for (let i = from; i < Math.min(from + batch, table.length); i++) statement.insert().run(programme, table[i]);
+          });
+          await between();
+        }
+      }
+    },
+    /** Deletes every row of the programme's world, children first; call inside a transaction. */
+    clear(programme: string): void {
+      for (const statement of statements.toReversed()) statement.clear().run(programme);
     },
   };
 }

@@ -6,7 +6,7 @@
  * programme. Credentials, signing keys, the token secret and the webhook key are the programme's
  * own and stay as they are. A save takes the programme as it stands, in one transaction; a restore
  * cuts short what is under way (attempts in flight, an advance waiting on them) and runs exclusively
- * of the programme's due work (its scheduler, kernel/scheduler.ts), in memory as in the database all or nothing; other
+ * of the programme's due work (its scheduler, kernel/scheduler.ts), in memory as in the database all or nothing (put-back.ts); other
  * programmes carry on.
  */
 import { and, asc, count, eq, or, sql, sum } from 'drizzle-orm';
@@ -18,7 +18,8 @@ import type { Ids } from '../kernel/ids.js';
 import { bytesText } from '../kernel/files.js';
 import { inTurns } from '../kernel/in-turn.js';
 import type { CreatedProgramme, Programme, Programmes } from '../programmes/index.js';
-import { readSnapshot, snapshotFile, type ProgrammeState, type RestoredState, type SnapshotHeader, type TableName } from './file.js';
+import { readSnapshot, snapshotFile, type ProgrammeState, type SnapshotHeader, type TableName } from './file.js';
+import { putBack } from './put-back.js';
 import { worldRows } from './rows.js';
 import { FORMAT_TABLES } from './tables.js';
 import { programmes as programmeRows, snapshots } from '../store/schema.js';
@@ -49,11 +50,8 @@ const summaryOf = ({ id, name, createdAt }: SnapshotHeader, state: Pick<Programm
   bytes,
 });
 
-/** What a programme keeps in memory, which a restore replaces with its world: a snapshot's state but its rows and faults. */
-type Memory = Pick<ProgrammeState, 'clock' | 'random' | 'journal'> & { apiFaults: RestoredState['apiFaults'] };
-
 export function createSnapshots({ store, config, programmes, ids, wall = Date.now }: SnapshotsDeps) {
-  const { db, sqlite } = store;
+  const { db } = store;
   const rows = worldRows(store);
 
   /** What the programme is now, read in one transaction with what it keeps in memory. */
@@ -78,76 +76,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
       };
     });
 
-  /** What the programme keeps in memory now, to be put back if a restore fails. */
-  const memoryOf = ({ core, services, journal, requestStreams }: Programme): Memory => ({
-    clock: { now: core.clock.now(), frozen: core.clock.frozen },
-    random: { main: core.random.state(), apiRequests: requestStreams.api.state(), controlRequests: requestStreams.control.state() },
-    apiFaults: { shown: services.apiFaults.kept(), draws: services.apiFaults.draws() },
-    journal: journal.list(),
-  });
-
-  /** Puts what the programme keeps in memory as `memory` says; nothing here can fail on values a file was checked for. */
-  const applyMemory = ({ core, services, journal, requestStreams }: Programme, memory: Memory) => {
-    core.clock.set(memory.clock);
-    core.random.restore(memory.random.main);
-    requestStreams.api.restore(memory.random.apiRequests);
-    requestStreams.control.restore(memory.random.controlRequests);
-    services.apiFaults.restore(memory.apiFaults.shown, memory.apiFaults.draws);
-    services.lab.reload();
-    services.fees.reload();
-    services.rates.reload();
-    journal.restore(memory.journal);
-  };
-
-  /**
-   * Puts the programme back as `state` holds it, all or nothing: the rows of its world replaced and
-   * what it keeps in memory set in one transaction — if anything fails, the rows roll back and the
-   * memory is put back as it was. What was scheduled since is gone. Attempts in flight are cut
-   * short at once and recorded nowhere, and an advance under way stops where it got to: neither
-   * keeps the restore waiting on a receiver that does not answer.
-   */
-  const restore = (programme: Programme, state: RestoredState): Promise<void> => {
-    const { id, core, scheduler, services } = programme;
-    services.webhooks.cutShort();
-    scheduler.interrupt();
-    return scheduler.exclusively(async () => {
-      // Before any attempt in flight can record its outcome in the world it no longer belongs to.
-      const abandoned = services.webhooks.abandon();
-      const before = memoryOf(programme);
-      try {
-        store.transaction(() => {
-          // Parents first: what deleting a parent takes with it is gone before its children are
-          // compared; a child may refer to a parent deleted and written again meanwhile.
-          sqlite.pragma('defer_foreign_keys = ON');
-          rows.replace(id, state.rows);
-          const { now, frozen } = state.clock;
-          db.update(programmeRows)
-            .set({
-              webhookFaults: state.webhookFaults ?? null,
-              webhooksPaused: state.webhooksPaused,
-              fees: state.fees ?? null,
-              rates: state.rates && Object.keys(state.rates).length ? state.rates : null,
-              clockFrozenAt: frozen ? now : null,
-              clockOffset: now - core.clock.wall(),
-            })
-            .where(eq(programmeRows.id, id))
-            .run();
-          applyMemory(programme, state);
-        });
-      } catch (error) {
-        try {
-          applyMemory(programme, before);
-        } catch (again) {
-          core.log.error('snapshot restore: putting the memory back failed', { error: String(again) });
-        }
-        const code = (error as { code?: unknown }).code;
-        if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'))
-          fail('invalid_snapshot', `the snapshot's rows do not fit together (${(error as Error).message}); nothing was restored`);
-        throw error;
-      }
-      await abandoned;
-    });
-  };
+  const restore = putBack(store, rows);
 
   // Restores and forks, one at a time in the order they came, whatever their programme: a file parsed,
   // checked and as rows takes several times its size in memory (docs/snapshots.md: One at a time).

@@ -4,7 +4,7 @@
  * paths on first use, with placeholders for what varies, and run the built query after that
  * (docs/benchmarks.md: Benchmarks). Whole-row writes bind every column, so one statement serves every row.
  */
-import { getTableColumns, is, SQL } from 'drizzle-orm';
+import { eq, getTableColumns, is, sql, SQL } from 'drizzle-orm';
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Store } from './store.js';
 
@@ -38,6 +38,9 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * small one; a bound range (`<= ?`) does not.
  */
 export const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/** `column = 'text'` for drizzle's queries, the text written into the statement (sqlLiteral) rather than bound. */
+export const equalsLiteral = (column: SQLiteColumn, text: string): SQL => eq(column, sql.raw(sqlLiteral(text)));
 
 /**
  * The names SQLite's own statements use for `table`, each from the schema: its name (with `alias`

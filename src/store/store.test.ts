@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
 import { customers, programmes } from './schema.js';
-import { MIGRATED_IMAGE, openFailureMessage, openStore, type Store } from './store.js';
+import { MEMORY_CACHE_PAGES, MIGRATED_IMAGE, openFailureMessage, openStore, type Store } from './store.js';
 
 describe('openStore', () => {
   let dir: string;
@@ -38,6 +38,11 @@ describe('openStore', () => {
     });
     expect(existsSync(MIGRATED_IMAGE), 'npm run build writes the image').toBe(true);
     expect(schema(open(':memory:'))).toEqual(schema(open(join(dir, 'migrated.db'))));
+  });
+
+  it("keeps an in-memory database once, with a page cache of MEMORY_CACHE_PAGES beside it; a file keeps SQLite's own", () => {
+    expect(open(':memory:').sqlite.pragma('cache_size', { simple: true })).toBe(MEMORY_CACHE_PAGES);
+    expect(open(join(dir, 'c.db')).sqlite.pragma('cache_size', { simple: true })).toBe(new Database(':memory:').pragma('cache_size', { simple: true }));
   });
 
   it('opens a file in WAL mode with synchronous = NORMAL and foreign keys enforced', () => {

@@ -93,13 +93,22 @@ function openFailure(path: string, error: unknown): ConfigError {
  */
 export const MIGRATED_IMAGE = packagePath('dist', 'migrated.sqlite');
 
+/**
+ * SQLite's page cache for an in-memory database, in pages (4 KiB each). Its pages are in memory
+ * already (SQLite's memory file), and the cache held up to 16 MiB of copies of them beside, which
+ * every commit went through: a few hundred KiB of the pages in use keep the writes fastest
+ * (docs/reliability.md: Resources are bounded).
+ */
+export const MEMORY_CACHE_PAGES = 128;
+
 function openSqlite(path: string): Database.Database {
   const addon = nativeBinding();
   let sqlite: Database.Database | undefined;
   try {
     const source = path === ':memory:' && existsSync(MIGRATED_IMAGE) ? readFileSync(MIGRATED_IMAGE) : path;
     sqlite = new Database(source, { nativeBinding: addon });
-    if (path !== ':memory:') {
+    if (path === ':memory:') sqlite.pragma(`cache_size = ${MEMORY_CACHE_PAGES}`);
+    else {
       sqlite.pragma('journal_mode = WAL');
       sqlite.pragma('synchronous = NORMAL');
     }

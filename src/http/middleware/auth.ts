@@ -22,6 +22,8 @@ export function authenticate(programmes: Programmes): MiddlewareHandler<AppEnv> 
         : (programmes.find(id) ?? fail('not_authorised', `the token was issued for programme ${echo(id)}, which no longer exists (or never did)`));
     c.set('programme', programme);
     c.set('apiKey', programme.services.auth.authenticate(authorization));
+    // A large restore under way: its world is answered once it is whole (docs/snapshots.md).
+    if (programme.restoring) await programme.restoring;
     return next();
   };
 }

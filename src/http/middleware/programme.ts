@@ -26,7 +26,10 @@ export function selectProgramme(programmes: Programmes): MiddlewareHandler<AppEn
         { path: 'programme', message: 'names another programme than the Sandbox-Programme header' },
       ]);
     const id = query ?? header ?? DEFAULT_PROGRAMME;
-    c.set('programme', programmes.get(id.toLowerCase()));
+    const programme = programmes.get(id.toLowerCase());
+    c.set('programme', programme);
+    // A large restore under way: its world is answered once it is whole (docs/snapshots.md).
+    if (programme.restoring) await programme.restoring;
     return next();
   };
 }
