@@ -54,6 +54,9 @@ function nodeFlagsOf({ child }: Cli): string[] {
   return argv.slice(1, argv.indexOf(BIN));
 }
 
+/** The environment the CLI's process runs with (Linux). */
+const environmentOf = ({ child }: Cli): string[] => readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -98,6 +101,7 @@ describe('card-sandbox start', () => {
       expect(health).toMatchObject({ status: 'ok', env: 'sandbox', verify: 'warn' });
       // The server runs in the process that was spawned, its young generation capped (docs/configuration.md: Memory).
       if (reruns) expect(nodeFlagsOf(sandbox)).toContain('--max-semi-space-size=16');
+      if (reruns) expect(environmentOf(sandbox)).toContain('MALLOC_ARENA_MAX=2');
       expect(health.version).toMatch(/^\d+\.\d+\.\d+/);
       expect(Date.parse(health.clock as string)).not.toBeNaN();
 

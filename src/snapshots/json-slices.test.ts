@@ -5,7 +5,11 @@
  * JSON.parse's own error, and other work runs between the slices.
  */
 import { describe, expect, it } from 'vitest';
-import { parseJson, SLICED_FROM_CHARS } from './json-slices.js';
+import { parseJson as parseLarge } from './json-slices.js';
+
+/** Files from 1 MiB on are read in slices here, as those from 16 MiB on are in a restore: the same walk, smaller files. */
+const SLICED_FROM_CHARS = 1 << 20;
+const parseJson = (input: string | Buffer, pause: () => Promise<void>) => parseLarge(input, pause, SLICED_FROM_CHARS);
 
 const tricky = (i: number) => ({
   id: `r-${i}`,

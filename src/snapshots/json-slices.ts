@@ -13,8 +13,12 @@
  */
 import type { Pause } from './checks.js';
 
-/** Below this many characters (or bytes) a file is parsed in one go: slicing it would cost more than it gives. */
-export const SLICED_FROM_CHARS = 1 << 20;
+/**
+ * Below this many characters (or bytes) a file is parsed in one go: walking it costs several times
+ * the parse's CPU (a 6 MB file, 1,000 customers: 11-16 ms parsed whole, 60-80 ms sliced), and its
+ * parse holds the event loop less than a large restore's checks do.
+ */
+export const SLICED_FROM_CHARS = 16 << 20;
 const SLICE_CHARS = 1 << 19;
 
 const QUOTE = 0x22;
@@ -135,10 +139,10 @@ async function parseSliced(source: Source, pause: Pause): Promise<unknown> {
   return file;
 }
 
-/** `JSON.parse` of a text, or of bytes as UTF-8; a slice at a time for a large one. */
-export async function parseJson(input: string | Buffer, pause: Pause): Promise<unknown> {
+/** `JSON.parse` of a text, or of bytes as UTF-8; a slice at a time from `slicedFrom` characters (or bytes) on. */
+export async function parseJson(input: string | Buffer, pause: Pause, slicedFrom = SLICED_FROM_CHARS): Promise<unknown> {
   const source = sourceOf(input);
-  if (source.length < SLICED_FROM_CHARS) return JSON.parse(source.text(0, source.length));
+  if (source.length < slicedFrom) return JSON.parse(source.text(0, source.length));
   try {
     return await parseSliced(source, pause);
   } catch {
