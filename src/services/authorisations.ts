@@ -87,11 +87,12 @@ export function createAuthorisations(
         // Earlier captures of the hold each made their debit (docs/money-path.md: Several captures of one hold).
         const captured = funds.captured(row.accountId, id);
         const held = minus(row.amount, captured);
-        const part = amount === undefined ? held : normalise(amount);
+        // The amount as sent is checked before it is read as a number.
         if (amount !== undefined || !final) {
-          const problems = captureProblems(part, row, money.currencies, { captured, final });
+          const problems = captureProblems(amount ?? held, row, money.currencies, { captured, final });
           if (problems.length) fail('invalid_request', `invalid body: amount: ${problems[0]!.message}`, problems);
         }
+        const part = amount === undefined ? held : normalise(amount);
         // A tip beyond the hold is taken from what is available (docs/money-path.md: Merchant categories).
         if (compare(part, held) > 0) funds.require(row.accountId, part, row.currency, row.id);
         if (!final) {

@@ -58,15 +58,16 @@ describe('PATCH /_sandbox/simulator/authorisations/{id}/capture', () => {
     expect((await p.cardTransactions(card.cardId))[0]).toMatchObject({ amount: '7', merchantAmount: '7' });
   });
 
-  it('refuses more than was authorised, zero, a negative or a malformed amount, and changes nothing', async () => {
+  it('refuses more than was authorised, zero, a negative, a malformed amount or none that is a number, and changes nothing', async () => {
     const id = await hold('10');
-    for (const amount of ['10.01', '0', '-1', '1e2', '1.001']) {
-      await unchanged(async () => {
-        const res = await control('PATCH', `/simulator/authorisations/${id}/capture`, { amount });
-        expect(res.status, amount).toBe(400);
-        expect(res.body).toMatchObject({ code: 'invalid_request', errors: [{ path: 'amount' }] });
-      });
-    }
+    for (const amount of ['10.01', '0', '-1', '1e2', '1.001', 'abc', '', '.', '-'])
+      for (const final of [true, false]) {
+        await unchanged(async () => {
+          const res = await control('PATCH', `/simulator/authorisations/${id}/capture`, { amount, final });
+          expect(res.status, `${amount} final ${final}`).toBe(400);
+          expect(res.body).toMatchObject({ code: 'invalid_request', errors: [{ path: 'amount' }] });
+        });
+      }
     expect((await control('PATCH', `/simulator/authorisations/${id}/capture`, { amount: 10 })).body.errors[0].path).toBe('amount');
     expect((await p.authorisation(id)).status).toBe('pending');
   });
