@@ -233,11 +233,12 @@ describe('an upstream that misbehaves', () => {
   test('an upstream that stops answering: each request ends at --request-timeout, the run at --timeout, exit 2 saying which', async () => {
     const hostile = await startHostileUpstream('hang');
     try {
-      const run = await runCli(flags(hostile.url, '--request-timeout', '1s', '--timeout', '3s'));
+      // The token and the key are answered at once; 3 s leaves room for a CLI starting on a busy machine.
+      const run = await runCli(flags(hostile.url, '--request-timeout', '3s', '--timeout', '7s'));
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(
         new RegExp(
-          `^error stopped after \\d+ of ${JOURNEY.length} steps: the run's deadline \\(--timeout 3s\\) passed; what it made on the upstream was cleaned up$`,
+          `^error stopped after \\d+ of ${JOURNEY.length} steps: the run's deadline \\(--timeout 7s\\) passed; what it made on the upstream was cleaned up$`,
           'm',
         ),
       );
