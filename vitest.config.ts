@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { BROWSER_TESTS, browserTestsLeftOut } from './src/testing/chromium.js';
 import { PACKAGING_TESTS } from './src/testing/packed.js';
 import { TEST_WORKERS } from './src/testing/workers.js';
@@ -9,11 +10,24 @@ import { TEST_WORKERS } from './src/testing/workers.js';
 const leftOut = browserTestsLeftOut();
 if (leftOut) console.warn(`\n${leftOut}\n`);
 
-const E2E = 'src/**/*.e2e.test.ts';
-const exclude = ['**/node_modules/**', PACKAGING_TESTS, ...(leftOut ? [BROWSER_TESTS] : [])];
+const endToEnd = (spec: TestSpecification) => spec.moduleId.endsWith('.e2e.test.ts');
+
+/**
+ * End-to-end files (`*.e2e.test.ts`: they start processes, servers and browsers) run first, in the
+ * runner's own order (the longest first once it has timed them, the largest before), so that the
+ * longest are not left to the end; the others fill the workers they leave waiting.
+ */
+class EndToEndFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    return [...sorted.filter(endToEnd), ...sorted.filter((spec) => !endToEnd(spec))];
+  }
+}
 
 export default defineConfig({
   test: {
+    include: ['src/**/*.test.ts', 'ui/**/*.test.ts', 'examples/*.test.ts'],
+    exclude: ['**/node_modules/**', PACKAGING_TESTS, ...(leftOut ? [BROWSER_TESTS] : [])],
     // How long before a test or hook counts as hung: tests wait on events, never on times, so this
     // only has to be long enough that a loaded machine never reaches it (a nested test run or a tsc
     // took over a minute on a 2-core machine running several suites at once).
@@ -23,17 +37,12 @@ export default defineConfig({
     expect: { poll: { timeout: 60_000 } },
     pool: 'forks',
     maxWorkers: TEST_WORKERS,
-    projects: [
-      // End-to-end files start processes, servers and browsers. They run first (vitest orders
-      // projects by name), so that the longest are not left to the end.
-      { extends: true, test: { name: 'e2e', include: [E2E], exclude, isolate: false } },
-      // Every file, end-to-end or not, shares its worker's modules with the files run before them in
-      // it, rather than import the app and the test helpers again for each (about 2 s of CPU a file):
-      // none leaves behind anything another file sees (a process, a server, a spy, a variable).
-      {
-        extends: true,
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'ui/**/*.test.ts', 'examples/*.test.ts'], exclude: [...exclude, E2E], isolate: false },
-      },
-    ],
+    // One set of files, so that a worker goes on from an end-to-end file to any other (the runner
+    // starts new workers for another project): every file shares its worker's modules with the files
+    // run before it there, rather than import the app and the test helpers again (about 2 s of CPU a
+    // file, and each worker's first imports about 10 s). None leaves behind anything another file
+    // sees (a process, a server, a spy, a variable); the runner resets mocks and vi.setConfig after each.
+    isolate: false,
+    sequence: { sequencer: EndToEndFirst },
   },
 });
