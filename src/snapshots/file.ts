@@ -8,6 +8,8 @@
  * before anything changes; one from elsewhere also by its digest and as a whole world (checks.ts).
  */
 import { createHash } from 'node:crypto';
+// Gives the event loop a turn: a large file is read in slices, so that other programmes' requests are answered meanwhile.
+import { setImmediate as pause } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ClockState } from '../kernel/clock.js';
 import { ApiFaultsShown } from '../domain/api-faults.js';
@@ -145,8 +147,6 @@ type Parsed = z.output<typeof File>;
 export type SnapshotRead = Omit<Parsed, 'state'> & { state: Omit<Parsed['state'], 'world'> & { rows: TableRows } };
 export type RestoredState = SnapshotRead['state'];
 
-/** Gives the event loop a turn: a large file is read in slices, so that other programmes' requests are answered meanwhile. */
-const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 const SLICE = 2000;
 
 const STATE_KEY = Buffer.from(',"state":');

@@ -10,6 +10,7 @@
  * point deletes what was written, leaving the world empty as it was. A database file keeps the one
  * transaction, so that a crash in the middle of a restore leaves the programme as it was.
  */
+import { setImmediate as turn } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { fail } from '../domain/errors.js';
 import type { Programme } from '../programmes/index.js';
@@ -45,8 +46,6 @@ const applyMemory = ({ core, services, journal, requestStreams }: Programme, mem
   services.rates.reload();
   journal.restore(memory.journal);
 };
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function putBack(store: Store, rows: ReturnType<typeof worldRows>) {
   const { db, sqlite } = store;
