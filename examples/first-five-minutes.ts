@@ -98,9 +98,12 @@ const authorisation = await call('POST', `/simulator/cards/${card.id}/authorisat
 console.log(`authorised ${authorisation.merchantAmount} ${authorisation.merchantCurrency} = ${authorisation.amount} ${authorisation.currency}`);
 
 // 7. Captured about a second later, then settled: watch the verified webhooks arrive. Each delivery
-//    travels on its own, so two can arrive out of order: the resource's updatedAt tells the order.
+//    travels on its own, so two can arrive out of order: the resource's updatedAt tells the order. An
+//    automatic capture passes through capturing to captured in one instant; for such a tie, the lifecycle does.
+const lifecycle = ['pending', 'capturing', 'captured', 'processing', 'processed'];
+const step = (e: Record<string, unknown>) => lifecycle.indexOf(String(e.status));
 while (!received.some((e) => e.webhookType === 'transaction.updated' && e.status === 'processed')) await new Promise((r) => setTimeout(r, 250));
-received.sort((a, b) => String(a.updatedAt).localeCompare(String(b.updatedAt)));
+received.sort((a, b) => String(a.updatedAt).localeCompare(String(b.updatedAt)) || step(a) - step(b));
 for (const event of received) console.log(`verified ${event.webhookType} ${event.status}`);
 
 // 8. Clean up: without its subscription the sandbox would retry every later event against a closed port for 24 h.
