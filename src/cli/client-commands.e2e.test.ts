@@ -1,12 +1,14 @@
 /**
- * The client commands as users run them: the built CLI against a sandbox started by the built
- * CLI (seeded with fixtures/demo.json), each command's human and --json output, its refusals and
- * their exit codes, an unreachable URL, and the admin token.
+ * The client commands as users run them: against a sandbox started by the built CLI (seeded with
+ * fixtures/demo.json), each command's human and --json output, its refusals and their exit codes,
+ * an unreachable URL, and the admin token. The first command of each family runs as the built CLI,
+ * a process of its own; the others through the CLI's own entry in this process (testing/cli.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../testing/cli.js';
 import { assertBuilt, freePort, runCli, spawnCli, startSandbox, waitForOutput, type RunningCli } from '../testing/spawn.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-e2e-'));
@@ -21,8 +23,10 @@ let alice: { id: string; cardId: string };
 let bob: { cardId: string };
 let carol: { id: string };
 
-/** A client command against the shared sandbox. */
-const cli = (...args: string[]) => runCli([...args, '--url', sandbox.url]);
+/** A client command against the shared sandbox, in this process. */
+const cli = (...args: string[]) => runCommand([...args, '--url', sandbox.url]);
+/** The same as the built CLI, a process of its own. */
+const binary = (...args: string[]) => runCli([...args, '--url', sandbox.url]);
 /** The control plane directly, for what a test only needs to look at or set up. */
 const control = async (method: string, path: string, body?: unknown): Promise<any> => {
   const res = await fetch(`${sandbox.url}/_sandbox${path}`, {
@@ -59,16 +63,16 @@ describe('help', () => {
     for (const command of ['start', 'seed', 'clock', 'events', 'verify', 'reject', 'issue', 'fail', 'authorise', 'capture', 'release', 'reset'])
       expect(run.stdout).toContain(`  ${command} `);
     expect(run.stdout).toContain('$ card-sandbox clock advance 25h');
-    const sub = await runCli(['authorise', '--help']);
+    const sub = await runCommand(['authorise', '--help']);
     expect(sub.stdout).toContain('--no-capture');
     expect(sub.stdout).toContain('$ card-sandbox authorise <cardId> --amount 12.50 --currency EUR');
-    expect((await runCli(['events', 'tail', '--help'])).stdout).toContain('$ card-sandbox events tail --json');
+    expect((await runCommand(['events', 'tail', '--help'])).stdout).toContain('$ card-sandbox events tail --json');
   });
 });
 
 describe('simulator commands', () => {
   it('verify moves a pending customer to active; a second verify is refused with exit 1', async () => {
-    const run = await cli('verify', carol.id);
+    const run = await binary('verify', carol.id);
     expect(run).toMatchObject({ code: 0, stdout: `✓ customer ${carol.id} verified\n` });
     const again = await cli('verify', carol.id);
     expect(again.code).toBe(1);
@@ -118,7 +122,7 @@ describe('clock', () => {
     expect(before.frozen).toBe(true);
     const advanced = await json('clock', 'advance', 'PT1H');
     expect(Date.parse(advanced.now) - Date.parse(before.now)).toBe(3_600_000);
-    const junk = await cli('clock', 'advance', 'tomorrow');
+    const junk = await binary('clock', 'advance', 'tomorrow');
     expect(junk.code).toBe(1);
     expect(junk.stderr).toContain('by must be a positive ISO 8601 duration');
     expect(junk.stderr.match(/by must be/g)).toHaveLength(1);
@@ -129,7 +133,7 @@ describe('clock', () => {
 
 describe('events', () => {
   it('list, show and resend', async () => {
-    const listed = await cli('events', '--type', 'card.updated');
+    const listed = await binary('events', '--type', 'card.updated');
     expect(listed.code).toBe(0);
     expect(listed.stdout.split('\n')[0]).toMatch(/^CREATED\s+TYPE\s+ENTITY\s+STATUS\s+EVENT\s+DELIVERIES$/);
     expect(listed.stdout).toContain(bob.cardId);
@@ -159,7 +163,7 @@ describe('events', () => {
 describe('seed and reset', () => {
   it('a broken document loads nothing and names the place; reset wipes the world', async () => {
     const before = (await control('GET', '/events?limit=1000')).length;
-    const broken = await cli(
+    const broken = await binary(
       'seed',
       file('broken.json', { customers: [{ externalId: 'new', accounts: [{ currencies: ['EUR'] }, { currencies: ['EUR'], cards: [{}, {}] }] }] }),
     );
@@ -187,9 +191,9 @@ describe.concurrent('reaching the sandbox', () => {
     const run = await runCli(['clock', '--url', `http://127.0.0.1:${port}`]);
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(`error no sandbox reachable at http://127.0.0.1:${port} (ECONNREFUSED) — start one with \`card-sandbox start\`\n`);
-    const env = await runCli(['clock'], { CARD_SANDBOX_URL: `http://127.0.0.1:${port}` });
+    const env = await runCommand(['clock'], { CARD_SANDBOX_URL: `http://127.0.0.1:${port}` });
     expect(env.code).toBe(3);
-    const bad = await runCli(['clock', '--url', 'localhost']);
+    const bad = await runCommand(['clock', '--url', 'localhost']);
     expect(bad.code).toBe(2);
   });
 
@@ -199,11 +203,11 @@ describe.concurrent('reaching the sandbox', () => {
     try {
       const refused = await runCli(['clock', '--url', guarded.url]);
       expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('Not authorised') });
-      expect((await runCli(['clock', '--url', guarded.url, '--admin-token', 'open-sesame'])).code).toBe(0);
-      const seeded = await runCli(['seed', 'fixtures/demo.json', '--json', '--url', guarded.url], token);
+      expect((await runCommand(['clock', '--url', guarded.url, '--admin-token', 'open-sesame'])).code).toBe(0);
+      const seeded = await runCommand(['seed', 'fixtures/demo.json', '--json', '--url', guarded.url], token);
       expect(seeded.code).toBe(0);
       const pending = JSON.parse(seeded.stdout).customers[2];
-      const verified = await runCli(['verify', pending.id, '--url', guarded.url], token);
+      const verified = await runCommand(['verify', pending.id, '--url', guarded.url], token);
       expect(verified).toMatchObject({ code: 0, stdout: `✓ customer ${pending.id} verified\n` });
     } finally {
       await guarded.stop();
