@@ -1,50 +1,20 @@
 /**
- * A large restore into an empty world, written in turns (docs/snapshots.md: While things are under
+ * A large restore into an empty world, written in steps (docs/snapshots.md: While things are under
  * way): another programme is answered while its rows are being written; the programme's own
  * requests wait and find its world whole; a restore that fails in the middle of its write leaves
  * the programme as it was, with none of the rows it had written.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
+import { createTestSandbox } from '../testing/harness.js';
+import { clashingFile, control, largeFile, otherProgramme, stored, turn } from '../testing/large-snapshot.js';
 import { programmeState } from '../testing/snapshots.js';
-import { IN_TURNS_FROM } from './put-back.js';
-
-const CURRENT = readFileSync(new URL('./fixtures/version-3.snapshot.json', import.meta.url), 'utf8');
-const ADDED = IN_TURNS_FROM;
-
-/** The fixture's world and ADDED customers more, its digest made to match; `last` changes the last one. */
-function largeFile(last: (customer: Record<string, unknown>, first: Record<string, unknown>) => void = () => undefined): string {
-  const json = JSON.parse(CURRENT);
-  const customers = json.state.world.customers as Record<string, unknown>[];
-  const model = customers[0]!;
-  for (let i = 0; i < ADDED; i++) {
-    const hex = i.toString(16).padStart(12, '0');
-    customers.push({ ...model, id: `00000000-0000-4000-8000-${hex}`, externalId: `added-${i}`, chainId: `eip155:300:0x${hex.padStart(40, 'a')}` });
-  }
-  last(customers.at(-1)!, customers[customers.length - ADDED]!);
-  json.sha256 = createHash('sha256').update(JSON.stringify(json.state)).digest('hex');
-  return JSON.stringify(json);
-}
-
-const control = (sb: TestSandbox, method: string, path: string, body?: unknown, programme?: string) =>
-  sb.json(method, `/_sandbox${path}`, { token: false, body, ...(programme && { headers: { 'Sandbox-Programme': programme } }) });
-
-/** How many customers the programme's world holds in the database, whatever its requests are told. */
-const stored = (sb: TestSandbox, programme: string) =>
-  sb.deps.store.sqlite.prepare('SELECT count(*) FROM customers WHERE programme_id = ?').pluck().get(programme) as number;
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('a large restore into an empty world', () => {
   it('is written in turns: another programme is answered meanwhile, and its own requests wait to find it whole', async () => {
     const sb = createTestSandbox();
     const file = largeFile();
     const total = JSON.parse(file).state.world.customers.length;
-    const other = (await control(sb, 'POST', '/programmes', {})).body;
-    await control(sb, 'POST', '/seed', { customers: [{ externalId: 'elsewhere' }] }, other.id);
-    const token = (await sb.json('POST', '/v1/auth/token', { token: false, body: { apiKey: other.apiKey, apiSecret: other.apiSecret } })).body.token;
+    const other = await otherProgramme(sb);
     const { id } = (await control(sb, 'GET', '/programmes/default')).body;
 
     const answered: string[] = [];
@@ -55,7 +25,7 @@ describe('a large restore into an empty world', () => {
       await turn();
     }
     const own = control(sb, 'GET', '/world/counts').then((res) => (answered.push('own counts'), res));
-    const elsewhere = await sb.json('GET', '/v1/customers', { token });
+    const elsewhere = await other.customers();
     answered.push('elsewhere');
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.body.map((c: { externalId: string }) => c.externalId)).toEqual(['elsewhere']);
@@ -71,10 +41,7 @@ describe('a large restore into an empty world', () => {
     await control(sb, 'PUT', '/api/faults', { rules: [{ match: { method: 'GET' }, latency: '10ms' }] });
     await control(sb, 'POST', '/clock/advance', { by: '3d' });
     const before = await programmeState(sb);
-    // The last customer is the first one's twin: its chain id differs only in case, which only the database's index sees.
-    const file = largeFile((last, first) =>
-      Object.assign(last, { chainId: String(first.chainId).toUpperCase().replace('EIP155', 'eip155').replace('0X', '0x') }),
-    );
+    const file = clashingFile();
     let written = 0;
     const refused = control(sb, 'POST', '/snapshots/restore', file);
     let settled = false;
