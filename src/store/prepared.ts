@@ -6,6 +6,7 @@
  */
 import { eq, getTableColumns, is, sql, SQL } from 'drizzle-orm';
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type Database from 'better-sqlite3';
 import type { Store } from './store.js';
 
 /** `build()` on the first call, what it built on every call after. */
@@ -60,17 +61,43 @@ export function names<T extends SQLiteTable>(table: T, alias?: string): { table:
 export const selectList = <K extends string>(columns: Record<K, string>, keys: readonly K[]): string =>
   keys.map((key) => `${columns[key]} AS ${quote(key)}`).join(', ');
 
-/** Inserts whole rows into `table` with one prepared statement. */
+/** Columns a row leaves NULL are left out of its insert from this many on: a table has fewer. */
+const MAX_LEFT_OUT = 30;
+/** Inserts kept per table, one per set of columns given a value (a few are used). */
+const MAX_INSERTS = 64;
+
+/**
+ * Inserts whole rows into `table` with prepared statements. A column the row leaves NULL that has
+ * no default is left out of the statement rather than bound (it is NULL all the same): binding a
+ * value through better-sqlite3 costs more than SQLite's own work for it, and a webhook attempt's
+ * row is mostly NULLs. One statement per set of columns left out, made on first use.
+ */
 export function rowInserter<T extends SQLiteTable>(store: Store, table: T): (row: T['$inferInsert']) => void {
   const columns = Object.entries(getTableColumns(table) as Record<string, SQLiteColumn>);
   const encoders = columns.map(([key, column]) => encoderOf(key, column));
-  const statement = once(() =>
-    store.sqlite.prepare(
-      `insert into ${quote(getTableConfig(table).name)} (${columns.map(([, c]) => quote(c.name)).join(', ')}) values (${columns.map(() => '?').join(', ')})`,
-    ),
-  );
+  const omissible = columns.map(([, column], i) => i < MAX_LEFT_OUT && !column.hasDefault);
+  const statements = new Map<number, Database.Statement>();
+  const statementFor = (leftOut: number) => {
+    let statement = statements.get(leftOut);
+    if (statement === undefined) {
+      const given = columns.filter((_, i) => !(leftOut & (1 << i)));
+      statement = store.sqlite.prepare(
+        `insert into ${quote(getTableConfig(table).name)} (${given.map(([, c]) => quote(c.name)).join(', ')}) values (${given.map(() => '?').join(', ')})`,
+      );
+      if (statements.size >= MAX_INSERTS) statements.clear();
+      statements.set(leftOut, statement);
+    }
+    return statement;
+  };
   return (row) => {
-    statement().run(encoders.map((encode) => encode(row as Record<string, unknown>)));
+    const values: unknown[] = [];
+    let leftOut = 0;
+    for (let i = 0; i < encoders.length; i++) {
+      const value = encoders[i]!(row as Record<string, unknown>);
+      if (value === null && omissible[i]) leftOut |= 1 << i;
+      else values.push(value);
+    }
+    statementFor(leftOut).run(values);
   };
 }
 

@@ -62,3 +62,9 @@ export interface Recorded {
   at: number;
   outcomes: Outcome[];
 }
+
+/** What recording an attempt left: how many attempts were stored, and its delivery as written while it stays pending with a next attempt. */
+export interface Written {
+  stored: number;
+  pending?: Due;
+}

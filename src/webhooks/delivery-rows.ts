@@ -16,7 +16,7 @@ import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepa
 import { attempts, deliveries, events } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { nextAttemptAt } from './retry-policy.js';
-import { isSuccess, type AttemptListener, type AttemptReport, type Due, type Outcome, type Recorded } from './attempt-shapes.js';
+import { isSuccess, type AttemptListener, type AttemptReport, type Due, type Outcome, type Recorded, type Written } from './attempt-shapes.js';
 
 /** What the deliveries of one programme are read and written with: a part of its services' core (services/core.ts), which is passed whole. */
 export interface DeliveryCore {
@@ -77,8 +77,8 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
   );
   const nextDueQuery = once(() => sqlite.prepare<[], number | null>(`SELECT min(${d.nextAttemptAt}) FROM ${d.table} WHERE ${mine} AND ${pending}`).pluck());
   const currentQuery = once(() =>
-    sqlite.prepare<[string], { status: AttemptReport['status']; firstAttemptAt: number | null }>(
-      `SELECT ${selectList(d, ['status', 'firstAttemptAt'])} FROM ${d.table} WHERE ${mine} AND ${d.id} = ?`,
+    sqlite.prepare<[string], { status: AttemptReport['status']; firstAttemptAt: number | null; callbackUrl: string }>(
+      `SELECT ${selectList(d, ['status', 'firstAttemptAt', 'callbackUrl'])} FROM ${d.table} WHERE ${mine} AND ${d.id} = ?`,
     ),
   );
   const insertAttempt = rowInserter(store, attempts);
@@ -173,22 +173,22 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
      * tells the listeners; returns false when nothing was stored.
      */
     record(due: Due, at: number, outcomes: Outcome[]): boolean {
-      return recordAll([{ due, at, outcomes }])[0]! > 0;
+      return recordAll([{ due, at, outcomes }])[0]!.stored > 0;
     },
 
     /**
      * Stores a batch of attempts (time travel's) as `record` does, all in one transaction; returns
-     * how many attempts of each were stored.
+     * what each left: how many attempts were stored, and the delivery as written while it stays pending.
      */
     recordAll,
   };
 
   /** What `record` writes for one attempt (and its duplicate), inside the caller's transaction; its reports are added to `reports`. */
-  function write({ due, at, outcomes }: Recorded, reports: AttemptReport[]): number {
+  function write({ due, at, outcomes }: Recorded, reports: AttemptReport[]): Written {
     const first = due.attempts + 1;
     const current = currentQuery().get(due.id);
     // Wiped by a reset while the attempt was in flight.
-    if (!current) return 0;
+    if (!current) return { stored: 0 };
     const now = Math.max(at, clock.now());
     const firstAttemptAt = current.firstAttemptAt ?? at;
     // Attempts end in whatever order their receivers answer: each draws from a stream of its
@@ -239,19 +239,22 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
       });
     });
     const hold = holdAfter(outcomes[0]!.fault, due.hold);
-    updateDelivery().run(first + outcomes.length - 1, firstAttemptAt, next ?? null, pausedDueAt ?? null, hold, status, now, due.id);
+    const attempts = first + outcomes.length - 1;
+    updateDelivery().run(attempts, firstAttemptAt, next ?? null, pausedDueAt ?? null, hold, status, now, due.id);
     if (status === 'delivered' && lab.active) releaseHeld.run({ webhookId: due.webhookId, entityId: due.entityId, seq: due.seq, now });
-    return outcomes.length;
+    return status === 'pending' && next !== undefined
+      ? { stored: outcomes.length, pending: { ...due, callbackUrl: current.callbackUrl, attempts, nextAttemptAt: next, hold } }
+      : { stored: outcomes.length };
   }
 
-  function recordAll(batch: readonly Recorded[]): number[] {
+  function recordAll(batch: readonly Recorded[]): Written[] {
     const reports: AttemptReport[] = [];
-    let stored: number[];
+    let stored: Written[];
     try {
       stored = store.transaction(() => batch.map((one) => write(one, reports)));
     } catch (error) {
       log.error('webhook attempt could not be recorded', { deliveryIds: batch.map(({ due }) => due.id), error: String(error) });
-      return batch.map(() => 0);
+      return batch.map(() => ({ stored: 0 }));
     }
     for (const report of reports) onAttempt(report);
     return stored;
