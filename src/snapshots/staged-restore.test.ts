@@ -1,7 +1,7 @@
 /**
- * A large restore over a programme that has a world, in memory and in a database file (`--db`)
- * (docs/snapshots.md: While things are under way): the new world is written in steps under a
- * staging programme while another programme is answered; the programme's own requests wait and
+ * A large restore, into an empty world or over one, in memory and in a database file (`--db`)
+ * (docs/snapshots.md: While things are under way): the new world is written in steps — over a
+ * world, under a staging programme beside it — while another programme is answered; the programme's own requests wait and
  * find the new world whole; a failure part way (a clash found late, the disk full) leaves the
  * programme exactly as it was; a process stopped at any step opens as the old world or the new.
  */
@@ -33,11 +33,14 @@ const folder = () => {
   return made;
 };
 
-/** A sandbox in memory or on a database file, its default programme with a world of its own, a clock moved and API faults. */
-async function usedSandbox(db: 'memory' | 'file') {
+type Over = 'empty' | 'used';
+
+/** A sandbox in memory or on a database file, its default programme with a clock moved, API faults and, `used`, a world of its own. */
+async function usedSandbox(db: 'memory' | 'file', over: Over = 'used') {
   const sb = createTestSandbox({}, db === 'file' ? { store: openStore(join(folder(), 'sandbox.db')) } : {});
   sandboxes.push(sb);
-  await control(sb, 'POST', '/seed', { customers: [{ externalId: 'mine-1', accounts: [{ currencies: ['EUR'], cards: [{ type: 'virtual' }] }] }] });
+  if (over === 'used')
+    await control(sb, 'POST', '/seed', { customers: [{ externalId: 'mine-1', accounts: [{ currencies: ['EUR'], cards: [{ type: 'virtual' }] }] }] });
   await control(sb, 'PUT', '/api/faults', { rules: [{ match: { method: 'GET' }, latency: '10ms' }] });
   await control(sb, 'POST', '/clock/advance', { by: '3d' });
   return sb;
@@ -49,23 +52,32 @@ const phaseOf = (sb: TestSandbox) => sb.deps.store.sqlite.prepare('SELECT phase 
 /** Staging programmes the database holds (none once a restore is over). */
 const stagingRows = (sb: TestSandbox) => sb.deps.store.sqlite.prepare("SELECT count(*) FROM programmes WHERE id LIKE 'restoring:%'").pluck().get() as number;
 
-describe('a large restore over a programme that has a world', () => {
-  for (const db of ['memory', 'file'] as const) {
-    it(`${db}: is written in steps beside the old world; another programme is answered meanwhile, its own requests wait for the new world`, async () => {
-      const sb = await usedSandbox(db);
+/** Where the new world is written: beside a world, under the staging programme; into an empty one, straight in. */
+const writtenUnder = (over: Over) => (over === 'used' ? STAGING : ID);
+
+describe('a large restore', () => {
+  for (const [over, db] of [
+    ['empty', 'memory'],
+    ['empty', 'file'],
+    ['used', 'memory'],
+    ['used', 'file'],
+  ] as const) {
+    const into = writtenUnder(over);
+    it(`${db}, over a world ${over}: is written in steps; another programme is answered meanwhile, its own requests wait for the new world`, async () => {
+      const sb = await usedSandbox(db, over);
       const file = largeFile();
       const total = JSON.parse(file).state.world.customers.length;
       const other = await otherProgramme(sb);
 
       const answered: string[] = [];
       const restoring = control(sb, 'POST', '/snapshots/restore', file).then((res) => (answered.push('restore'), res));
-      // Until some of the new world is written beside the old one, and not all of it.
-      for (let held = stored(sb, STAGING); held === 0 || held === total; held = stored(sb, STAGING)) {
+      // Until some of the new world is written, and not all of it.
+      for (let held = stored(sb, into); held === 0 || held === total; held = stored(sb, into)) {
         expect(answered, 'the restore was written in one go').toEqual([]);
         await turn();
       }
       expect(phaseOf(sb)).toBe('writing');
-      expect(stored(sb, ID), 'the old world is kept until the new one is whole').toBe(1);
+      if (over === 'used') expect(stored(sb, ID), 'the old world is kept until the new one is whole').toBe(1);
       // Never listed, never counted.
       expect((await control(sb, 'GET', '/programmes')).body.map((p: { id: string }) => p.id)).not.toContain(STAGING);
       const own = control(sb, 'GET', '/world/counts').then((res) => (answered.push('own counts'), res));
@@ -82,14 +94,19 @@ describe('a large restore over a programme that has a world', () => {
     for (const [failure, fileOf, prepare] of [
       ['a clash found late', clashingFile, () => undefined],
       // The disk full: the database may grow by a little, not by the new world.
-      [
-        'the disk full',
-        () => largeFile(),
-        (sb: TestSandbox) => sb.deps.store.sqlite.pragma(`max_page_count = ${Number(sb.deps.store.sqlite.pragma('page_count', { simple: true })) + 1000}`),
-      ],
+      ...(over === 'empty'
+        ? []
+        : [
+            [
+              'the disk full',
+              () => largeFile(),
+              (sb: TestSandbox) =>
+                sb.deps.store.sqlite.pragma(`max_page_count = ${Number(sb.deps.store.sqlite.pragma('page_count', { simple: true })) + 1000}`),
+            ] as const,
+          ]),
     ] as const) {
-      it(`${db}: that fails part way (${failure}) leaves the programme exactly as it was`, async () => {
-        const sb = await usedSandbox(db);
+      it(`${db}, over a world ${over}: that fails part way (${failure}) leaves the programme exactly as it was`, async () => {
+        const sb = await usedSandbox(db, over);
         const before = await programmeState(sb);
         const file = fileOf();
         prepare(sb);
@@ -98,7 +115,7 @@ describe('a large restore over a programme that has a world', () => {
         const refused = control(sb, 'POST', '/snapshots/restore', file);
         void refused.then(() => (settled = true));
         while (!settled) {
-          staged = Math.max(staged, stored(sb, STAGING));
+          staged = Math.max(staged, stored(sb, into));
           await turn();
         }
         const res = await refused;
@@ -106,6 +123,7 @@ describe('a large restore over a programme that has a world', () => {
         if (failure === 'a clash found late') expect(res.body.detail).toMatch(/rows do not fit together .* nothing was restored/);
         expect(staged, 'it failed part way').toBeGreaterThan(0);
         expect([stored(sb, STAGING), stagingRows(sb), phaseOf(sb)]).toEqual([0, 0, undefined]);
+        if (over === 'empty') expect(stored(sb, ID), 'none of the rows it wrote').toBe(0);
         expect(await programmeState(sb)).toEqual(before);
       });
     }

@@ -1,5 +1,5 @@
 /**
- * What the large-restore tests share (src/snapshots/*restore.test.ts): a snapshot file large enough
+ * What the large-restore tests use (src/snapshots/staged-restore.test.ts): a snapshot file large enough
  * to be written in steps, the control plane, and what the database holds of a programme whatever
  * its requests are told. Not shipped.
  */
