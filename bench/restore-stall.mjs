@@ -5,14 +5,23 @@
  * POST /_sandbox/snapshots/restore, three times; meanwhile a second programme is read with
  * GET /v1/customers one request after another. Prints the file's size, each restore's time and the
  * reads' p50 and max during the restores, as JSON. `node bench/restore-stall.mjs` after `npm run build`.
+ *
+ *   BENCH_RESTORE_OVER=used   restore over a programme that holds another world (a few customers
+ *                             seeded after the reset), not into an empty one
+ *   BENCH_RESTORE_DB=1        start the sandbox with `--db <file>` (in a temporary folder) instead of in memory
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { call, seedWorld, startSandbox } from './lib/sandbox.mjs';
 
 const CUSTOMERS = Number(process.env.BENCH_RESTORE_CUSTOMERS ?? 12_000);
+const USED = process.env.BENCH_RESTORE_OVER === 'used';
+const folder = process.env.BENCH_RESTORE_DB === '1' ? mkdtempSync(join(tmpdir(), 'restore-stall-')) : undefined;
 const ROUNDS = 3;
 const CLOCK = '2026-03-01T09:00:00Z';
 
-const sandbox = await startSandbox(['--verify', 'off', '--clock', CLOCK]);
+const sandbox = await startSandbox(['--verify', 'off', '--clock', CLOCK, ...(folder ? ['--db', join(folder, 'sandbox.db')] : [])]);
 const { url } = sandbox;
 try {
   for (let done = 0; done < CUSTOMERS; done += 2000) await seedWorld(url, Math.min(2000, CUSTOMERS - done), { prefix: `c${done}` });
@@ -35,6 +44,7 @@ try {
   const latencies = [];
   for (let round = 0; round < ROUNDS; round++) {
     await call(url, 'POST', '/_sandbox/reset');
+    if (USED) await seedWorld(url, 20, { prefix: `used${round}` });
     let restoring = true;
     const reads = (async () => {
       while (restoring) latencies.push(await read());
@@ -52,6 +62,8 @@ try {
   console.log(
     JSON.stringify({
       customers: CUSTOMERS,
+      over: USED ? 'used' : 'empty',
+      db: folder ? 'file' : 'memory',
       fileMB: Math.round(file.byteLength / 1e5) / 10,
       restoreMs: restores,
       reads: latencies.length,
@@ -62,4 +74,5 @@ try {
   );
 } finally {
   await sandbox.stop();
+  if (folder) rmSync(folder, { recursive: true, force: true });
 }

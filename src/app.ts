@@ -12,8 +12,7 @@ import type { Deps } from './deps.js';
 import { answer } from './http/answer.js';
 import { apiGroups } from './http/api-groups.js';
 import type { Api, AppEnv } from './http/env.js';
-import { deletedMeanwhile } from './http/deleted-programme.js';
-import { defaultHook, problemResponse, toSandboxError } from './http/errors.js';
+import { defaultHook, errorFunnel, problemResponse } from './http/errors.js';
 import { readBody } from './http/middleware/body.js';
 import { requestContext } from './http/middleware/context.js';
 import { sameSite } from './http/middleware/same-site.js';
@@ -42,14 +41,11 @@ const declared = (api: Api) =>
 
 export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   const { config, log, programmes } = deps;
-  const onError = (error: Error, c: Parameters<Parameters<OpenAPIHono<AppEnv>['onError']>[0]>[1]) =>
-    problemResponse(c, deletedMeanwhile(c, programmes) ?? toSandboxError(error, log, c.get('rawBody')));
+  const onError = errorFunnel(log, programmes);
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
   // First, so that a request's span holds everything done for it (docs/tracing.md: Tracing).
   if (deps.tracing) app.use('*', traceRequests(deps.tracing));
-  app.use('*', requestContext(deps));
-  app.use('*', sameSite(config.host, config.allowedHosts));
   app.onError(onError);
   // Read on the first request, when every route is added: a known path with another method is a 405.
   let allowed: AllowedMethods | undefined;
@@ -57,12 +53,16 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
     c.header('Allow', allow.join(', '));
     return problemResponse(c, methodNotAllowed(c.req.method, c.req.path, allow));
   };
-  // A literal path wins over a templated route that takes it too: another method is its 405.
-  app.use('*', async (c, next) => {
-    const allow = (allowed ??= methodsOf(app.routes)).shadowing(c.req.path);
-    if (allow && !allow.includes(c.req.method)) return refuse(c, allow);
-    await next();
-  });
+  const fromThisSite = sameSite(config.host, config.allowedHosts);
+  app.use(
+    '*',
+    requestContext(deps, onError, (c) => {
+      fromThisSite(c);
+      // A literal path wins over a templated route that takes it too: another method is its 405.
+      const allow = (allowed ??= methodsOf(app.routes)).shadowing(c.req.path);
+      return allow && !allow.includes(c.req.method) ? refuse(c, allow) : undefined;
+    }),
+  );
   app.notFound((c) => {
     const allow = (allowed ??= methodsOf(app.routes)).of(c.req.path);
     if (allow.length === 0) return problemResponse(c, new SandboxError('route_not_found', `no route for ${c.req.method} ${c.req.path}`));
@@ -85,11 +85,12 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   transactionRoutes(verified);
   simulatorAuthorisationRoutes(verified, deps);
 
+  // No error handler of its own: the app's catches what each of /v1's handlers throws, at that
+  // handler, as this one would; one here would wrap every handler in a second chain of its own.
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook });
-  v1.onError(onError);
   v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   // Every request below /v1, a route's or not, has its body read once, first (413 above the limit).
-  v1.use('*', ...readBody(MAX_BODY_BYTES));
+  v1.use('*', readBody(MAX_BODY_BYTES));
   // /openapi.json declares what each group's middleware adds; its paths keep this order.
   for (const [group, pipeline] of [
     [token, { faulted: false, verified: false }],

@@ -45,7 +45,7 @@ export function buildDeps(config: Config, overrides: Partial<Core> = {}): Deps {
     { store, config, log, shared, ids: overrides.ids ?? idsOf(random), random },
     { clock: overrides.clock, ids: overrides.ids, random: overrides.random },
   );
-  const snapshots = createSnapshots({ store, config, programmes, ids: idsOf(random.fork('snapshots')) });
+  const snapshots = createSnapshots({ store, config, programmes, ids: idsOf(random.fork('snapshots')), log });
   const { core, services, journal } = programmes.ensureDefault();
   return { ...core, programmes, snapshots, shared, services, journal };
 }

@@ -7,6 +7,12 @@ export const MUTATIONS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', '
 /** A key is kept for this long of sandbox time. */
 export const IDEMPOTENCY_TTL_MS = 3_600_000;
 
+/**
+ * … while it is among the newest a programme kept answers for: at most this many keys, and this
+ * many bytes of answers (bodies and headers) between them. Older ones are forgotten sooner.
+ */
+export const KEPT_KEYS = { count: 10_000, bytes: 16 * 1_048_576 } as const;
+
 /** The headers of an answer kept under its key, which a replay sends again. */
 export const KEPT_HEADERS = ['content-type', 'location'] as const;
 

@@ -10,10 +10,12 @@
  */
 import type { Deps } from '../deps.js';
 import type { Api } from './env.js';
+import { errorFunnel } from './errors.js';
 import { apiFaults } from './middleware/api-faults.js';
 import { authenticate } from './middleware/auth.js';
 import { idempotentRequests } from './middleware/idempotency.js';
 import { verifyRequests } from './middleware/verify.js';
+import { pipeline } from './pipeline.js';
 import { routeGroup } from './route-group.js';
 
 export interface ApiGroups {
@@ -24,10 +26,13 @@ export interface ApiGroups {
 
 /** `operationOf` names the operation a request is for, for the API fault lab's rules that match one. */
 export function apiGroups({ programmes, config, clock, log }: Deps, operationOf: (method: string, path: string) => string | undefined): ApiGroups {
+  // Each group's checks are one layer of the route's chain, each check run only where a request needs it (pipeline.ts).
+  const onError = errorFunnel(log, programmes);
   const signedIn = [authenticate(programmes), apiFaults(config.env, operationOf)];
+  const verified = config.verify === 'off' ? [] : [verifyRequests(config.verify, clock.wall, log)];
   return {
     token: routeGroup([]),
-    auth: routeGroup(signedIn),
-    operations: routeGroup([...signedIn, verifyRequests(config.verify, clock.wall, log), idempotentRequests()]),
+    auth: routeGroup([pipeline(signedIn, onError)]),
+    operations: routeGroup([pipeline([...signedIn, ...verified, idempotentRequests()], onError)]),
   };
 }

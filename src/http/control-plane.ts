@@ -30,7 +30,7 @@ export interface ControlPlaneOptions {
 /** The control plane's routes, and the checks they are declared with. */
 export class ControlPlane extends OpenAPIHono<AppEnv> {
   private readonly admin: Middleware;
-  private readonly json: Middleware[];
+  private readonly json: Middleware;
   private readonly programme: Middleware;
 
   constructor({ adminToken, programmes, maxBodyBytes }: ControlPlaneOptions) {
@@ -40,7 +40,7 @@ export class ControlPlane extends OpenAPIHono<AppEnv> {
     this.programme = selectProgramme(programmes);
     // A path no route answers meets what the routes do before its 404 (the app's): without the
     // admin token, nothing says which paths exist. Its place among the routes changes nothing.
-    const unmatched = [this.admin, ...this.json, this.programme];
+    const unmatched = [this.admin, this.json, this.programme];
     this.use('*', (c, next) => {
       if (matchedRoutes(c).some((r) => r.method !== 'ALL')) return next();
       const run = async (i: number): Promise<void> => {
@@ -57,7 +57,7 @@ export class ControlPlane extends OpenAPIHono<AppEnv> {
    */
   checks({ admin = true, fileBytes, programme = true }: { admin?: boolean; fileBytes?: number; programme?: boolean }): Middleware[] {
     const body = fileBytes === undefined ? this.json : readBody(fileBytes, { file: true });
-    return [...(admin ? [this.admin] : []), ...body, ...(programme ? [this.programme] : [])];
+    return [...(admin ? [this.admin] : []), body, ...(programme ? [this.programme] : [])];
   }
 
   /**

@@ -13,6 +13,8 @@ import type { Problem } from '../wire/problem.js';
 import { answer } from './answer.js';
 import { requestIdOf, type AppEnv } from './env.js';
 import type { Log } from '../kernel/log.js';
+import type { Programmes } from '../programmes/index.js';
+import { deletedMeanwhile } from './deleted-programme.js';
 
 /** Each error code's HTTP status and title (the error names of the specification). */
 export const PROBLEMS = {
@@ -157,4 +159,9 @@ export function toSandboxError(error: unknown, log: Log, rawBody?: Uint8Array): 
     return new SandboxError('invalid_request', 'the request body ended early: the connection closed before it was complete');
   log.error('internal error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return new SandboxError('internal_error', 'the sandbox failed to handle this request; the log has the details');
+}
+
+/** The one error handler, the app's and its pipelines' (pipeline.ts): what a request failed on, as its problem. */
+export function errorFunnel(log: Log, programmes: Pick<Programmes, 'rowOf'>): (error: Error, c: Context<AppEnv>) => Response {
+  return (error, c) => problemResponse(c, deletedMeanwhile(c, programmes) ?? toSandboxError(error, log, c.get('rawBody')));
 }

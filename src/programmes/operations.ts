@@ -5,14 +5,14 @@
  * (registry.ts). A refusal of its input names the field, not where the input came from: the
  * control plane says that (http/errors.ts: onBody).
  */
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq, inArray, notLike, sql } from 'drizzle-orm';
 import { formatDuration, parseDuration } from '../domain/duration.js';
 import { iso, readClockOption } from '../domain/instant.js';
 import type { Config } from '../config/index.js';
 import { echo } from '../domain/echo.js';
 import { fail } from '../domain/errors.js';
 import { normalise } from '../domain/money.js';
-import { DEFAULT_PROGRAMME } from '../domain/programme.js';
+import { DEFAULT_PROGRAMME, STAGING_PREFIX, stagingIdOf } from '../domain/programme.js';
 import { cryptoRandom, seededRandom, type Ids, type Random } from '../kernel/ids.js';
 import { putCredential } from '../services/auth.js';
 import { credentials, programmes } from '../store/schema.js';
@@ -94,6 +94,9 @@ export function createProgrammeOperations({ store, config, registry, ids, random
 
   const missing = (id: string): never => fail('programme_not_found', `no programme with id ${id}`);
 
+  /** The programmes, not the staging ones of restores under way (snapshots/staged.ts). */
+  const notStaging = notLike(programmes.id, `${STAGING_PREFIX}%`);
+
   return {
     /**
      * The default programme, made in a fresh database with the configured (or default) credential;
@@ -126,7 +129,7 @@ export function createProgrammeOperations({ store, config, registry, ids, random
       let apiKey = '';
       let apiSecret = '';
       const row = store.transaction(() => {
-        const total = db.select({ n: count() }).from(programmes).get()!.n;
+        const total = db.select({ n: count() }).from(programmes).where(notStaging).get()!.n;
         if (total >= config.maxProgrammes)
           fail(
             'programme_limit_reached',
@@ -156,6 +159,7 @@ export function createProgrammeOperations({ store, config, registry, ids, random
       return db
         .select()
         .from(programmes)
+        .where(notStaging)
         .orderBy(programmes.createdAt, sql`rowid`)
         .all()
         .map(summary);
@@ -174,7 +178,10 @@ export function createProgrammeOperations({ store, config, registry, ids, random
           ?.journal.list() ?? [];
       ended?.keep({ programme: id, requests: journal, ...storedRecords(store, id) }, row.createdAt);
       registry.unload(id);
-      db.delete(programmes).where(eq(programmes.id, id)).run();
+      // With the staging programme of a restore of it under way, if any.
+      db.delete(programmes)
+        .where(inArray(programmes.id, [id, stagingIdOf(id)]))
+        .run();
     },
   };
 }

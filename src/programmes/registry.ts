@@ -35,7 +35,7 @@ export interface Programme {
   requestStreams: { api: Random; control: Random };
   /** The seed it draws from, if it has one: a fork of its snapshot draws from it too. */
   seed: number | undefined;
-  /** While a restore writes its world in turns (snapshots/put-back.ts): settles when it is done; its requests wait for it. */
+  /** While a large restore writes its world in steps (snapshots/put-back.ts): settles when it is done; its requests wait for it. */
   restoring?: Promise<void> | undefined;
 }
 

@@ -1,5 +1,6 @@
 /**
- * Idempotency keys (docs/signatures.md: Idempotency). Scope: (API credential, key); kept 1 h of sandbox time. The
+ * Idempotency keys (docs/signatures.md: Idempotency). Scope: (API credential, key); kept 1 h of sandbox time,
+ * among a programme's newest `KEPT_KEYS` (by count and by the bytes of their answers). The
  * first request claims the key (`in_flight`); its response is stored unless it is a 5xx. A replay
  * of the same method, path and body gets the stored response; anything else under the key is
  * refused (400), and so is a duplicate while the first is still running (409).
@@ -7,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
-import { IDEMPOTENCY_TTL_MS, KEPT_STATUS } from '../domain/idempotency.js';
+import { IDEMPOTENCY_TTL_MS, KEPT_KEYS, KEPT_STATUS } from '../domain/idempotency.js';
 import { once, rowInserter } from '../store/prepared.js';
 import { idempotencyKeys } from '../store/schema.js';
 
@@ -18,7 +19,8 @@ export function fingerprint(method: string, path: string, body: Uint8Array): str
   return createHash('sha256').update(`${method} ${path}\n`).update(body).digest('hex');
 }
 
-export function createIdempotency(core: Core) {
+/** Kept answers are trimmed to `kept` after every `trimEvery` keys claimed, so that trimming costs little per request. */
+export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 500 }: { kept?: { count: number; bytes: number }; trimEvery?: number } = {}) {
   const { store, clock } = core;
   const { db } = store;
   const mine = eq(idempotencyKeys.programmeId, core.programme);
@@ -34,6 +36,16 @@ export function createIdempotency(core: Core) {
       .prepare(),
   );
   const insert = rowInserter(store, idempotencyKeys);
+  // Newest first by rowid, which follows the order keys were claimed in; a key in flight has no answer yet and stays.
+  const trimQuery = once(() =>
+    store.sqlite.prepare(
+      `DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM (
+         SELECT rowid, row_number() OVER newest AS n, sum(length(CAST(body AS BLOB)) + length(CAST(headers AS BLOB))) OVER newest AS bytes
+         FROM idempotency_keys WHERE programme_id = ? AND state = 'done' WINDOW newest AS (ORDER BY rowid DESC)
+       ) WHERE n > ? OR bytes > ?)`,
+    ),
+  );
+  let claimed = 0;
 
   // A request that was in flight when the process died never finished: forget its claim.
   db.delete(idempotencyKeys)
@@ -52,6 +64,10 @@ export function createIdempotency(core: Core) {
         }
         if (row) deleteQuery().run({ scope, key });
         insert({ programmeId: core.programme, scope, key, fingerprint: print, state: 'in_flight', createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS });
+        if (++claimed >= trimEvery) {
+          claimed = 0;
+          trimQuery().run(core.programme, kept.count, kept.bytes);
+        }
         return { kind: 'claimed' };
       });
     },

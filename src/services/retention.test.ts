@@ -9,6 +9,7 @@ import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { DEAD_CALLBACK } from '../testing/hostile-world.js';
 import { KEY_SWEEP_INTERVAL_MS } from './retention.js';
 import { IDEMPOTENCY_TTL_MS } from '../domain/idempotency.js';
+import { createIdempotency } from './idempotency.js';
 
 const count = (sb: TestSandbox, table: string) => (sb.deps.store.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 const eventEntities = (sb: TestSandbox) =>
@@ -87,5 +88,41 @@ describe('idempotency key expiry', () => {
     expect(sb.deps.services.retention.prune().idempotencyKeys).toBe(1);
     expect(count(sb, 'idempotency_keys')).toBe(1);
     expect((await put(young)).headers.get('Idempotent-Replayed')).toBe('true');
+  });
+});
+
+describe('idempotency keys kept', () => {
+  // The service itself, with small bounds (a programme's own keeps KEPT_KEYS: 10,000 keys, 16 MiB of answers).
+  const keys = (n: number) => Array.from({ length: n }, () => randomUUID());
+  const answer = 'x'.repeat(100);
+  const setUp = (kept: { count: number; bytes: number }) => {
+    const sb = createTestSandbox();
+    const idempotency = createIdempotency(sb.deps.programmes.default().core, { kept, trimEvery: 1 });
+    const send = (key: string) => {
+      const claim = idempotency.claim('scope', key, 'print');
+      if (claim.kind === 'claimed') idempotency.complete('scope', key, 201, {}, answer);
+      return claim.kind;
+    };
+    return { sb, send };
+  };
+
+  it('are the newest, at most the count: an older key runs again', () => {
+    const { send } = setUp({ count: 3, bytes: 1_048_576 });
+    const sent = keys(5);
+    for (const key of sent) expect(send(key)).toBe('claimed');
+    // Each claim trims before its own answer is kept: the newest three answers stay, and the one claimed now.
+    expect(sent.slice(2).map(send)).toEqual(['replay', 'replay', 'replay']);
+    expect(send(sent[0]!)).toBe('claimed');
+  });
+
+  it('are the newest whose answers fit the bytes between them', () => {
+    // Two answers of 100 bytes and their headers (`{}`) fit in 204 bytes; a third does not.
+    const { sb, send } = setUp({ count: 100, bytes: 204 });
+    const sent = keys(4);
+    for (const key of sent) send(key);
+    expect(count(sb, 'idempotency_keys')).toBe(3);
+    expect(send(sent[3]!)).toBe('replay');
+    expect(send(sent[2]!)).toBe('replay');
+    expect(send(sent[0]!)).toBe('claimed');
   });
 });

@@ -3,25 +3,23 @@
  * snapshot's state holds it, all or nothing — the rows of its world, its own row (faults, pause,
  * fees, rates, clock) and what it keeps in memory (clock, random streams, API fault lab, journal).
  *
- * Most restores write in one transaction. A large world written into an empty one (after a reset,
- * a fork, `--import`, a new programme) in a database in memory is written IN_TURNS_PER rows at a
- * time with a turn of the event loop between, so that other programmes are answered meanwhile;
- * the programme's own requests wait until it is done (`Programme.restoring`), and a failure at any
- * point deletes what was written, leaving the world empty as it was. A database file keeps the one
- * transaction, so that a crash in the middle of a restore leaves the programme as it was.
+ * Most restores write in one transaction. A large one — IN_TURNS_FROM rows or more to delete and
+ * write — is written in steps with a turn of the event loop between, so that other programmes are
+ * answered meanwhile (staged.ts: the new world becomes the programme's in one short transaction,
+ * and a stop at any point leaves the old world or the new one); the programme's own requests wait
+ * until it is done (`Programme.restoring`).
  */
-import { setImmediate as turn } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { fail } from '../domain/errors.js';
 import type { Programme } from '../programmes/index.js';
 import { programmes as programmeRows } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import type { ProgrammeState, RestoredState } from './file.js';
-import type { worldRows } from './rows.js';
+import { atOnce, inSteps, type Plan, type worldRows } from './rows.js';
+import { stagedWrites } from './staged.js';
 
-/** A world of this many rows or more, written into an empty one, is written in turns. */
+/** A restore of this many rows or more, between the programme's world and the snapshot's, is a large one. */
 export const IN_TURNS_FROM = 10_000;
-const IN_TURNS_PER = 2_000;
 
 /** What a programme keeps in memory, which a restore replaces with its world: a snapshot's state but its rows and faults. */
 type Memory = Pick<ProgrammeState, 'clock' | 'random' | 'journal'> & { apiFaults: RestoredState['apiFaults'] };
@@ -47,7 +45,7 @@ const applyMemory = ({ core, services, journal, requestStreams }: Programme, mem
   journal.restore(memory.journal);
 };
 
-export function putBack(store: Store, rows: ReturnType<typeof worldRows>) {
+export function putBack(store: Store, rows: ReturnType<typeof worldRows>, staged: ReturnType<typeof stagedWrites>) {
   const { db, sqlite } = store;
 
   /** The programme's own row and what it keeps in memory, as `state` holds them; call inside a transaction. */
@@ -67,21 +65,33 @@ export function putBack(store: Store, rows: ReturnType<typeof worldRows>) {
     applyMemory(programme, state);
   };
 
-  /** Writes the world in turns, the programme's requests waiting meanwhile; on failure, deletes what it wrote. */
-  const inTurns = async (programme: Programme, state: RestoredState) => {
+  /**
+   * A large restore (IN_TURNS_FROM rows or more between the world and the snapshot's), the
+   * programme's requests waiting meanwhile: what it changes is found a page at a time; a small
+   * change is written in one transaction, a large one in steps (staged.ts).
+   */
+  const large = async (programme: Programme, state: RestoredState) => {
     let done!: () => void;
     programme.restoring = new Promise<void>((resolve) => (done = resolve));
     try {
-      await rows.add(programme.id, state.rows, IN_TURNS_PER, turn);
-      store.transaction(() => settle(programme, state));
-    } catch (error) {
-      store.transaction(() => rows.clear(programme.id));
-      throw error;
+      const plan = await inSteps(rows.planning(programme.id, state.rows));
+      if (plan.work < IN_TURNS_FROM) inOneGo(programme, state, plan);
+      else await staged.write(programme.id, state.rows, () => settle(programme, state), programme.core.log);
     } finally {
       programme.restoring = undefined;
       done();
     }
   };
+
+  /** Puts `state`'s rows in place of the programme's as `plan` (found now without one) says, and settles it, in one transaction. */
+  const inOneGo = (programme: Programme, state: RestoredState, plan?: Plan) =>
+    store.transaction(() => {
+      // Parents first: what deleting a parent takes with it is gone before its children are
+      // compared; a child may refer to a parent deleted and written again meanwhile.
+      sqlite.pragma('defer_foreign_keys = ON');
+      rows.replace(programme.id, state.rows, plan ?? atOnce(rows.planning(programme.id, state.rows)));
+      settle(programme, state);
+    });
 
   /**
    * Puts the programme back as `state` holds it, all or nothing: if anything fails, the rows are
@@ -99,15 +109,8 @@ export function putBack(store: Store, rows: ReturnType<typeof worldRows>) {
       const before = memoryOf(programme);
       const size = Object.values(state.rows).reduce((n, table) => n + table.length, 0);
       try {
-        if (store.path === ':memory:' && size >= IN_TURNS_FROM && rows.empty(id)) await inTurns(programme, state);
-        else
-          store.transaction(() => {
-            // Parents first: what deleting a parent takes with it is gone before its children are
-            // compared; a child may refer to a parent deleted and written again meanwhile.
-            sqlite.pragma('defer_foreign_keys = ON');
-            rows.replace(id, state.rows);
-            settle(programme, state);
-          });
+        if (size + rows.count(id) < IN_TURNS_FROM) inOneGo(programme, state);
+        else await large(programme, state);
       } catch (error) {
         try {
           applyMemory(programme, before);

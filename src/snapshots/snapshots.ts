@@ -17,10 +17,12 @@ import { fail } from '../domain/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { bytesText } from '../kernel/files.js';
 import { inTurns } from '../kernel/in-turn.js';
+import type { Log } from '../kernel/log.js';
 import type { CreatedProgramme, Programme, Programmes } from '../programmes/index.js';
 import { readSnapshot, snapshotFile, type ProgrammeState, type SnapshotHeader, type TableName } from './file.js';
 import { putBack } from './put-back.js';
 import { worldRows } from './rows.js';
+import { stagedWrites } from './staged.js';
 import { FORMAT_TABLES } from './tables.js';
 import { programmes as programmeRows, snapshots } from '../store/schema.js';
 import type { Store } from '../store/store.js';
@@ -33,6 +35,7 @@ export interface SnapshotsDeps {
   /** Snapshots' ids: a stream of the sandbox's own, so that taking one shifts no other id. */
   ids: Ids;
   wall?: () => number;
+  log?: Log;
 }
 
 const countsOf = (state: Pick<ProgrammeState, 'rows' | 'journal'>): SnapshotCounts =>
@@ -50,7 +53,7 @@ const summaryOf = ({ id, name, createdAt }: SnapshotHeader, state: Pick<Programm
   bytes,
 });
 
-export function createSnapshots({ store, config, programmes, ids, wall = Date.now }: SnapshotsDeps) {
+export function createSnapshots({ store, config, programmes, ids, wall = Date.now, log }: SnapshotsDeps) {
   const { db } = store;
   const rows = worldRows(store);
 
@@ -76,7 +79,12 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
       };
     });
 
-  const restore = putBack(store, rows);
+  const staged = stagedWrites(store, rows);
+  // What a stop left of a large restore, before any programme is used.
+  const recovered = staged.recover();
+  for (const id of recovered.undone) log?.warn('a restore cut short by a stop was undone: the programme is as it was before it', { programme: id });
+  for (const id of recovered.finished) log?.warn('a restore cut short by a stop was finished: the programme is as the snapshot holds it', { programme: id });
+  const restore = putBack(store, rows, staged);
 
   // Restores and forks, one at a time in the order they came, whatever their programme: a file parsed,
   // checked and as rows takes several times its size in memory (docs/snapshots.md: One at a time).

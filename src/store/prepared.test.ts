@@ -63,6 +63,24 @@ describe('rowInserter and rowUpdater', () => {
     expect(ours.db.select().from(deliveries).get()).toMatchObject({ attempts: 0, firstAttemptAt: null });
   });
 
+  it('writes rows given different columns through one inserter as drizzle writes each', () => {
+    const ours = withProgramme();
+    const theirs = withProgramme();
+    const rows = [
+      customer,
+      { ...customer, id: 'c2', externalId: 'y', chainIdKey: 'two', challenge: 'nonce', challengeExpiresAt: 7 },
+      { ...customer, id: 'c3', externalId: 'z', chainIdKey: 'three', challengeExpiresAt: 8 },
+      { ...customer, id: 'c4', externalId: 'w', chainIdKey: 'four' },
+    ];
+    const insert = rowInserter(ours, customers);
+    for (const row of rows) {
+      insert(row);
+      theirs.db.insert(customers).values(row).run();
+    }
+    const raw = (store: typeof ours) => store.sqlite.prepare('select * from customers order by id').all();
+    expect(raw(ours)).toEqual(raw(theirs));
+  });
+
   it('rewrites the row with the same key, and only it', () => {
     const store = withProgramme();
     const insert = rowInserter(store, customers);

@@ -61,7 +61,7 @@ export function names<T extends SQLiteTable>(table: T, alias?: string): { table:
 export const selectList = <K extends string>(columns: Record<K, string>, keys: readonly K[]): string =>
   keys.map((key) => `${columns[key]} AS ${quote(key)}`).join(', ');
 
-/** Columns a row leaves NULL are left out of its insert from this many on: a table has fewer. */
+/** How many of a table's columns, from its first, may be left out of an insert: those left out are the bits of a 32-bit mask. */
 const MAX_LEFT_OUT = 30;
 /** Inserts kept per table, one per set of columns given a value (a few are used). */
 const MAX_INSERTS = 64;

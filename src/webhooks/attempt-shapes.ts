@@ -63,8 +63,8 @@ export interface Recorded {
   outcomes: Outcome[];
 }
 
-/** What recording an attempt left: how many attempts were stored, and its delivery as written while it stays pending with a next attempt. */
+/** What recording a batch of attempts left: how many were stored, and its deliveries as written that stay pending with a next attempt. */
 export interface Written {
   stored: number;
-  pending?: Due;
+  pending: Due[];
 }

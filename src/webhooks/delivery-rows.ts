@@ -145,10 +145,17 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
       return found;
     },
 
-    /** The delivery as it stands now, if it is still pending and due by `until`. */
-    stillDue(due: Due, until: number): Due | undefined {
-      const now = stillDueQuery().get(due.id, until);
-      return now && { ...due, ...now };
+    /**
+     * Of the deliveries a batch's recording left pending (`recordAll`), those due by `until`. Nothing
+     * else has run since (no turn of the event loop), so they stand as written — unless the delivery
+     * lab is in force, which may have let some go when another was delivered: then they are read again.
+     */
+    stillDue(pending: readonly Due[], until: number): Due[] {
+      if (!lab.active) return pending.filter((due) => due.nextAttemptAt !== null && due.nextAttemptAt <= until);
+      return pending.flatMap((due) => {
+        const now = stillDueQuery().get(due.id, until);
+        return now ? [{ ...due, ...now }] : [];
+      });
     },
 
     /** The earliest due time of a pending delivery; in-flight ones count (time travel waits for them). */
@@ -173,22 +180,25 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
      * tells the listeners; returns false when nothing was stored.
      */
     record(due: Due, at: number, outcomes: Outcome[]): boolean {
-      return recordAll([{ due, at, outcomes }])[0]!.stored > 0;
+      return recordAll([{ due, at, outcomes }]).stored > 0;
     },
 
     /**
-     * Stores a batch of attempts (time travel's) as `record` does, all in one transaction; returns
-     * what each left: how many attempts were stored, and the delivery as written while it stays pending.
+     * Stores a batch of attempts (time travel's) as `record` does, all in one transaction; returns how
+     * many attempts were stored, and the deliveries as written that stay pending with a next attempt.
      */
     recordAll,
   };
 
-  /** What `record` writes for one attempt (and its duplicate), inside the caller's transaction; its reports are added to `reports`. */
-  function write({ due, at, outcomes }: Recorded, reports: AttemptReport[]): Written {
+  /**
+   * What `record` writes for one attempt (and its duplicate), inside the caller's transaction; returns
+   * how many attempts it stored. Its reports are added to `reports`, the delivery as written to `pending` while it stays so.
+   */
+  function write({ due, at, outcomes }: Recorded, reports: AttemptReport[], pending: Due[]): number {
     const first = due.attempts + 1;
     const current = currentQuery().get(due.id);
     // Wiped by a reset while the attempt was in flight.
-    if (!current) return { stored: 0 };
+    if (!current) return 0;
     const now = Math.max(at, clock.now());
     const firstAttemptAt = current.firstAttemptAt ?? at;
     // Attempts end in whatever order their receivers answer: each draws from a stream of its
@@ -242,21 +252,21 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
     const attempts = first + outcomes.length - 1;
     updateDelivery().run(attempts, firstAttemptAt, next ?? null, pausedDueAt ?? null, hold, status, now, due.id);
     if (status === 'delivered' && lab.active) releaseHeld.run({ webhookId: due.webhookId, entityId: due.entityId, seq: due.seq, now });
-    return status === 'pending' && next !== undefined
-      ? { stored: outcomes.length, pending: { ...due, callbackUrl: current.callbackUrl, attempts, nextAttemptAt: next, hold } }
-      : { stored: outcomes.length };
+    if (status === 'pending' && next !== undefined) pending.push({ ...due, callbackUrl: current.callbackUrl, attempts, nextAttemptAt: next, hold });
+    return outcomes.length;
   }
 
-  function recordAll(batch: readonly Recorded[]): Written[] {
+  function recordAll(batch: readonly Recorded[]): Written {
     const reports: AttemptReport[] = [];
-    let stored: Written[];
+    const pending: Due[] = [];
+    let stored: number;
     try {
-      stored = store.transaction(() => batch.map((one) => write(one, reports)));
+      stored = store.transaction(() => batch.reduce((sum, one) => sum + write(one, reports, pending), 0));
     } catch (error) {
       log.error('webhook attempt could not be recorded', { deliveryIds: batch.map(({ due }) => due.id), error: String(error) });
-      return batch.map(() => ({ stored: 0 }));
+      return { stored: 0, pending: [] };
     }
     for (const report of reports) onAttempt(report);
-    return stored;
+    return { stored, pending };
   }
 }

@@ -216,16 +216,11 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
       const size = Math.ceil((pool.max - pool.reserve) / lanes);
       const lane = async (): Promise<number> => {
         let ran = 0;
-        // The batch's deliveries as its recording left them pending. Nothing else has run since (no
-        // turn of the event loop), so they stand as written — unless the delivery lab is in force,
-        // which may have let some of them go when another was delivered: then they are read again.
         let followed: Due[] = [];
         for (;;) {
           // Shutting down, or cut short (a restore is coming): what is left stays pending.
           if (stopped || cuts !== begun.cuts) return ran;
-          const retries = lab.active
-            ? followed.flatMap((due) => rows.stillDue(due, until) ?? [])
-            : followed.filter((due) => due.nextAttemptAt !== null && due.nextAttemptAt <= until);
+          const retries = rows.stillDue(followed, until);
           const batch = retries.length > 0 ? retries : rows.due(until, size, inFlight.keys());
           if (batch.length === 0) return ran;
           // Held deliveries are not followed: they come back in due order, after what they wait for.
@@ -237,13 +232,12 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
           }
           // One transaction for the batch: its commit, not each attempt's, wakes what waits on one. A world replaced meanwhile is not this one's to record in.
           const run = Promise.all(started.map((s) => s.outcomes)).then((outcomes) =>
-            world === begun.world ? rows.recordAll(started.map(({ due, at }, i) => ({ due, at, outcomes: outcomes[i]! }))) : [],
+            world === begun.world ? rows.recordAll(started.map(({ due, at }, i) => ({ due, at, outcomes: outcomes[i]! }))) : { stored: 0, pending: [] },
           );
           // Visible to idle() and drain(), like attempts started by pump; and left out of the other lanes' batches.
           for (const { due } of started) inFlight.set(due.id, run);
-          const written = await run.finally(() => started.forEach(({ due }) => inFlight.delete(due.id)));
-          followed = written.flatMap((w) => w.pending ?? []);
-          const recorded = written.reduce((sum, w) => sum + w.stored, 0);
+          const { stored: recorded, pending } = await run.finally(() => started.forEach(({ due }) => inFlight.delete(due.id)));
+          followed = pending;
           ran += recorded;
           counted?.(recorded);
           // Nothing could be stored (the database is closing, or the world was replaced): stop rather than resend forever.

@@ -5,7 +5,7 @@
  * (its answer kept for an idempotent replay), then answers the fault instead. With no rules and no
  * header it costs one check.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { iso } from '../../domain/instant.js';
 import { outcomeOf, type ApiFaultOutcome } from '../../domain/api-fault-kinds.js';
@@ -16,6 +16,7 @@ import { SandboxError, type ErrorCode } from '../../domain/errors.js';
 import type { Env } from '../../config/index.js';
 import { servicesOf, type AppEnv } from '../env.js';
 import { problemResponse } from '../errors.js';
+import type { Stage } from '../pipeline.js';
 
 const CODES: Record<ApiFaultStatus, ErrorCode> = {
   500: 'internal_error',
@@ -54,11 +55,12 @@ const ANSWERS: Record<ApiFaultOutcome, Answer> = {
   },
 };
 
-export function apiFaults(env: Env, operationOf: (method: string, path: string) => string | undefined): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+export function apiFaults(env: Env, operationOf: (method: string, path: string) => string | undefined): Stage {
+  const headerOf = (c: Context<AppEnv>) => (env === 'production' ? undefined : c.req.header('Sandbox-Fault'));
+  const needed = (c: Context<AppEnv>) => headerOf(c) !== undefined || servicesOf(c).apiFaults.active();
+  const run: Stage['run'] = async (c, next) => {
     const lab = servicesOf(c).apiFaults;
-    const header = env === 'production' ? undefined : c.req.header('Sandbox-Fault');
-    if (header === undefined && !lab.active()) return next();
+    const header = headerOf(c);
     let fault: ApiFault;
     let source: number | 'header';
     if (header !== undefined) {
@@ -87,4 +89,5 @@ export function apiFaults(env: Env, operationOf: (method: string, path: string) 
     if (fault.effect === 'before') return answer;
     c.res = answer;
   };
+  return { needed, run };
 }

@@ -4,15 +4,14 @@
  * whose services then serve the request (docs/programmes.md: Parallel test suites). A path that
  * matches no route never meets it, and gets its 404.
  */
-import type { MiddlewareHandler } from 'hono';
 import { fail } from '../../domain/errors.js';
 import { echo } from '../../domain/echo.js';
 import type { Programmes } from '../../programmes/index.js';
 import { programmeOfToken } from '../../services/auth.js';
-import type { AppEnv } from '../env.js';
+import type { Stage } from '../pipeline.js';
 
-export function authenticate(programmes: Programmes): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+export function authenticate(programmes: Programmes): Stage {
+  const run: Stage['run'] = (c, next) => {
     const authorization = c.req.header('Authorization');
     const id = programmeOfToken(authorization);
     // An unreadable token is refused by the default programme's checks, which say why.
@@ -23,7 +22,7 @@ export function authenticate(programmes: Programmes): MiddlewareHandler<AppEnv> 
     c.set('programme', programme);
     c.set('apiKey', programme.services.auth.authenticate(authorization));
     // A large restore under way: its world is answered once it is whole (docs/snapshots.md).
-    if (programme.restoring) await programme.restoring;
-    return next();
+    return programme.restoring ? programme.restoring.then(next) : next();
   };
+  return { run };
 }

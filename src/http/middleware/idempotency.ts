@@ -2,16 +2,15 @@
  * Idempotency-Key handling on /v1 mutations outside /auth (docs/signatures.md: Idempotency). Applies whenever a valid
  * key is sent, whatever the --verify mode.
  */
-import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../domain/errors.js';
 import { BODILESS_STATUSES, KEPT_HEADERS, MUTATIONS } from '../../domain/idempotency.js';
 import { fingerprint } from '../../services/idempotency.js';
 import { Uuid } from '../../domain/formats.js';
-import { servicesOf, targetOf, type AppEnv } from '../env.js';
+import { servicesOf, targetOf } from '../env.js';
+import type { Stage } from '../pipeline.js';
 
-export function idempotentRequests(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (!MUTATIONS.has(c.req.method)) return next();
+export function idempotentRequests(): Stage {
+  const run: Stage['run'] = async (c, next) => {
     const key = c.req.header('Idempotency-Key');
     if (key === undefined || !Uuid.safeParse(key).success) return next();
     const { idempotency } = servicesOf(c);
@@ -48,4 +47,5 @@ export function idempotentRequests(): MiddlewareHandler<AppEnv> {
       if (!stored) idempotency.release(scope, key.toLowerCase());
     }
   };
+  return { needed: (c) => MUTATIONS.has(c.req.method), run };
 }

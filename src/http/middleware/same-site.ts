@@ -13,7 +13,7 @@
  *   reads everything same-origin.
  */
 import { isIP } from 'node:net';
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AllowedHosts } from '../../config/index.js';
 import { SandboxError } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
@@ -52,7 +52,8 @@ const guarded = (path: string) => (path.startsWith('/_sandbox') && !path.startsW
 /** How many Host values a sandbox remembers its answer for: a client sends one, a few at most. */
 const KNOWN_HOSTS = 64;
 
-export function sameSite(bind: string, allowed: AllowedHosts): MiddlewareHandler<AppEnv> {
+/** The check every request meets first: it throws the refusal (http/middleware/context.ts answers it). */
+export function sameSite(bind: string, allowed: AllowedHosts): (c: Context<AppEnv>) => void {
   // Every request asks the same of the same few Host values: decided once each.
   const known = new Map<string, boolean>();
   const answers = (host: string) => {
@@ -64,7 +65,7 @@ export function sameSite(bind: string, allowed: AllowedHosts): MiddlewareHandler
     }
     return ok;
   };
-  return async (c, next) => {
+  return (c) => {
     const host = c.req.header('Host');
     if (host !== undefined && !answers(host)) {
       throw new SandboxError(
@@ -82,6 +83,5 @@ export function sameSite(bind: string, allowed: AllowedHosts): MiddlewareHandler
         );
       }
     }
-    return next();
   };
 }

@@ -6,7 +6,7 @@
  * Either way the request journal gets what was found, the headers the checks read and the signature
  * base the sandbox computed, so that the inspector can show them side by side.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { KeyObject } from 'node:crypto';
 import type { Verify } from '../../config/index.js';
 import { SandboxError } from '../../domain/errors.js';
@@ -26,7 +26,8 @@ import {
   type SignedMessage,
 } from '../../signatures/message.js';
 import { Uuid } from '../../domain/formats.js';
-import { requestIdOf, servicesOf, type AppEnv } from '../env.js';
+import { requestIdOf, servicesOf } from '../env.js';
+import type { Stage } from '../pipeline.js';
 
 const MAX_CLOCK_SKEW_S = 300;
 
@@ -147,10 +148,12 @@ function findings(c: Context, failures: Failure[], outcome: Verification['outcom
 /** Escapes what may not stand in a header value. */
 const headerSafe = (text: string) => text.replace(/\n/g, '\\n').replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-/** `wall` is the real clock: signatures are made with the integrator's clock, never the sandbox's. */
-export function verifyRequests(mode: Verify, wall: () => number, log: Log): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (mode === 'off') return next();
+/**
+ * `wall` is the real clock: signatures are made with the integrator's clock, never the sandbox's.
+ * Off, there is no stage.
+ */
+export function verifyRequests(mode: Exclude<Verify, 'off'>, wall: () => number, log: Log): Stage {
+  const run: Stage['run'] = async (c, next) => {
     c.set('verified', true);
     const rawBody = c.get('rawBody');
     const failures: Failure[] = [];
@@ -175,4 +178,5 @@ export function verifyRequests(mode: Verify, wall: () => number, log: Log): Midd
     await next();
     for (const failure of failures) c.res.headers.append('Sandbox-Warning', headerSafe(`${failure.code}: ${failure.detail}`));
   };
+  return { run };
 }

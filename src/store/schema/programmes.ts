@@ -119,3 +119,18 @@ export const snapshots = sqliteTable(
   },
   (t) => [index('snapshots_programme').on(t.programmeId)],
 );
+
+/**
+ * A large restore under way (snapshots/staged.ts): the programme's new world is written under
+ * `stagedAs` — a staging programme of its own (STAGING_PREFIX), or the programme itself when its
+ * world was empty — and is the programme's from `committed` on: its old rows are deleted and the
+ * new ones copied in (`copied` once they all are). What a stop leaves here is undone (`writing`)
+ * or finished when the database is next opened.
+ */
+export const restores = sqliteTable('restores', {
+  programmeId: text('programme_id')
+    .primaryKey()
+    .references(() => programmes.id, { onDelete: 'cascade' }),
+  stagedAs: text('staged_as').notNull(),
+  phase: text('phase', { enum: ['writing', 'committed', 'copied'] }).notNull(),
+});
