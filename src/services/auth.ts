@@ -80,12 +80,10 @@ export function createAuth(core: Core) {
   const hmacKey = Buffer.from(state.tokenSecret, 'hex');
   let generation = state.tokenGeneration;
   const keyCache = new Map<string, KeyObject>();
-  // Claims of tokens whose signature already checked out, by token text: a client sends the same
-  // token with every request, and the HMAC and parsing cost more than the rest of a GET. The
-  // generation and expiry are still checked every time.
+  // Claims of tokens whose signature already checked out, by the Authorization header they came in:
+  // a client sends the same one with every request, and reading the header, the HMAC and parsing
+  // cost more than the rest of a GET. The generation and expiry are still checked every time.
   const checked = new Map<string, { sub: string; exp: number; gen: number }>();
-  // … and the last header such a token came in, which the next request most likely carries again.
-  let lastChecked = { authorization: '', claims: { sub: '', exp: 0, gen: 0 } };
   const MAX_CHECKED = 1000;
 
   const bumpGeneration = () => {
@@ -148,14 +146,9 @@ export function createAuth(core: Core) {
     /** Checks an `Authorization` header value; returns the API key it was issued to. */
     authenticate(authorization: string | undefined): string {
       if (!authorization) fail('not_authorised', 'missing Authorization header: send Authorization: Bearer <token> from POST /v1/auth/token');
-      if (authorization === lastChecked.authorization) return checkClaims(lastChecked.claims);
+      const known = checked.get(authorization);
+      if (known) return checkClaims(known);
       const { header, payload, signature } = bearerToken(authorization) ?? fail('not_authorised', 'Authorization must be "Bearer <JWT>"');
-      const token = `${header}.${payload}.${signature}`;
-      const known = checked.get(token);
-      if (known) {
-        lastChecked = { authorization, claims: known };
-        return checkClaims(known);
-      }
       let parsedHeader: { alg?: unknown };
       let claims: { sub?: unknown; exp?: unknown; gen?: unknown };
       try {
@@ -173,8 +166,7 @@ export function createAuth(core: Core) {
         fail('not_authorised', 'the token lacks sub, exp or gen');
       const valid = { sub: claims.sub, exp: claims.exp as number, gen: claims.gen as number };
       if (checked.size >= MAX_CHECKED) checked.clear();
-      checked.set(token, valid);
-      lastChecked = { authorization, claims: valid };
+      checked.set(authorization, valid);
       return checkClaims(valid);
     },
 
