@@ -25,7 +25,7 @@ const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', '
 const TARGETS = {
   coldMs: 300,
   coldOfPrism: 1 / 5,
-  ceilingRatio: 0.35,
+  ceilingRatio: 0.5,
   strictOfVerify: 1.5,
   writesOfPrism: 3,
   deliveriesOfSign: 1.5,
