@@ -46,7 +46,17 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
     return text;
   };
 
-  const time = () => color.dim(new Date().toISOString().slice(11, 23));
+  // Made once per millisecond: under load, many lines share one.
+  let shownAt = Number.NaN;
+  let shownTime = '';
+  const time = () => {
+    const now = Date.now();
+    if (now !== shownAt) {
+      shownAt = now;
+      shownTime = color.dim(new Date(now).toISOString().slice(11, 23));
+    }
+    return shownTime;
+  };
   const fields = (f?: Record<string, unknown>) => (f && Object.keys(f).length ? ` ${color.dim(JSON.stringify(f))}` : '');
 
   return {
@@ -69,13 +79,12 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
         warn: (m, f) => err(`${time()} ${color.yellow('warn')} ${m}${fields(f)}`),
         error: (m, f) => err(`${time()} ${color.red('error')} ${m}${fields(f)}`),
         request: (l: RequestLine) => {
-          const extra = [
-            l.replayed ? color.cyan('replayed') : '',
-            ...l.warnings.map((w) => color.yellow(`⚠ ${w}`)),
-            l.faultText ? color.magenta(l.faultText) : '',
-          ]
-            .filter(Boolean)
-            .join(' ');
+          const extra =
+            l.replayed || l.warnings.length || l.faultText
+              ? [l.replayed ? color.cyan('replayed') : '', ...l.warnings.map((w) => color.yellow(`⚠ ${w}`)), l.faultText ? color.magenta(l.faultText) : '']
+                  .filter(Boolean)
+                  .join(' ')
+              : '';
           requestLine(
             `${time()} ${l.method.padEnd(6)} ${l.path} ${statusColour(l.status === 0 ? 'no answer' : String(l.status))} ${color.dim(`${l.ms}ms`)}${extra ? ` ${extra}` : ''}`,
           );

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { createIo } from '../cli/io.js';
 import { faultNote } from '../wire/fault-text.js';
@@ -40,6 +40,31 @@ describe('the request log', () => {
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(child.status).toBe(0);
     expect(JSON.parse(child.stdout).path).toBe('/v1/last');
+  });
+});
+
+describe('the readable request log', () => {
+  it('gives each line the time it was logged at, and a replay and its warnings after the status', async () => {
+    const stdout = new PassThrough();
+    let text = '';
+    stdout.on('data', (chunk) => (text += chunk));
+    const log = createIo(stdout, new PassThrough(), { NO_COLOR: '1' }).log();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.parse('2026-03-01T09:00:00.120Z'));
+      log.request(line('/v1/a'));
+      log.request({ ...line('/v1/b'), replayed: true, warnings: ['no signature'] });
+      vi.setSystemTime(Date.parse('2026-03-01T09:00:00.121Z'));
+      log.request(line('/v1/c'));
+    } finally {
+      vi.useRealTimers();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(text.trimEnd().split('\n')).toEqual([
+      '09:00:00.120 GET    /v1/a 200 1ms',
+      '09:00:00.120 GET    /v1/b 200 1ms replayed ⚠ no signature',
+      '09:00:00.121 GET    /v1/c 200 1ms',
+    ]);
   });
 });
 

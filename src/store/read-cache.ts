@@ -26,13 +26,25 @@ export function untilChanged<T>(sqlite: Database.Database, read: () => T): () =>
   };
 }
 
-/** What the cache hands out, with its JSON once it has been asked for. */
-const handedOut = new WeakMap<object, string | undefined>();
+/** A value's JSON: its text, and for a value the cache hands out, the UTF-8 bytes sent for it. */
+export interface Json {
+  text: string;
+  bytes?: Uint8Array;
+}
 
-/** `JSON.stringify(value)`, made once for a value the cache hands out again and again. */
-export function jsonOf(value: unknown): string {
-  if (typeof value !== 'object' || value === null || !handedOut.has(value)) return JSON.stringify(value);
-  let text = handedOut.get(value);
-  if (text === undefined) handedOut.set(value, (text = JSON.stringify(value)));
-  return text;
+/** What the cache hands out, with its JSON once it has been asked for. */
+const handedOut = new WeakMap<object, Required<Json> | undefined>();
+
+/**
+ * `JSON.stringify(value)`, made and encoded once for a value the cache hands out again and again:
+ * its bytes go to the socket as they are, where a text would be encoded again for every answer.
+ */
+export function jsonOf(value: unknown): Json {
+  if (typeof value !== 'object' || value === null || !handedOut.has(value)) return { text: JSON.stringify(value) };
+  let json = handedOut.get(value);
+  if (json === undefined) {
+    const text = JSON.stringify(value);
+    handedOut.set(value, (json = { text, bytes: Buffer.from(text) }));
+  }
+  return json;
 }
