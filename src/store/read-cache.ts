@@ -29,7 +29,7 @@ export function untilChanged<T>(sqlite: Database.Database, read: () => T): () =>
 /** A value's JSON: its text, and for a value the cache hands out, the UTF-8 bytes sent for it. */
 export interface Json {
   text: string;
-  bytes?: Uint8Array;
+  bytes?: Uint8Array<ArrayBuffer>;
 }
 
 /** What the cache hands out, with its JSON once it has been asked for. */
