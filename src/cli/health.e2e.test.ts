@@ -2,7 +2,8 @@
  * `card-sandbox health` as a container HEALTHCHECK and a CI script use it: it finds a sandbox
  * started on another port (by `--port`, CARD_SANDBOX_PORT or the one running), answers with its
  * exit code (0 healthy, 1 answering but not healthy, 3 unreachable), and `--wait` waits for a
- * sandbox that is still starting.
+ * sandbox that is still starting. Finding the running sandbox, `--wait` and the exit of a real process
+ * are the built CLI's; what a given port or URL answers goes through the CLI's own entry in this process.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, freePort, runCli, spawnCli, startSandbox, type RunningCli } from '../testing/spawn.js';
+import { runCommand } from '../testing/cli.js';
 import { until } from '../testing/wait.js';
 
 // The sandboxes of this file keep their run files in a temporary directory of their own, so that
@@ -40,15 +42,15 @@ describe('card-sandbox health', () => {
 
   it.concurrent('takes the port as start does, from --port or CARD_SANDBOX_PORT', async () => {
     const port = portOf(sandbox.url);
-    const flag = await runCli(['health', '--port', port, '--json']);
+    const flag = await runCommand(['health', '--port', port, '--json']);
     expect(flag.code).toBe(0);
     expect(JSON.parse(flag.stdout)).toMatchObject({ status: 'ok', env: 'sandbox' });
-    expect((await runCli(['health'], { CARD_SANDBOX_PORT: port })).code).toBe(0);
+    expect((await runCommand(['health'], { CARD_SANDBOX_PORT: port })).code).toBe(0);
   });
 
   it.concurrent('exits 3 when nothing answers, naming where it looked', async () => {
     const port = String(await freePort());
-    const run = await runCli(['health', '--port', port], isolated);
+    const run = await runCommand(['health', '--port', port]);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(`no sandbox reachable at http://127.0.0.1:${port}`);
   });
@@ -57,7 +59,7 @@ describe('card-sandbox health', () => {
     const server = createServer((_req, res) => res.writeHead(503, { 'Content-Type': 'text/plain' }).end('maintenance'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const run = await runCli(['health', '--url', `http://127.0.0.1:${(server.address() as { port: number }).port}`]);
+      const run = await runCommand(['health', '--url', `http://127.0.0.1:${(server.address() as { port: number }).port}`]);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/HTTP 503/);
     } finally {
@@ -66,8 +68,8 @@ describe('card-sandbox health', () => {
   });
 
   it.concurrent('refuses a bad --port or --wait as bad usage', async () => {
-    expect((await runCli(['health', '--port', 'http'])).code).toBe(2);
-    const wait = await runCli(['health', '--wait', 'soon']);
+    expect((await runCommand(['health', '--port', 'http'])).code).toBe(2);
+    const wait = await runCommand(['health', '--wait', 'soon']);
     expect(wait.code).toBe(2);
     expect(wait.stderr).toMatch(/--wait must be a duration/);
   });

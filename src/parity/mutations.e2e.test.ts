@@ -4,7 +4,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startMutatingProxy, type Mutation, type MutatingProxy } from '../testing/mutating-proxy.js';
 import { startParityUpstream, type ParityUpstream } from '../testing/parity-upstream.js';
-import { runCli, startSandbox, type RunningCli } from '../testing/spawn.js';
+import { startInProcess, type InProcessSandbox } from '../cli/commands/in-process.js';
+import { runCommand } from '../testing/cli.js';
 import type { ParityReport } from './report.js';
 import { TIMING_RULE } from './states.js';
 
@@ -12,7 +13,7 @@ import { TIMING_RULE } from './states.js';
 // card-sandbox upstream that changes its answers in seven ways, each on one step: every change is
 // reported on that step with its kind, and nothing else is. The local side is a new programme of a
 // running sandbox (--url), deleted afterwards; the upstream's signing key is one parity registers
-// for the run and deletes after it.
+// for the run and deletes after it. Parity and that sandbox run in this process, the upstream in its own.
 const ID = '[-0-9a-f]{36}';
 const at = (pattern: string) => new RegExp(`^${pattern.replaceAll('{id}', ID)}$`);
 const object = (body: unknown) => body as Record<string, unknown>;
@@ -51,19 +52,19 @@ const MUTATIONS: Mutation[] = [
 
 let upstream: ParityUpstream;
 let proxy: MutatingProxy;
-let local: RunningCli;
+let local: InProcessSandbox;
 beforeAll(async () => {
-  [upstream, local] = await Promise.all([startParityUpstream(), startSandbox()]);
+  [upstream, local] = await Promise.all([startParityUpstream(), startInProcess()]);
   proxy = await startMutatingProxy(upstream.sandbox.url, [...MUTATIONS, signing]);
 });
 afterAll(async () => {
   await proxy?.close();
-  await Promise.all([upstream?.stop(), local?.stop()]);
+  await Promise.all([upstream?.stop(), local?.close()]);
 });
 
 test('reports each change the proxy makes on its step with its kind, and nothing else', { timeout: 180_000 }, async () => {
   const xmlFile = join(upstream.dir, 'mutated.xml');
-  const run = await runCli([
+  const run = await runCommand([
     'parity',
     ...['--upstream', `${proxy.url}/v1`, '--api-key', upstream.apiKey, '--api-secret', upstream.apiSecret],
     ...['--url', local.url, '--json', '--junit', xmlFile],

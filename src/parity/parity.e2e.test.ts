@@ -6,7 +6,7 @@ import { createClient } from '../client/create-client.js';
 import { createWallet } from '../companion/wallet.js';
 import { startHostileUpstream, startParityUpstream, type ParityUpstream } from '../testing/parity-upstream.js';
 import { runCommand } from '../testing/cli.js';
-import { freePort, runCli, spawnCli, waitForOutput } from '../testing/spawn.js';
+import { freePort, spawnCli, waitForOutput } from '../testing/spawn.js';
 import { HUNG_MS, until } from '../testing/wait.js';
 import { JOURNEY } from './journey.js';
 import type { ParityReport } from './report.js';
@@ -14,8 +14,8 @@ import type { ParityReport } from './report.js';
 // `card-sandbox parity` (docs/parity.md) against a second card-sandbox as the upstream, with its own
 // credentials and signing key and strict verification: the same journey on both finds no
 // difference, touches nothing it did not make, ends what it made, and says why when it cannot run.
-// What it refuses before sending anything (bad usage, --dry-run) goes through the CLI's own entry in
-// this process; every run that reaches an upstream is the built CLI, a process of its own.
+// Each run goes through the CLI's own entry in this process, but the two Ctrl-C ones: a signal is
+// about the built CLI, a process of its own.
 let upstream: ParityUpstream;
 beforeAll(async () => {
   upstream = await startParityUpstream();
@@ -44,7 +44,7 @@ describe('against an upstream that is a card-sandbox', () => {
     const before = { customer: await client.getCustomer(theirs.id), webhook: await client.getWebhook(hook.id) };
 
     const [xmlFile, jsonFile] = [join(upstream.dir, 'parity.xml'), join(upstream.dir, 'parity.json')];
-    const run = await runCli(['parity', ...withKey(), '--json', '--junit', xmlFile, '--out', jsonFile]);
+    const run = await runCommand(['parity', ...withKey(), '--json', '--junit', xmlFile, '--out', jsonFile]);
     expect(run.stderr).toMatch(/^parity: \d+ steps against http:\/\/127\.0\.0\.1:\d+\/v1 \(API key [-0-9a-f]{36}\)/);
     const report = JSON.parse(run.stdout) as ParityReport;
     expect(report.steps.filter((s) => s.differences.length > 0)).toEqual([]);
@@ -101,7 +101,7 @@ test('what it could not end on the upstream is listed by kind and id after the r
   // The upstream refuses to deactivate any customer: the journey's own and the clean-up's both fail.
   expect((await faults({ rules: [{ match: { operationId: 'deactivateCustomer' }, status: 503 }] })).status).toBe(200);
   try {
-    const run = await runCli(['parity', ...withKey()]);
+    const run = await runCommand(['parity', ...withKey()]);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/^clean-up on the upstream: customer [-0-9a-f]{36}: not deactivated \(503\)$/m);
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe('error 1 of what it made on the upstream could not be cleaned up (see above)');
@@ -122,13 +122,14 @@ test('Ctrl-C stops it after the step in flight, and what it made on the upstream
   const before = (await upstream.journal()).length;
   const run = spawnCli(['parity', ...withKey()]);
   await waitForOutput(run, (_, stderr) => stderr.includes('It ends what it made'));
-  // Well into the journey: a card made and deactivated, the account and the customer active.
+  // Well into the journey: its cards issued or failed (none left issuing, which no clean-up can end),
+  // a card authorised, the account and the customer active, and many steps before any of that changes.
   const deadline = performance.now() + HUNG_MS;
-  while (!(await upstream.journal()).slice(before).some((r) => r.method === 'PATCH' && r.path.endsWith('/deactivate'))) {
+  while (!(await upstream.journal()).slice(before).some((r) => r.method === 'POST' && r.path.endsWith('/authorisation'))) {
     if (performance.now() > deadline) {
       // Stopped here, so that it sends the tests after nothing of its own.
       run.child.kill('SIGKILL');
-      throw new Error(`no card was deactivated on the upstream:\n${run.stderr()}`);
+      throw new Error(`no card was authorised on the upstream:\n${run.stderr()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -152,7 +153,7 @@ test('Ctrl-C stops it after the step in flight, and what it made on the upstream
 describe('when it cannot run', () => {
   test('a secret the upstream refuses: exit 2, one line, nothing made', async () => {
     const before = (await upstream.journal()).length;
-    const run = await runCli(['parity', '--upstream', `${upstream.sandbox.url}/v1`, '--api-key', upstream.apiKey, '--api-secret', 'wrong']);
+    const run = await runCommand(['parity', '--upstream', `${upstream.sandbox.url}/v1`, '--api-key', upstream.apiKey, '--api-secret', 'wrong']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toEqual([
@@ -162,13 +163,13 @@ describe('when it cannot run', () => {
   });
 
   test('an upstream that does not answer: exit 2, one line', async () => {
-    const run = await runCli(['parity', '--upstream', `http://127.0.0.1:${await freePort()}/v1`, '--api-key', 'k', '--api-secret', 's']);
+    const run = await runCommand(['parity', '--upstream', `http://127.0.0.1:${await freePort()}/v1`, '--api-key', 'k', '--api-secret', 's']);
     expect(run.code).toBe(2);
     expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error cannot run: .*ECONNREFUSED/)]);
   });
 
   test('a sandbox at --url that does not answer: exit 2, one line', async () => {
-    const run = await runCli(['parity', ...withKey(), '--url', `http://127.0.0.1:${await freePort()}`]);
+    const run = await runCommand(['parity', ...withKey(), '--url', `http://127.0.0.1:${await freePort()}`]);
     expect(run.code).toBe(2);
     expect(run.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^error cannot run: no sandbox reachable at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/),
@@ -212,7 +213,7 @@ describe('an upstream that misbehaves', () => {
   test('a redirect is never followed with the credentials: exit 2, one line saying so', async () => {
     const hostile = await startHostileUpstream('redirect');
     try {
-      const run = await runCli(flags(hostile.url));
+      const run = await runCommand(flags(hostile.url));
       expect(run.code).toBe(2);
       expect(run.stderr.trimEnd().split('\n')).toEqual([
         expect.stringMatching(
@@ -228,7 +229,7 @@ describe('an upstream that misbehaves', () => {
   test('an answer without end is read no further than its bound: exit 2 saying so', async () => {
     const hostile = await startHostileUpstream('huge');
     try {
-      const run = await runCli(flags(hostile.url));
+      const run = await runCommand(flags(hostile.url));
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/^error cannot run: no token: an answer larger than 8 MiB, not read at /);
       expect(hostile.written).toBeLessThan(256 * 1_048_576);
@@ -241,7 +242,7 @@ describe('an upstream that misbehaves', () => {
     const hostile = await startHostileUpstream('hang');
     try {
       // The token and the key are answered at once; 3 s leaves room for a CLI starting on a busy machine.
-      const run = await runCli(flags(hostile.url, '--request-timeout', '3s', '--timeout', '7s'));
+      const run = await runCommand(flags(hostile.url, '--request-timeout', '3s', '--timeout', '7s'));
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(
         new RegExp(
@@ -280,7 +281,7 @@ describe('an upstream that misbehaves', () => {
 
 test('a --signing-key-id the upstream does not know: the first signed request stops the run, exit 2 naming the cause', async () => {
   const before = (await upstream.journal()).length;
-  const run = await runCli(['parity', ...credentials(), '--signing-key', upstream.privateKeyFile, '--signing-key-id', 'not-the-key']);
+  const run = await runCommand(['parity', ...credentials(), '--signing-key', upstream.privateKeyFile, '--signing-key-id', 'not-the-key']);
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(
     /^error cannot run: the upstream refused the first signed request \(chains: GET \/v1\/chains\) with 400 invalid_signature.*; check --signing-key and --signing-key-id$/m,
