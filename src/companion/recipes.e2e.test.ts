@@ -78,7 +78,7 @@ describe.concurrent('recipes', () => {
 
     test('so does the jest project', async () => {
       const { code, output } = await run(JEST, 'examples/jest', { CARD_SANDBOX_URL: container.url });
-      expect(output).toMatch(/Tests: +2 passed, 2 total/);
+      expect(output, output).toMatch(/Tests: +2 passed, 2 total/);
       expect(code).toBe(0);
       expect(goLive('examples/jest').failures).toBe(0);
     });
