@@ -36,7 +36,8 @@ function goLive(cwd: string) {
   return { failures: Number(suite.failures), passed };
 }
 
-const VITEST = [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run'];
+// The recipe's own config, with card-sandbox loaded as a user's node_modules holds it (vitest.recipe.config.ts).
+const VITEST = [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(ROOT, 'vitest.recipe.config.ts'), '--root', '.'];
 const JEST = ['--experimental-vm-modules', join(ROOT, 'node_modules/jest/bin/jest.js')];
 
 beforeAll(() => assertBuilt());
@@ -78,7 +79,7 @@ describe.concurrent('recipes', () => {
 
     test('so does the jest project', async () => {
       const { code, output } = await run(JEST, 'examples/jest', { CARD_SANDBOX_URL: container.url });
-      expect(output).toMatch(/Tests: +2 passed, 2 total/);
+      expect(output, output).toMatch(/Tests: +2 passed, 2 total/);
       expect(code).toBe(0);
       expect(goLive('examples/jest').failures).toBe(0);
     });

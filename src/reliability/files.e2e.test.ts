@@ -5,7 +5,8 @@
  * that fails at exit exits 1; `--import`, `--seed` and `seed` read no more than the sandbox takes
  * (`/dev/zero` is refused at once), and say what is wrong without a byte of the file; `snapshot
  * export --out` and `report --junit` leave no temporary file behind; `skill --install` below /proc
- * fails at once, naming the folder.
+ * fails at once, naming the folder. Start, stop and kill are the built CLI's, a process each; client
+ * commands (seed, snapshot, report, skill) run through its entry in this process.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
@@ -13,8 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestSandbox } from '../testing/harness.js';
+import { openStore } from '../store/store.js';
 import { parseSeedDocument } from '../wire/seed.js';
 import { assertBuilt, runCli, spawnCli, startSandbox } from '../testing/spawn.js';
+import { runCommand } from '../testing/cli.js';
 import { until } from '../testing/wait.js';
 
 // Every run is a Node process start on a loaded machine: generous limits, no speed checks.
@@ -47,19 +50,15 @@ function whole(text: string): boolean {
   }
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   assertBuilt();
-  const sb = createTestSandbox();
+  writeFileSync(join(dir, SECRET.slice(0, 4)), `${SECRET}\nmore lines\n`);
+  // Seeded once, in this process, into a database file that each killed sandbox opens a copy of.
+  const sb = createTestSandbox({}, { store: openStore(worldDb) });
   const customers = Array.from({ length: CUSTOMERS }, (_, i) => ({ externalId: `c-${i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] }));
   sb.deps.services.sandbox.seed(parseSeedDocument({ customers }));
   world = sb.deps.snapshots.export(sb.deps.programmes.default());
-  writeFileSync(join(dir, SECRET.slice(0, 4)), `${SECRET}\nmore lines\n`);
-  // Imported once into a database file: each killed sandbox opens a copy rather than import the file again.
-  const worldFile = join(dir, 'world.snapshot.json');
-  writeFileSync(worldFile, world);
-  const importing = await startSandbox(['--db', worldDb, '--import', worldFile]);
-  await importing.stop();
-  expect((await importing.process.exited).code).toBe(0);
+  sb.deps.store.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -161,7 +160,8 @@ describe.concurrent('reading a file given by its path', () => {
         ['seed', file, '--url', sandbox.url],
         ['snapshot', 'restore', '--file', file, '--url', sandbox.url],
       ]) {
-        const run = await runCli(args);
+        // A client command runs in this process; `start` is a process of its own.
+        const run = await (args[0] === 'start' ? runCli : runCommand)(args);
         expect(run.code, args.join(' ')).not.toBe(0);
         expect(run.stderr, args.join(' ')).toMatch(/not JSON/);
         expect(`${run.stdout}${run.stderr}`, args.join(' ')).not.toMatch(/root:x|secret/);
@@ -177,10 +177,10 @@ describe.concurrent('writing a file', () => {
     const sandbox = await startSandbox(['--seed', 'fixtures/demo.json']);
     try {
       const folder = mkdtempSync(join(dir, 'out-'));
-      const saved = await runCli(['snapshot', 'save', '--json', '--url', sandbox.url]);
+      const saved = await runCommand(['snapshot', 'save', '--json', '--url', sandbox.url]);
       const { id } = JSON.parse(saved.stdout) as { id: string };
-      expect((await runCli(['snapshot', 'export', id, '--out', join(folder, 'a.snapshot.json'), '--url', sandbox.url])).code).toBe(0);
-      await runCli(['report', '--junit', join(folder, 'report.xml'), '--url', sandbox.url]);
+      expect((await runCommand(['snapshot', 'export', id, '--out', join(folder, 'a.snapshot.json'), '--url', sandbox.url])).code).toBe(0);
+      await runCommand(['report', '--junit', join(folder, 'report.xml'), '--url', sandbox.url]);
       expect(readdirSync(folder).sort()).toEqual(['a.snapshot.json', 'report.xml']);
       expect(whole(readFileSync(join(folder, 'a.snapshot.json'), 'utf8'))).toBe(true);
       expect(readFileSync(join(folder, 'report.xml'), 'utf8')).toMatch(/<\/testsuites>\n$/);
@@ -190,8 +190,7 @@ describe.concurrent('writing a file', () => {
   });
 
   it('skill --install below /proc fails at once, naming the folder', async () => {
-    const installing = spawnCli(['skill', '--install', '/proc/self/x']);
-    const run = await installing.exited;
+    const run = await runCommand(['skill', '--install', '/proc/self/x']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/cannot install the skill in \/proc\/self\/x\/card-sandbox: cannot make \/proc\/self\/x/);
     expect(existsSync('/proc/self/x')).toBe(false);

@@ -6,7 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROGRAMME } from '../domain/programme.js';
-import { rowInserter, rowUpdater, sqlLiteral } from './prepared.js';
+import { rowInserter, rowsInserter, rowUpdater, sqlLiteral } from './prepared.js';
 import { customers, deliveries, events, programmes, webhooks } from './schema.js';
 import { openStore } from './store.js';
 
@@ -29,7 +29,7 @@ const customer = {
   updatedAt: 5,
 };
 
-describe('rowInserter and rowUpdater', () => {
+describe('rowInserter, rowsInserter and rowUpdater', () => {
   it('write what drizzle writes: encoded columns, defaults for what the row leaves out, NULL for nothing', () => {
     const ours = withProgramme();
     const theirs = withProgramme();
@@ -78,6 +78,25 @@ describe('rowInserter and rowUpdater', () => {
       theirs.db.insert(customers).values(row).run();
     }
     const raw = (store: typeof ours) => store.sqlite.prepare('select * from customers order by id').all();
+    expect(raw(ours)).toEqual(raw(theirs));
+  });
+
+  it('writes many rows at once, in order, as drizzle writes each: runs of the same columns together, a run longer than one statement takes split', () => {
+    const ours = withProgramme();
+    const theirs = withProgramme();
+    // 19 rows alike (16 + 2 + 1 per statement), one with a challenge, then 5 alike again.
+    const rows = Array.from({ length: 25 }, (_, i) => ({
+      ...customer,
+      id: `c${i}`,
+      externalId: `x${i}`,
+      chainIdKey: `k${i}`,
+      ...(i === 19 && { challenge: 'nonce', challengeExpiresAt: 7 }),
+    }));
+    rowsInserter(ours, customers)(rows);
+    rowsInserter(ours, customers)([]);
+    theirs.db.insert(customers).values(rows).run();
+    const raw = (store: typeof ours) => store.sqlite.prepare('select rowid, * from customers order by rowid').all();
+    expect(raw(ours)).toHaveLength(25);
     expect(raw(ours)).toEqual(raw(theirs));
   });
 

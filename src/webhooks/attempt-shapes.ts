@@ -48,6 +48,8 @@ export interface Due {
   seq: number;
   /** The trace its attempts continue: the event's (docs/tracing.md: Tracing). */
   traceParent: string | null;
+  /** The body's bytes once sent: the retries time travel follows send these again (and their Content-Digest, send.ts). */
+  bytes?: Buffer;
 }
 
 /** An attempt's outcome as recorded: what the receiver did, or the fault that stood in for it. */

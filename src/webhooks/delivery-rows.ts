@@ -12,7 +12,7 @@ import type { Log } from '../kernel/log.js';
 import type { WebhookType } from '../domain/outbox.js';
 import type { DeliveryHold } from '../domain/webhook-faults.js';
 import { holdAfter, type FaultSource } from '../domain/webhook-attempts.js';
-import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepared.js';
+import { names, once, rowsInserter, selectList, sqlLiteral } from '../store/prepared.js';
 import { attempts, deliveries, events } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { nextAttemptAt } from './retry-policy.js';
@@ -39,6 +39,14 @@ export const released = (hold: DeliveryHold, now: SQLWrapper | number) => ({
   pausedDueAt: sql`CASE WHEN ${deliveries.nextAttemptAt} IS NULL THEN ${now} ELSE ${deliveries.pausedDueAt} END`,
   updatedAt: sql`${now}`,
 });
+
+/** A delivery as it stands when its attempt is recorded. */
+interface Current {
+  id: string;
+  status: AttemptReport['status'];
+  firstAttemptAt: number | null;
+  callbackUrl: string;
+}
 
 export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttempt: AttemptListener) {
   const { store, clock, random, log, programme } = core;
@@ -76,12 +84,13 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
     ),
   );
   const nextDueQuery = once(() => sqlite.prepare<[], number | null>(`SELECT min(${d.nextAttemptAt}) FROM ${d.table} WHERE ${mine} AND ${pending}`).pluck());
+  // The deliveries of a batch of attempts as they stand now, read at once (their ids a JSON array).
   const currentQuery = once(() =>
-    sqlite.prepare<[string], { status: AttemptReport['status']; firstAttemptAt: number | null; callbackUrl: string }>(
-      `SELECT ${selectList(d, ['status', 'firstAttemptAt', 'callbackUrl'])} FROM ${d.table} WHERE ${mine} AND ${d.id} = ?`,
+    sqlite.prepare<[string], Current>(
+      `SELECT ${selectList(d, ['id', 'status', 'firstAttemptAt', 'callbackUrl'])} FROM ${d.table} WHERE ${mine} AND ${d.id} IN (SELECT value FROM json_each(?))`,
     ),
   );
-  const insertAttempt = rowInserter(store, attempts);
+  const insertAttempts = rowsInserter(store, attempts);
   const u = names(deliveries);
   const updated = [u.attempts, u.firstAttemptAt, u.nextAttemptAt, u.pausedDueAt, u.hold, u.status, u.updatedAt];
   const updateDelivery = once(() =>
@@ -191,12 +200,18 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
   };
 
   /**
-   * What `record` writes for one attempt (and its duplicate), inside the caller's transaction; returns
-   * how many attempts it stored. Its reports are added to `reports`, the delivery as written to `pending` while it stays so.
+   * What `record` writes for one attempt (and its duplicate), inside the caller's transaction, its
+   * delivery as it stands `current`; returns how many attempts it stored. Their rows are added to
+   * `rows`, their reports to `reports`, the delivery as written to `pending` while it stays so.
    */
-  function write({ due, at, outcomes }: Recorded, reports: AttemptReport[], pending: Due[]): number {
+  function write(
+    { due, at, outcomes }: Recorded,
+    current: Current | undefined,
+    rows: (typeof attempts.$inferInsert)[],
+    reports: AttemptReport[],
+    pending: Due[],
+  ): number {
     const first = due.attempts + 1;
-    const current = currentQuery().get(due.id);
     // Wiped by a reset while the attempt was in flight.
     if (!current) return 0;
     const now = Math.max(at, clock.now());
@@ -218,7 +233,7 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
     }
     outcomes.forEach((outcome, i) => {
       const { statusCode, error, durationMs, fault, forgery, processed, response } = outcome;
-      insertAttempt({
+      rows.push({
         programmeId: programme,
         id: attemptIds.uuid(),
         deliveryId: due.id,
@@ -261,7 +276,17 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
     const pending: Due[] = [];
     let stored: number;
     try {
-      stored = store.transaction(() => batch.reduce((sum, one) => sum + write(one, reports, pending), 0));
+      stored = store.transaction(() => {
+        const current = new Map(
+          currentQuery()
+            .all(JSON.stringify(batch.map(({ due }) => due.id)))
+            .map((row) => [row.id, row]),
+        );
+        const rows: (typeof attempts.$inferInsert)[] = [];
+        const written = batch.reduce((sum, one) => sum + write(one, current.get(one.due.id), rows, reports, pending), 0);
+        insertAttempts(rows);
+        return written;
+      });
     } catch (error) {
       log.error('webhook attempt could not be recorded', { deliveryIds: batch.map(({ due }) => due.id), error: String(error) });
       return { stored: 0, pending: [] };

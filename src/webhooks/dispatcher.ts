@@ -103,7 +103,7 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
     if (slot !== 'taken' && !(await pool.acquire(programme, due.webhookId, signal, slot === 'travel'))) return { error: CUT_SHORT, durationMs: 0 };
     return sendAttempt({
       callbackUrl: due.callbackUrl,
-      body: Buffer.from(due.body, 'utf8'),
+      body: (due.bytes ??= Buffer.from(due.body, 'utf8')),
       eventId: due.eventId,
       attempt,
       signer: options.signer(),

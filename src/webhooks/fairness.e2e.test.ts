@@ -110,24 +110,20 @@ describe('the attempts in flight, shared fairly', () => {
       await until(() => failing.requests.length - sentBefore === pool.max - pool.reserve, "the advance's first batch to hang");
       expect(pool.active).toBe(pool.max - pool.reserve);
 
-      const b = (await control('POST', '/programmes', { name: 'b' })).body;
-      const { webhooks } = sb.deps.programmes.get(b.id).services;
-      const answered: string[] = [];
-      webhooks.onAttempt((report) => report.statusCode === 200 && answered.push(report.deliveryId));
-      const hooks = [
-        { callbackUrl: `${hanging.url}/b`, types: ALL },
-        { callbackUrl: `${healthy.url}/b`, types: ['customer.updated'] },
-      ];
-      await control('POST', '/seed', { webhooks: hooks, customers: customers(4, 'b') }, b.id);
-      // Its healthy subscription's deliveries all arrive, each attempt over and its slot given back,
-      // while its hanging one holds its share of the reserve (half of b's four slots): more than the
-      // first attempt every programme has, and no more.
-      expect(await healthy.waitFor(4)).toHaveLength(4);
-      await until(() => answered.length === 4, "the healthy subscription's four attempts to be recorded");
+      // b's clock is frozen too, so that its deliveries are the seeds' alone.
+      const b = (await control('POST', '/programmes', { name: 'b', clock: new Date(clock.now()).toISOString() })).body;
+      await control('POST', '/seed', { webhooks: [{ callbackUrl: `${hanging.url}/b`, types: ALL }], customers: customers(4, 'b') }, b.id);
+      // Its hanging subscription holds its share of the reserve (half of b's four slots): more than
+      // the first attempt every programme has, and no more.
       await hanging.waitFor(2);
-      await steady(webhooks.dispatcher.source, () => pool.held(b.id));
+      await steady(sb.deps.programmes.get(b.id).services.webhooks.dispatcher.source, () => pool.held(b.id));
       expect(hanging.requests).toHaveLength(2);
       expect(pool.held(b.id)).toBe(2);
+      // While it holds them, b's other subscription gets every one of its deliveries.
+      const seeded = [{ callbackUrl: `${healthy.url}/b`, types: ['customer.updated'] }];
+      await control('POST', '/seed', { webhooks: seeded, customers: customers(4, 'b-more') }, b.id);
+      expect(await healthy.waitFor(4)).toHaveLength(4);
+      expect(hanging.connections).toBe(2);
       expect(failing.requests.length - sentBefore).toBe(pool.max - pool.reserve);
     } finally {
       await failing.close();

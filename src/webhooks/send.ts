@@ -16,7 +16,7 @@ import { callbackHostProblem } from '../domain/addresses.js';
 import type { Forgery } from '../domain/webhook-faults.js';
 import { forge } from './forgeries.js';
 import { PROCESSED_HEADER, processedCount } from './processed.js';
-import { connectFirst, guardedLookup, targetOf, type Agents, type Opened } from './connections.js';
+import { connectFirst, guardedLookup, OPENED, targetOf, type Agents, type Opened } from './connections.js';
 
 export { createAgents, type Agents } from './connections.js';
 
@@ -101,6 +101,18 @@ async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, c
   return { 'Signature-Input': second.input, Signature: await signature };
 }
 
+/**
+ * Content-Digests by the body's bytes: a delivery's retries send the same Buffer (the dispatcher
+ * keeps it with the delivery), so its digest is made once for them all.
+ */
+const digests = new WeakMap<Buffer, string>();
+
+function digestOfBody(body: Buffer): string {
+  let digest = digests.get(body);
+  if (digest === undefined) digests.set(body, (digest = contentDigest(body)));
+  return digest;
+}
+
 /** The kept part of an answer: decoded up to the last whole character of its first 4 KiB. */
 function responseOf(contentType: string | undefined, chunks: Buffer[]): AttemptResponse | undefined {
   const body = chunks.length ? new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: true }) : '';
@@ -131,8 +143,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   const refused = callbackHostProblem(target.options.hostname ?? '', attempt.allowLinkLocal === true);
   if (refused !== undefined) return { error: `the callback host ${refused}`, durationMs: 0 };
   // Made once the connection is open: a refused attempt hashes nothing.
-  let digest: string | undefined;
-  const digestOf = () => (digest ??= contentDigest(attempt.body));
+  const digestOf = () => digestOfBody(attempt.body);
   const message: SignedMessage = {
     method: 'POST',
     // The Host header below is exactly this, so what is signed is what is sent (RFC 9421 §2.2.3).
@@ -171,13 +182,15 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       if (processed !== undefined) outcome.processed = processed;
       resolve(outcome);
     };
-    const guard = attempt.allowLinkLocal ? {} : { lookup: guardedLookup };
+    const lookup = attempt.allowLinkLocal ? undefined : guardedLookup;
     const failed = (error: NodeJS.ErrnoException) => finish(error.message || error.code || 'request failed');
     let request: http.ClientRequest | undefined;
     const destroy = () => (request ? request.destroy() : giveUpFirst?.());
     const open = (first?: Opened) => {
       // Its headers are all set when it is written: Host among them, so node:http adds none.
-      const sending = client.request({ ...target.options, ...guard, ...first?.options, method: 'POST', agent, setHost: false }, (response) => {
+      const { protocol, hostname, port, path, auth } = target.options;
+      const options = { protocol, hostname, port, path, auth, lookup, [OPENED]: first?.socket, method: 'POST', agent, setHost: false };
+      const sending = client.request(options, (response) => {
         statusCode = response.statusCode;
         contentType = response.headers['content-type'];
         processed = processedCount(response.headers[PROCESSED_HEADER]);
@@ -212,18 +225,16 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       }
       if (settled) return;
       started += performance.now() - signing;
-      const headers = {
-        Host: target.authority,
-        'Content-Type': 'application/json',
-        'Content-Length': String(sent.body.length),
-        'Content-Digest': digestOf(),
-        ...sent.signature,
-        'Sandbox-Event-Id': attempt.eventId,
-        'Sandbox-Delivery-Attempt': String(attempt.attempt),
-        'User-Agent': `card-sandbox/${version()}`,
-        ...(attempt.traceparent !== undefined && { traceparent: attempt.traceparent }),
-      };
-      for (const [name, value] of Object.entries(headers)) sending.setHeader(name, value);
+      // In this order on the wire.
+      sending.setHeader('Host', target.authority);
+      sending.setHeader('Content-Type', 'application/json');
+      sending.setHeader('Content-Length', String(sent.body.length));
+      sending.setHeader('Content-Digest', digestOf());
+      for (const name in sent.signature) sending.setHeader(name, sent.signature[name]!);
+      sending.setHeader('Sandbox-Event-Id', attempt.eventId);
+      sending.setHeader('Sandbox-Delivery-Attempt', String(attempt.attempt));
+      sending.setHeader('User-Agent', `card-sandbox/${version()}`);
+      if (attempt.traceparent !== undefined) sending.setHeader('traceparent', attempt.traceparent);
       sending.end(sent.body);
     };
     const timer = setTimeout(() => {
