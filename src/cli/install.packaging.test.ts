@@ -13,7 +13,9 @@ import { ROOT } from '../testing/spawn.js';
 // in the project's package.json about install scripts. After each install the manual's journey
 // (examples/journey.test.ts, docs/companion.md: Helpers for your tests) runs under the project's
 // vitest; a strict TypeScript project (skipLibCheck off) imports both entries without an error. npm and pnpm come from the registry, as in users' images.
-const DEV_DEPENDENCIES = { vitest: '^4.1.12', typescript: '^5.9.3', '@types/node': '^22.20.5' };
+// vite as this repository's lockfile has it: vite 8.4 names an optional dependency that a registry
+// mirror may not hold, which npm 11 then leaves out of the lockfile it makes, and its `npm ci` refuses.
+const DEV_DEPENDENCIES = { vitest: '^4.1.12', vite: '~8.3.8', typescript: '^5.9.3', '@types/node': '^22.20.5' };
 const TOOLCHAIN = /^(python.*|make|gmake|cmake|cc|c89.*|c99.*|gcc.*|g\+\+.*|c\+\+|cpp.*|clang.*|x86_64-linux-gnu-(gcc|g\+\+|cpp|python).*)$/;
 
 const work = mkdtempSync(join(tmpdir(), 'card-sandbox-install-'));
