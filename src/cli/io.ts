@@ -79,14 +79,11 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
         warn: (m, f) => err(`${time()} ${color.yellow('warn')} ${m}${fields(f)}`),
         error: (m, f) => err(`${time()} ${color.red('error')} ${m}${fields(f)}`),
         request: (l: RequestLine) => {
-          const extra =
-            l.replayed || l.warnings.length || l.faultText
-              ? [l.replayed ? color.cyan('replayed') : '', ...l.warnings.map((w) => color.yellow(`⚠ ${w}`)), l.faultText ? color.magenta(l.faultText) : '']
-                  .filter(Boolean)
-                  .join(' ')
-              : '';
+          let extra = l.replayed ? ` ${color.cyan('replayed')}` : '';
+          for (const w of l.warnings) extra += ` ${color.yellow(`⚠ ${w}`)}`;
+          if (l.faultText) extra += ` ${color.magenta(l.faultText)}`;
           requestLine(
-            `${time()} ${l.method.padEnd(6)} ${l.path} ${statusColour(l.status === 0 ? 'no answer' : String(l.status))} ${color.dim(`${l.ms}ms`)}${extra ? ` ${extra}` : ''}`,
+            `${time()} ${l.method.padEnd(6)} ${l.path} ${statusColour(l.status === 0 ? 'no answer' : String(l.status))} ${color.dim(`${l.ms}ms`)}${extra}`,
           );
         },
       };

@@ -241,7 +241,7 @@ describe('an upstream that misbehaves', () => {
   test('an upstream that stops answering: each request ends at --request-timeout, the run at --timeout, exit 2 saying which', async () => {
     const hostile = await startHostileUpstream('hang');
     try {
-      // The token and the key are answered at once; 3 s leaves room for a CLI starting on a busy machine.
+      // The token and the key are answered at once; 3 s leaves room for a busy machine.
       const run = await runCommand(flags(hostile.url, '--request-timeout', '3s', '--timeout', '7s'));
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(

@@ -103,7 +103,8 @@ async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, c
 
 /**
  * Content-Digests by the body's bytes: a delivery's retries send the same Buffer (the dispatcher
- * keeps it with the delivery), so its digest is made once for them all.
+ * keeps it with the delivery), so its digest is made once for them all, and only once a connection
+ * is open (a refused attempt hashes nothing).
  */
 const digests = new WeakMap<Buffer, string>();
 
@@ -142,8 +143,6 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   // A link-local address written in the URL is never connected to (resolved ones, by guardedLookup).
   const refused = callbackHostProblem(target.options.hostname ?? '', attempt.allowLinkLocal === true);
   if (refused !== undefined) return { error: `the callback host ${refused}`, durationMs: 0 };
-  // Made once the connection is open: a refused attempt hashes nothing.
-  const digestOf = () => digestOfBody(attempt.body);
   const message: SignedMessage = {
     method: 'POST',
     // The Host header below is exactly this, so what is signed is what is sent (RFC 9421 §2.2.3).
@@ -151,7 +150,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     path: target.path,
     query: target.query,
     scheme: target.scheme,
-    header: (name) => (name === 'content-digest' ? digestOf() : undefined),
+    header: (name) => (name === 'content-digest' ? digestOfBody(attempt.body) : undefined),
   };
   const timeoutMs = attempt.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const agent = target.secure ? attempt.agents.https : attempt.agents.http;
@@ -188,8 +187,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     const destroy = () => (request ? request.destroy() : giveUpFirst?.());
     const open = (first?: Opened) => {
       // Its headers are all set when it is written: Host among them, so node:http adds none.
-      const { protocol, hostname, port, path, auth } = target.options;
-      const options = { protocol, hostname, port, path, auth, lookup, [OPENED]: first?.socket, method: 'POST', agent, setHost: false };
+      const options = { ...target.options, lookup, [OPENED]: first?.socket, method: 'POST', agent, setHost: false };
       const sending = client.request(options, (response) => {
         statusCode = response.statusCode;
         contentType = response.headers['content-type'];
@@ -229,7 +227,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       sending.setHeader('Host', target.authority);
       sending.setHeader('Content-Type', 'application/json');
       sending.setHeader('Content-Length', String(sent.body.length));
-      sending.setHeader('Content-Digest', digestOf());
+      sending.setHeader('Content-Digest', digestOfBody(attempt.body));
       for (const name in sent.signature) sending.setHeader(name, sent.signature[name]!);
       sending.setHeader('Sandbox-Event-Id', attempt.eventId);
       sending.setHeader('Sandbox-Delivery-Attempt', String(attempt.attempt));
