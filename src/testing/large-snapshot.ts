@@ -12,8 +12,19 @@ const CURRENT = readFileSync(new URL('../snapshots/fixtures/version-3.snapshot.j
 /** Customers added to the fixture's world: enough for a restore written in steps. */
 export const ADDED = IN_TURNS_FROM;
 
+type LastChange = (customer: Record<string, unknown>, first: Record<string, unknown>) => void;
+const unchanged: LastChange = () => undefined;
+/** Each file made, by its change: a file is a string, made once and shared by the tests that restore it. */
+const made = new Map<LastChange, string>();
+
 /** The fixture's world and ADDED customers more, its digest made to match; `last` changes the last one. */
-export function largeFile(last: (customer: Record<string, unknown>, first: Record<string, unknown>) => void = () => undefined): string {
+export function largeFile(last: LastChange = unchanged): string {
+  let file = made.get(last);
+  if (file === undefined) made.set(last, (file = build(last)));
+  return file;
+}
+
+function build(last: LastChange): string {
   const json = JSON.parse(CURRENT);
   const customers = json.state.world.customers as Record<string, unknown>[];
   const model = customers[0]!;
@@ -27,8 +38,9 @@ export function largeFile(last: (customer: Record<string, unknown>, first: Recor
 }
 
 /** A large file whose last customer is the first added one's twin: its chain id differs only in case, which only the database's index sees. */
-export const clashingFile = () =>
-  largeFile((last, first) => Object.assign(last, { chainId: String(first.chainId).toUpperCase().replace('EIP155', 'eip155').replace('0X', '0x') }));
+const clash: LastChange = (last, first) =>
+  Object.assign(last, { chainId: String(first.chainId).toUpperCase().replace('EIP155', 'eip155').replace('0X', '0x') });
+export const clashingFile = () => largeFile(clash);
 
 export const control = (sb: TestSandbox, method: string, path: string, body?: unknown, programme?: string) =>
   sb.json(method, `/_sandbox${path}`, { token: false, body, ...(programme && { headers: { 'Sandbox-Programme': programme } }) });
