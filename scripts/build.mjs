@@ -1,9 +1,11 @@
 // `npm run build`: the clients' types first (scripts/api-types.mjs), which the sources and the
 // inspector read; then dist/'s JavaScript (scripts/compile.mjs, esbuild) beside its declarations
-// (tsc, which writes only them and checks nothing: `npm run typecheck` checks), and the bundles made
-// from both (scripts/bundle.mjs); beside all of it the inspector (scripts/build-ui.mjs), which reads
-// the sources rather than anything the others write. Each step is a process of its own, its output
-// passed through; the first that fails stops the others and the build.
+// (tsc, which writes only them and checks nothing: `npm run typecheck` checks; and only for the files
+// the package's two entries reach, tsconfig.declarations.json, all that the bundles' declarations
+// are made from), and the bundles made from both (scripts/bundle.mjs); beside all of it the
+// inspector (scripts/build-ui.mjs), which reads the sources rather than anything the others write.
+// Each step is a process of its own, its output passed through; the first that fails stops the
+// others and the build.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -25,7 +27,7 @@ const step = (...args) =>
 
 try {
   await step('scripts/api-types.mjs');
-  const declarations = step(TSC, '-p', 'tsconfig.build.json', '--emitDeclarationOnly', '--noCheck');
+  const declarations = step(TSC, '-p', 'tsconfig.declarations.json', '--emitDeclarationOnly', '--noCheck');
   const dist = Promise.all([step('scripts/compile.mjs'), declarations]).then(() => step('scripts/bundle.mjs'));
   await Promise.all([dist, step('scripts/build-ui.mjs')]);
 } catch (error) {
