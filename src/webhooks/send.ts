@@ -86,17 +86,33 @@ function signingSecond(created: number, keyId: string): SigningSecond {
   return current;
 }
 
-async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, created: number, fresh = false) {
+/**
+ * The signature last made for a body's bytes, with the second and target it was made for: a
+ * delivery's retries (the same Buffer, the same target) find it without building the base again.
+ */
+const lastSigned = new WeakMap<Buffer, { second: SigningSecond; target: Target; signature: Promise<string> }>();
+
+async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, created: number, fresh: boolean | undefined, body: Buffer, target: Target) {
   const second = signingSecond(created, signer.keyId);
-  const base = signatureBase(message, COVERED_COMPONENTS, second.params);
-  let signature = fresh ? undefined : second.signatures.get(base);
+  const last = fresh ? undefined : lastSigned.get(body);
+  let signature = last?.second === second && last.target === target ? last.signature : undefined;
   if (!signature) {
-    // The Signature dictionary's one member, a byte sequence (RFC 8941 §3.3.5): `sig=:base64:`.
-    signature = signBaseOnPool(base, signer.privateKey).then((bytes) => `sig=:${bytes.toString('base64')}:`);
-    if (!fresh) {
-      second.signatures.set(base, signature);
-      signature.catch(() => second.signatures.delete(base));
+    const base = signatureBase(message, COVERED_COMPONENTS, second.params);
+    signature = fresh ? undefined : second.signatures.get(base);
+    if (!signature) {
+      // The Signature dictionary's one member, a byte sequence (RFC 8941 §3.3.5): `sig=:base64:`.
+      const made = signBaseOnPool(base, signer.privateKey).then((bytes) => `sig=:${bytes.toString('base64')}:`);
+      if (!fresh) {
+        second.signatures.set(base, made);
+        // A failed signing is not kept: the next attempt signs again.
+        made.catch(() => {
+          second.signatures.delete(base);
+          if (lastSigned.get(body)?.signature === made) lastSigned.delete(body);
+        });
+      }
+      signature = made;
     }
+    if (!fresh) lastSigned.set(body, { second, target, signature });
   }
   return { 'Signature-Input': second.input, Signature: await signature };
 }
@@ -128,9 +144,9 @@ export const CUT_SHORT = 'the sandbox shut down before the receiver answered';
 export const noResponse = (timeoutMs: number) => `no response within ${timeoutMs / 1000} s`;
 
 /** The body an attempt sends and its Signature-Input and Signature headers (none for an `unsigned` forgery). */
-async function signed(attempt: Attempt, message: SignedMessage): Promise<{ body: Buffer; signature: Record<string, string> }> {
+async function signed(attempt: Attempt, message: SignedMessage, target: Target): Promise<{ body: Buffer; signature: Record<string, string> }> {
   if (attempt.forged) return forge(attempt.forged, message, COVERED_COMPONENTS, attempt.body, attempt.signer, attempt.created);
-  return { body: attempt.body, signature: await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh) };
+  return { body: attempt.body, signature: await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh, attempt.body, target) };
 }
 
 /**
@@ -230,7 +246,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
       const signing = performance.now();
       let sent: Awaited<ReturnType<typeof signed>>;
       try {
-        sent = await signed(attempt, message);
+        sent = await signed(attempt, message, target);
       } catch (error) {
         if (settle()) reject(error as Error);
         first?.socket.destroy();
