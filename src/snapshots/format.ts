@@ -12,7 +12,7 @@
  */
 import { getTableConfig, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
-import { instantProblem, iso } from '../domain/instant.js';
+import { instantProblem } from '../domain/instant.js';
 import { WORLD_TABLES, type WorldTableName } from '../store/world.js';
 
 /** What a field holds, and how it is written in the file and kept in its column. */
@@ -83,27 +83,31 @@ export function table(
 
 export type FileRecord = Record<string, unknown>;
 
-/** A cell as the file writes it. */
-export function fileValue(field: Field, cell: unknown): unknown {
-  if (cell === null || cell === undefined) return null;
+/**
+ * A field as the file writes it, in SQL over its column: the JSON text of its value, as
+ * JSON.stringify writes it (SQLite's json_quote escapes a text exactly as it does), so that SQLite
+ * writes a table's records without a JavaScript object per row. An instant is RFC 3339 with
+ * milliseconds (every instant of the sandbox's range is a four-digit year); a boolean's 1 is
+ * true; a JSON value is its column's text as it is — every JSON column is written by
+ * JSON.stringify, so it is the text JSON.stringify would write of it again.
+ */
+function fieldSql(field: Field): string {
+  const column = `"${field.column.name}"`;
   switch (field.kind.type) {
     case 'instant':
-      return iso(cell as number);
+      return `CASE WHEN ${column} IS NULL THEN 'null' ELSE strftime('"%Y-%m-%dT%H:%M:%S.', ${column} / 1000, 'unixepoch') || printf('%03dZ"', ${column} % 1000) END`;
     case 'bool':
-      return cell === 1 || cell === true;
+      return `CASE WHEN ${column} IS NULL THEN 'null' WHEN ${column} = 1 THEN 'true' ELSE 'false' END`;
     case 'json':
-      return typeof cell === 'string' ? (JSON.parse(cell) as unknown) : cell;
+      return `coalesce(${column}, 'null')`;
     default:
-      return cell;
+      return `json_quote(${column})`;
   }
 }
 
-/** A record of the file from a row of cells, in the order `columnsOf(table)` names them. */
-export function recordOf(table: FormatTable, row: unknown[]): FileRecord {
-  const record: FileRecord = {};
-  table.fields.forEach((f, i) => (record[f.name] = fileValue(f, row[i])));
-  return record;
-}
+/** A row's record as the file writes it, in SQL: a JSON object of the table's fields, in their order. */
+export const recordSql = (table: FormatTable): string =>
+  `'{' || ${table.fields.map((f, i) => `'${i ? ',' : ''}${JSON.stringify(f.name)}:' || ${fieldSql(f)}`).join(' || ')} || '}'`;
 
 /** The columns a table's rows are read from and written to: the fields', then the derived ones. */
 export const columnsOf = (table: FormatTable): SQLiteColumn[] => [...table.fields.map((f) => f.column), ...table.derived.map((d) => d.column)];
