@@ -7,10 +7,10 @@ import { z } from 'zod';
 /** Any well-formed UUID (version-agnostic, like the real service's uuid format), as a pattern to build on. */
 export const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
-export const Uuid = z
-  .string()
-  .regex(new RegExp(`^${UUID_PATTERN}$`), 'must be a UUID')
-  .meta({ format: 'uuid' });
+/** A whole text that is a UUID: what `Uuid` accepts. */
+export const UUID = new RegExp(`^${UUID_PATTERN}$`);
+
+export const Uuid = z.string().regex(UUID, 'must be a UUID').meta({ format: 'uuid' });
 
 /**
  * The sandbox's own bound on a text field whose length the service's document leaves open

@@ -89,6 +89,15 @@ describe('a snapshot file crafted with a digest that matches', () => {
     ['a balance left out', (s) => delete s.world.accounts[0].balance, 'world.accounts.0.balance', /missing/],
     ['a boolean that is 1', (s) => (s.world.cards[0].cascadeDeactivated = 1), 'world.cards.0.cascadeDeactivated', /true or false/],
     ['an address with no city', (s) => delete s.world.cards[0].billingAddress.city, 'world.cards.0.billingAddress', /city/],
+    [
+      'an address with no city after one accepted with it, the rest of it the same',
+      (s) => {
+        const { city: _, ...rest } = s.world.cards[0].billingAddress;
+        s.world.cards[1].billingAddress = rest;
+      },
+      'world.cards.1.billingAddress',
+      /city/,
+    ],
     // Each text the API reads back, by the rule the API applies to it: none of these answers 500 once restored.
     ['an authorisation amount that is a word', (s) => (s.world.authorisations[0].amount = 'abc'), 'world.authorisations.0.amount', /Invalid string/],
     ['a transaction currency that is no ISO 4217 code', (s) => (s.world.transactions[0].currency = 'euro'), 'world.transactions.0.currency', /./],

@@ -32,7 +32,7 @@ import type { ApiFaultDraws } from '../services/api-faults.js';
 import type { WorldTableName } from '../store/world.js';
 import { version } from '../kernel/version.js';
 import { worldProblems, type World } from './checks.js';
-import { cellsOf, fileInstant, recordOf, type RecordProblem } from './format.js';
+import { cellsOf, fileInstant, type RecordProblem } from './format.js';
 import { FORMAT_TABLES } from './tables.js';
 import { migrate, MigrationProblem, readableVersions } from './migrations.js';
 import { parseJson } from './json-slices.js';
@@ -76,13 +76,30 @@ export interface SnapshotHeader {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The file of a snapshot: its header, then its state, the world written as records. */
-export function snapshotFile(header: SnapshotHeader, captured: ProgrammeState): string {
-  const { rows, clock, ...rest } = captured;
-  const world = Object.fromEntries(FORMAT_TABLES.map((table) => [table.name, rows[table.name].map((row) => recordOf(table, row))]));
-  const stateText = JSON.stringify({ ...rest, clock: { now: new Date(clock.now).toISOString(), frozen: clock.frozen }, world });
-  const head = JSON.stringify({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, ...header, sandbox: version(), sha256: sha256(stateText) });
-  return `${head.slice(0, -1)},"state":${stateText}}`;
+/** A world as the file writes it: each table's records as the bytes of a JSON list, in FORMAT_TABLES' order, and each table's count. */
+export interface WorldText {
+  tables: Uint8Array[];
+  counts: Record<TableName, number>;
+}
+
+/** What a snapshot takes of a programme but its world, which is written as text (rows.ts `text`). */
+export type CapturedState = Omit<ProgrammeState, 'rows'>;
+
+/**
+ * The file of a snapshot: its header, then its state, the world written as records. The world's
+ * lists come as the JSON text SQLite wrote (format.ts `recordSql`); the state's bytes are hashed
+ * as they are put together, and the file is written once, as bytes.
+ */
+export function snapshotFile(header: SnapshotHeader, captured: CapturedState, world: WorldText): Buffer {
+  const { clock, ...rest } = captured;
+  const open = JSON.stringify({ ...rest, clock: { now: new Date(clock.now).toISOString(), frozen: clock.frozen } });
+  const state: Uint8Array[] = [Buffer.from(`${open.slice(0, -1)},"world":{`)];
+  FORMAT_TABLES.forEach((table, i) => state.push(Buffer.from(`${i ? ',' : ''}${JSON.stringify(table.name)}:`), world.tables[i]!));
+  state.push(Buffer.from('}}'));
+  const hash = createHash('sha256');
+  for (const piece of state) hash.update(piece);
+  const head = JSON.stringify({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, ...header, sandbox: version(), sha256: hash.digest('hex') });
+  return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"state":`), ...state, Buffer.from('}')]);
 }
 
 const word = z

@@ -12,12 +12,13 @@
  */
 import { getTableConfig, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
-import { instantProblem, iso } from '../domain/instant.js';
+import { UUID, Uuid } from '../domain/formats.js';
+import { instantProblem } from '../domain/instant.js';
 import { WORLD_TABLES, type WorldTableName } from '../store/world.js';
 
 /** What a field holds, and how it is written in the file and kept in its column. */
 type Kind =
-  | { type: 'text'; rule?: z.ZodType<string> }
+  | { type: 'text'; rule?: z.ZodType<string>; accepts?: RegExp }
   | { type: 'decimal' }
   | { type: 'enum'; values: ReadonlySet<string> }
   | { type: 'int'; min: number; max: number }
@@ -51,6 +52,8 @@ const field =
 export const text = field({ type: 'text' });
 /** A text the API itself checks with `rule` (a wire scalar, a request's field): the file's value must pass it too. */
 export const textOf = (rule: z.ZodType<string>) => field({ type: 'text', rule });
+/** A UUID: `Uuid`'s own pattern tested at once, the rule asked only for what is wrong with a value that fails it. */
+export const uuid = field({ type: 'text', rule: Uuid, accepts: UUID });
 /** An exact decimal string, signed: a balance an overdraft took below 0. */
 export const decimal = field({ type: 'decimal' });
 export const instant = field({ type: 'instant' });
@@ -83,27 +86,31 @@ export function table(
 
 export type FileRecord = Record<string, unknown>;
 
-/** A cell as the file writes it. */
-export function fileValue(field: Field, cell: unknown): unknown {
-  if (cell === null || cell === undefined) return null;
+/**
+ * A field as the file writes it, in SQL over its column: the JSON text of its value, as
+ * JSON.stringify writes it (SQLite's json_quote escapes a text exactly as it does), so that SQLite
+ * writes a table's records without a JavaScript object per row. An instant is RFC 3339 with
+ * milliseconds (every instant of the sandbox's range is a four-digit year); a boolean's 1 is
+ * true; a JSON value is its column's text as it is — every JSON column is written by
+ * JSON.stringify, so it is the text JSON.stringify would write of it again.
+ */
+function fieldSql(field: Field): string {
+  const column = `"${field.column.name}"`;
   switch (field.kind.type) {
     case 'instant':
-      return iso(cell as number);
+      return `CASE WHEN ${column} IS NULL THEN 'null' ELSE strftime('"%Y-%m-%dT%H:%M:%S.', ${column} / 1000, 'unixepoch') || printf('%03dZ"', ${column} % 1000) END`;
     case 'bool':
-      return cell === 1 || cell === true;
+      return `CASE WHEN ${column} IS NULL THEN 'null' WHEN ${column} = 1 THEN 'true' ELSE 'false' END`;
     case 'json':
-      return typeof cell === 'string' ? (JSON.parse(cell) as unknown) : cell;
+      return `coalesce(${column}, 'null')`;
     default:
-      return cell;
+      return `json_quote(${column})`;
   }
 }
 
-/** A record of the file from a row of cells, in the order `columnsOf(table)` names them. */
-export function recordOf(table: FormatTable, row: unknown[]): FileRecord {
-  const record: FileRecord = {};
-  table.fields.forEach((f, i) => (record[f.name] = fileValue(f, row[i])));
-  return record;
-}
+/** A row's record as the file writes it, in SQL: a JSON object of the table's fields, in their order. */
+export const recordSql = (table: FormatTable): string =>
+  `'{' || ${table.fields.map((f, i) => `'${i ? ',' : ''}${JSON.stringify(f.name)}:' || ${fieldSql(f)}`).join(' || ')} || '}'`;
 
 /** The columns a table's rows are read from and written to: the fields', then the derived ones. */
 export const columnsOf = (table: FormatTable): SQLiteColumn[] => [...table.fields.map((f) => f.column), ...table.derived.map((d) => d.column)];
@@ -113,12 +120,18 @@ const DECIMAL = /^-?\d{1,18}(?:\.\d{1,18})?$/;
 /** RFC 3339 as the file writes it: UTC, with milliseconds. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 
+let lastInstant: { text: string; read: { cell: number } } | undefined;
+
 /** An instant of the file as epoch ms, or what is wrong with it: RFC 3339 in UTC, within the sandbox's range of time. */
 export function fileInstant(value: unknown): { cell: number } | { problem: string } {
+  // Rows made in the same instant follow one another: the last instant read is read again at once.
+  if (lastInstant !== undefined && lastInstant.text === value) return lastInstant.read;
   if (typeof value !== 'string' || !INSTANT.test(value)) return { problem: 'must be an RFC 3339 instant in UTC, such as 2026-01-01T09:00:00.000Z' };
   const t = Date.parse(value);
   const problem = instantProblem(t);
-  return problem === undefined ? { cell: t } : { problem };
+  if (problem !== undefined) return { problem };
+  lastInstant = { text: value, read: { cell: t } };
+  return lastInstant.read;
 }
 
 /** What is wrong with a value the file holds for `field`, or its cell. */
@@ -128,7 +141,7 @@ function cellOf(field: Field, value: unknown): { cell: unknown } | { problem: st
   switch (kind.type) {
     case 'text':
       if (typeof value !== 'string') return { problem: 'must be a string' };
-      return kind.rule ? ruled(kind.rule, value, value) : { cell: value };
+      return kind.rule && !kind.accepts?.test(value) ? ruled(kind.rule, value, value) : { cell: value };
     case 'decimal':
       return typeof value === 'string' && DECIMAL.test(value) ? { cell: value } : { problem: 'must be a decimal string such as "100" or "-2.5"' };
     case 'enum':
@@ -142,8 +155,29 @@ function cellOf(field: Field, value: unknown): { cell: unknown } | { problem: st
     case 'instant':
       return fileInstant(value);
     case 'json':
-      return ruled(kind.schema, value, undefined);
+      return jsonCell(kind.schema, value);
   }
+}
+
+/** JSON texts each schema accepted as they are (its output written as the same text), up to JSON_KEPT each. */
+const accepted = new WeakMap<z.ZodType, Set<string>>();
+const JSON_KEPT = 256;
+
+/**
+ * A JSON value's cell: the text of what `schema` made of it. A value read from a file is all its
+ * JSON text says it is, so a text the schema accepted as it is once is accepted again without
+ * asking it: a world holds many of the same (a card's billing address, an account's currencies).
+ */
+function jsonCell(schema: z.ZodType, value: unknown): { cell: unknown } | { problem: string } {
+  const text = JSON.stringify(value);
+  let kept = accepted.get(schema);
+  if (kept?.has(text)) return { cell: text };
+  const read = ruled(schema, value, undefined);
+  if ('cell' in read && read.cell === text) {
+    if (!kept || kept.size >= JSON_KEPT) accepted.set(schema, (kept = new Set()));
+    kept.add(text);
+  }
+  return read;
 }
 
 /** `value` checked by `rule`: its cell (`cell`, or the JSON text of what the rule made of it), or the rule's first problem. */

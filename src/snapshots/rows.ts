@@ -7,8 +7,8 @@
 import { setImmediate as turn } from 'node:timers/promises';
 import { once, sqlLiteral } from '../store/prepared.js';
 import type { Store } from '../store/store.js';
-import type { TableRows } from './file.js';
-import { columnsOf } from './format.js';
+import type { TableName, TableRows, WorldText } from './file.js';
+import { columnsOf, recordSql } from './format.js';
 import { FORMAT_TABLES } from './tables.js';
 
 /** How many rows a restore reads, writes or deletes in one step: a transaction, then a turn of the event loop. */
@@ -21,12 +21,15 @@ export function worldRows(store: Store) {
     const from = quote(table.sqlName);
     const written = table.fields.map((f) => quote(f.column.name)).join(', ');
     const columns = columnsOf(table).map((c) => quote(c.name));
+    const kept = `programme_id = ?${table.name === 'idempotencyKeys' ? ` AND state = ${sqlLiteral('done')}` : ''}`;
     return {
       name: table.name,
-      select: once(() =>
+      select: once(() => sqlite.prepare(`SELECT ${written} FROM ${from} WHERE ${kept} ORDER BY rowid`).raw()),
+      // The table's records as the file writes them: the bytes of a JSON list, and how many.
+      text: once(() =>
         sqlite
           .prepare(
-            `SELECT ${written} FROM ${from} WHERE programme_id = ?${table.name === 'idempotencyKeys' ? ` AND state = ${sqlLiteral('done')}` : ''} ORDER BY rowid`,
+            `SELECT CAST(coalesce('[' || group_concat(${recordSql(table)}, ',' ORDER BY rowid) || ']', '[]') AS BLOB), count(*) FROM ${from} WHERE ${kept}`,
           )
           .raw(),
       ),
@@ -77,6 +80,14 @@ export function worldRows(store: Store) {
     /** The programme's rows of every table, as the format's fields' columns hold them; call inside a transaction. */
     read: (programme: string): TableRows =>
       Object.fromEntries(statements.map((statement) => [statement.name, statement.select().all(programme) as unknown[][]])) as TableRows,
+    /** The programme's world as the file writes it: each table's list of records as JSON, in FORMAT_TABLES' order, and how many each holds; call inside a transaction. */
+    text: (programme: string): WorldText => {
+      const read = statements.map((statement) => statement.text().get(programme) as [Uint8Array, number]);
+      return {
+        tables: read.map(([json]) => json),
+        counts: Object.fromEntries(read.map(([, n], i) => [statements[i]!.name, n])) as Record<TableName, number>,
+      };
+    },
     /** How many rows the programme's world holds. */
     count: (programme: string): number => statements.reduce((n, statement) => n + (statement.count().get(programme) as number), 0),
     /** Whether the programme's world holds no row. */

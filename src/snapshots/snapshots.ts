@@ -19,7 +19,16 @@ import { bytesText } from '../kernel/files.js';
 import { inTurns } from '../kernel/in-turn.js';
 import type { Log } from '../kernel/log.js';
 import type { CreatedProgramme, Programme, Programmes } from '../programmes/index.js';
-import { readSnapshot, snapshotFile, type ProgrammeState, type SnapshotHeader, type TableName } from './file.js';
+import {
+  readSnapshot,
+  snapshotFile,
+  type CapturedState,
+  type ProgrammeState,
+  type SnapshotHeader,
+  type TableName,
+  type TableRows,
+  type WorldText,
+} from './file.js';
 import { putBack } from './put-back.js';
 import { worldRows } from './rows.js';
 import { stagedWrites } from './staged.js';
@@ -38,34 +47,43 @@ export interface SnapshotsDeps {
   log?: Log;
 }
 
-const countsOf = (state: Pick<ProgrammeState, 'rows' | 'journal'>): SnapshotCounts =>
-  ({ ...Object.fromEntries(FORMAT_TABLES.map(({ name }) => [name, state.rows[name].length])), requests: state.journal.length }) as Record<
-    TableName | 'requests',
-    number
-  >;
+/** How many rows of each table a world holds. */
+const rowCounts = (rows: TableRows): Record<TableName, number> =>
+  Object.fromEntries(FORMAT_TABLES.map(({ name }) => [name, rows[name].length])) as Record<TableName, number>;
 
-const summaryOf = ({ id, name, createdAt }: SnapshotHeader, state: Pick<ProgrammeState, 'rows' | 'journal' | 'clock'>, bytes: number): SnapshotSummary => ({
+const summaryOf = (
+  { id, name, createdAt }: SnapshotHeader,
+  state: Pick<ProgrammeState, 'journal' | 'clock'>,
+  rows: Record<TableName, number>,
+  bytes: number,
+): SnapshotSummary => ({
   id,
   name,
   createdAt,
   clock: { now: iso(state.clock.now), frozen: state.clock.frozen },
-  counts: countsOf(state),
+  counts: { ...rows, requests: state.journal.length },
   bytes,
 });
+
+/**
+ * A kept file read as bytes: better-sqlite3 makes a JavaScript string of a large text several times
+ * slower than Node decodes its bytes, and a restore parses bytes as they are.
+ */
+const fileBytes = sql<Buffer<ArrayBuffer>>`CAST(${snapshots.file} AS BLOB)`;
 
 export function createSnapshots({ store, config, programmes, ids, wall = Date.now, log }: SnapshotsDeps) {
   const { db } = store;
   const rows = worldRows(store);
 
-  /** What the programme is now, read in one transaction with what it keeps in memory. */
-  const capture = ({ id, core, services, journal, requestStreams, seed }: Programme): ProgrammeState =>
+  /** What the programme is now, read in one transaction with what it keeps in memory: its world as the file writes it. */
+  const capture = ({ id, core, services, journal, requestStreams, seed }: Programme): { state: CapturedState; world: WorldText } =>
     store.transaction(() => {
       const row = db
         .select({ faults: programmeRows.webhookFaults, paused: programmeRows.webhooksPaused, fees: programmeRows.fees, rates: programmeRows.rates })
         .from(programmeRows)
         .where(eq(programmeRows.id, id))
         .get()!;
-      return {
+      const state: CapturedState = {
         seed,
         clock: { now: core.clock.now(), frozen: core.clock.frozen },
         random: { main: core.random.state(), apiRequests: requestStreams.api.state(), controlRequests: requestStreams.control.state() },
@@ -75,8 +93,8 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
         ...(row.rates && { rates: row.rates }),
         apiFaults: { shown: services.apiFaults.view(), draws: services.apiFaults.draws() },
         journal: journal.list(),
-        rows: rows.read(id),
       };
+      return { state, world: rows.text(id) };
     });
 
   const staged = stagedWrites(store, rows);
@@ -141,10 +159,10 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
               'snapshot_name_taken',
               `programme ${programme.id} has a snapshot named ${echo(name!)} already (${taken.id}): delete it first, or choose another name`,
             );
-          const state = capture(programme);
+          const { state, world } = capture(programme);
           const head = header(name);
-          const file = snapshotFile(head, state);
-          const summary = summaryOf(head, state, Buffer.byteLength(file));
+          const file = snapshotFile(head, state, world);
+          const summary = summaryOf(head, state, world.counts, file.length);
           checkRoom(summary.bytes);
           db.insert(snapshots)
             .values({
@@ -154,7 +172,8 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
               clockNow: state.clock.now,
               clockFrozen: state.clock.frozen,
               counts: summary.counts,
-              file,
+              // Bound as bytes (the text made from them once, by SQLite): kept as the text it is.
+              file: sql`CAST(${file} AS TEXT)`,
               bytes: summary.bytes,
               createdAt: Date.parse(head.createdAt),
             })
@@ -192,9 +211,9 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
       if (db.delete(snapshots).where(mine(programme, id)).run().changes === 0) missing(programme, id);
     },
 
-    /** The snapshot's file, and its name. */
-    file(programme: Programme, id: string): { name: string; file: string } {
-      return db.select({ name: snapshots.name, file: snapshots.file }).from(snapshots).where(mine(programme, id)).get() ?? missing(programme, id);
+    /** The snapshot's file, as bytes, and its name. */
+    file(programme: Programme, id: string): { name: string; file: Buffer<ArrayBuffer> } {
+      return db.select({ name: snapshots.name, file: fileBytes }).from(snapshots).where(mine(programme, id)).get() ?? missing(programme, id);
     },
 
     /** Puts the programme back as its snapshot `id` holds it: a file of an earlier version is brought to this one first. */
@@ -203,7 +222,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
         const { file } = service.file(programme, id);
         const read = await readSnapshot(file, false);
         await restore(programme, read.state);
-        return summaryOf(read, read.state, Buffer.byteLength(file));
+        return summaryOf(read, read.state, rowCounts(read.state.rows), file.length);
       }),
 
     /** Puts the programme back as a snapshot file holds it: checked whole first, so that a bad file changes nothing. */
@@ -211,11 +230,14 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
       inTurn(async () => {
         const read = await readSnapshot(bytes, true);
         await restore(programme, read.state);
-        return summaryOf(read, read.state, bytes.length);
+        return summaryOf(read, read.state, rowCounts(read.state.rows), bytes.length);
       }),
 
     /** The programme as a snapshot file, now, without keeping it (--export-on-exit). */
-    export: (programme: Programme): string => snapshotFile(header(undefined), capture(programme)),
+    export: (programme: Programme): string => {
+      const { state, world } = capture(programme);
+      return snapshotFile(header(undefined), state, world).toString('utf8');
+    },
 
     /** A new programme, with credentials of its own, starting from snapshot `id`'s world and clock. */
     fork: (
@@ -224,7 +246,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     ): Promise<CreatedProgramme> =>
       inTurn(async () => {
         const kept =
-          db.select({ file: snapshots.file }).from(snapshots).where(eq(snapshots.id, id)).get() ?? fail('snapshot_not_found', `no snapshot with id ${id}`);
+          db.select({ file: fileBytes }).from(snapshots).where(eq(snapshots.id, id)).get() ?? fail('snapshot_not_found', `no snapshot with id ${id}`);
         const { state } = await readSnapshot(kept.file, false);
         const { apiKey, apiSecret, id: made } = programmes.create({ ...options, randomSeed: state.seed });
         await restore(programmes.get(made), state);

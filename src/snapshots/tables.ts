@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { Address } from '../domain/address.js';
-import { Text, Uuid } from '../domain/formats.js';
+import { Text } from '../domain/formats.js';
 import { Fingerprint, KEPT_STATUS, KeptHeaders, keptRecordProblem, type KeptRecord } from '../domain/idempotency.js';
 import { WEBHOOK_TYPES } from '../domain/outbox.js';
 import { ExpirationDate } from '../domain/pan.js';
@@ -16,12 +16,12 @@ import * as schema from '../store/schema.js';
 import { NewAccount } from '../wire/account.js';
 import { ChainTransaction, Fee, Merchant } from '../wire/payment.js';
 import { BlockchainAccountId, BlockchainAssetId, Currency, Decimal } from '../wire/scalars.js';
-import { bool, decimal, enumOf, instant, int, json, table, text, textOf, type FormatTable } from './format.js';
+import { bool, decimal, enumOf, instant, int, json, table, text, textOf, uuid, type FormatTable } from './format.js';
 
 const { customers, accounts, cards, authorisations, transactions, webhooks, events, deliveries, attempts, jobs, idempotencyKeys } = schema;
 const count = int(0);
 // Each text the API reads back is checked by the rule the API itself applies to it (docs/snapshots.md: The file).
-const id = textOf(Uuid);
+const id = uuid;
 const amount = textOf(Decimal);
 const currency = textOf(Currency);
 const status = int(100, 599);

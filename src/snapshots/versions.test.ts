@@ -5,6 +5,7 @@
  * to the database by a later migration changes neither the files written nor those read; a file
  * of a version this sandbox cannot read is a 422 naming the versions, never a 500.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,29 @@ describe('snapshot files across versions', () => {
     expect(restored.counts).toMatchObject({ customers: 4, accounts: 3, cards: 3, authorisations: 2, transactions: 1, webhooks: 1, idempotencyKeys: 1 });
     expect(exported(sb).state).toEqual(JSON.parse(VERSION_3).state);
     await served(sb);
+  });
+
+  it('writes the world it restored from the fixture back byte for byte, and its digest', async () => {
+    const sb = createTestSandbox();
+    await restoreInProcess(sb, VERSION_3);
+    const written = sb.deps.snapshots.export(sb.deps.programmes.default());
+    const stateOf = (file: string) => file.slice(file.indexOf(',"state":'));
+    expect(stateOf(written)).toBe(stateOf(VERSION_3));
+    expect(JSON.parse(written).sha256).toBe(JSON.parse(VERSION_3).sha256);
+  });
+
+  it('writes every text as JSON.stringify does: quotes, controls, NUL, lines, emoji, a lone surrogate', async () => {
+    const name = 'a"b\\c\n\t\u0000\u001f\u007f\u2028é€😀 \ud800 end';
+    const file = JSON.parse(VERSION_3);
+    file.state.world.cards[0].name = name;
+    file.state.world.cards[0].shippingAddress = null;
+    file.sha256 = createHash('sha256').update(JSON.stringify(file.state)).digest('hex');
+    const sb = createTestSandbox();
+    await restoreInProcess(sb, JSON.stringify(file));
+    const written = sb.deps.snapshots.export(sb.deps.programmes.default());
+    const state = written.slice(written.indexOf(',"state":') + 9, -1);
+    expect(state).toBe(JSON.stringify(JSON.parse(state)));
+    expect(JSON.parse(state).world.cards[0]).toMatchObject({ name: name.toWellFormed(), shippingAddress: null });
   });
 
   it('writes the fixture’s format today: the same fields, table by table', async () => {
