@@ -48,6 +48,7 @@ export function createWebhooks(core: Core, { events, scheduler, signer, pool, la
     pool,
     lab,
     kick: () => scheduler.kick(),
+    listened: () => listeners.size > 0,
     onAttempt: (report) => {
       for (const listener of listeners) {
         try {

@@ -48,7 +48,7 @@ interface Current {
   callbackUrl: string;
 }
 
-export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttempt: AttemptListener) {
+export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttempt: AttemptListener, listened: () => boolean = () => true) {
   const { store, clock, random, log, programme } = core;
   const { db, sqlite } = store;
   const p = sql.placeholder;
@@ -202,7 +202,7 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
   /**
    * What `record` writes for one attempt (and its duplicate), inside the caller's transaction, its
    * delivery as it stands `current`; returns how many attempts it stored. Their rows are added to
-   * `rows`, their reports to `reports`, the delivery as written to `pending` while it stays so.
+   * `rows`, their reports to `reports` (when anyone listens), the delivery as written to `pending` while it stays so.
    */
   function write(
     { due, at, outcomes }: Recorded,
@@ -231,6 +231,7 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
       if (next === undefined) status = 'discarded';
       else if (lab.paused(due.webhookId)) [pausedDueAt, next] = [next, undefined];
     }
+    const reported = listened();
     outcomes.forEach((outcome, i) => {
       const { statusCode, error, durationMs, fault, forgery, processed, response } = outcome;
       rows.push({
@@ -248,6 +249,7 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
         responseType: response?.contentType ?? null,
         responseBody: response?.body ?? null,
       });
+      if (!reported) return;
       reports.push({
         eventId: due.eventId,
         type: due.type as WebhookType,

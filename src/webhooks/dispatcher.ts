@@ -17,8 +17,7 @@ import type { DueSource } from '../kernel/scheduler.js';
 import { createDeliveryRows, type DeliveryCore } from './delivery-rows.js';
 import { isSuccess, type AttemptListener, type Due, type Outcome } from './attempt-shapes.js';
 import { attemptDraw, decideAttempt, SEND, type FaultSource, type Plan } from '../domain/webhook-attempts.js';
-import type { Forgery } from '../domain/webhook-faults.js';
-import { CUT_SHORT, noResponse, sendAttempt, type AttemptOutcome, type WebhookSigner } from './send.js';
+import { CUT_SHORT, noResponse, sendAttempt, type WebhookSigner } from './send.js';
 import type { SendPool } from './send-pool.js';
 import { tracedAttempt } from './attempt-span.js';
 
@@ -35,16 +34,22 @@ export interface DispatcherOptions {
   /** Asks the scheduler for a tick soon: called when an attempt finishes, to keep a burst draining. */
   kick: () => void;
   onAttempt: AttemptListener;
+  /** Whether anyone listens to the attempts now: when not, no report is made of them. */
+  listened?: () => boolean;
   /** The programme's delivery lab: faults and pauses (docs/webhooks.md: Webhooks → The delivery lab). */
   lab: FaultSource;
 }
 
 type Sending = Exclude<Plan, { action: 'hold' }>;
+type Marks = Pick<Outcome, 'fault' | 'forgery'>;
+
+/** The outcome, with the fault and forgery its attempt was sent with. */
+const marked = (outcome: Outcome, { fault, forgery }: Marks): Outcome => Object.assign(outcome, fault && { fault }, forgery && { forgery });
 
 export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'allowLinkLocalCallbacks' | 'webhookTimeoutMs'> }, options: DispatcherOptions) {
   const { clock, random, programme } = core;
   const { pool, lab } = options;
-  const rows = createDeliveryRows(core, lab, options.onAttempt);
+  const rows = createDeliveryRows(core, lab, options.onAttempt, options.listened);
   const inFlight = new Map<string, Promise<unknown>>();
   const cutter = () => {
     const controller = new AbortController();
@@ -90,17 +95,18 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
   /**
    * One real attempt, in a slot of the shared pool: one taken already (`slot` 'taken', real time),
    * or one waited for — its subscription's share (a duplicate) or time travel's (send-pool.ts).
+   * Its outcome carries the fault and forgery it was sent with (`marks`); a duplicate is signed anew.
    */
   const attemptOnce = async (
     due: Due,
     attempt: number,
-    fresh: boolean,
-    forgery: Forgery | undefined,
+    marks: Marks,
     slot: 'taken' | 'subscription' | 'travel',
     traceparent: string | undefined,
-  ): Promise<AttemptOutcome> => {
+  ): Promise<Outcome> => {
     const signal = cut.signal;
-    if (slot !== 'taken' && !(await pool.acquire(programme, due.webhookId, signal, slot === 'travel'))) return { error: CUT_SHORT, durationMs: 0 };
+    if (slot !== 'taken' && !(await pool.acquire(programme, due.webhookId, signal, slot === 'travel')))
+      return marked({ error: CUT_SHORT, durationMs: 0 }, marks);
     return sendAttempt({
       callbackUrl: due.callbackUrl,
       body: (due.bytes ??= Buffer.from(due.body, 'utf8')),
@@ -110,14 +116,14 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
       created: Math.floor(clock.wall() / 1000),
       agents: pool.agents,
       signal,
-      fresh,
-      forged: forgery,
+      fresh: marks.fault === 'duplicate',
+      forged: marks.forgery,
       allowLinkLocal: core.config.allowLinkLocalCallbacks,
       timeoutMs: core.config.webhookTimeoutMs,
       traceparent,
     })
-      .catch((error: unknown): AttemptOutcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
-      .finally(() => pool.give(programme, due.webhookId));
+      .catch((error: unknown): Outcome => ({ error: `could not send: ${(error as Error).message}`, durationMs: 0 }))
+      .then((outcome) => (pool.give(programme, due.webhookId), marked(outcome, marks)));
   };
 
   /**
@@ -135,17 +141,10 @@ export function createDispatcher(core: DeliveryCore & { config: Pick<Config, 'al
           : { error: noResponse(core.config.webhookTimeoutMs), durationMs: core.config.webhookTimeoutMs, fault: decided.fault };
       return [await tracedAttempt(core, due, attempt, at, async () => answered)];
     }
-    const marks = { ...(decided.fault && { fault: decided.fault }), ...(decided.forgery && { forgery: decided.forgery }) };
-    const outcome = await tracedAttempt(core, due, attempt, at, async (tp) => ({
-      ...(await attemptOnce(due, attempt, false, decided.forgery, slot, tp)),
-      ...marks,
-    }));
+    const outcome = await tracedAttempt(core, due, attempt, at, (tp) => attemptOnce(due, attempt, decided, slot, tp));
     if (!decided.duplicate || !isSuccess(outcome)) return [outcome];
     const again = slot === 'taken' ? 'subscription' : 'travel';
-    const twice = tracedAttempt(core, due, attempt + 1, at, async (tp) => ({
-      ...(await attemptOnce(due, attempt + 1, true, undefined, again, tp)),
-      fault: 'duplicate' as const,
-    }));
+    const twice = tracedAttempt(core, due, attempt + 1, at, (tp) => attemptOnce(due, attempt + 1, { fault: 'duplicate' }, again, tp));
     return [outcome, await twice];
   };
 

@@ -16,7 +16,7 @@ import { callbackHostProblem } from '../domain/addresses.js';
 import type { Forgery } from '../domain/webhook-faults.js';
 import { forge } from './forgeries.js';
 import { PROCESSED_HEADER, processedCount } from './processed.js';
-import { connectFirst, guardedLookup, OPENED, targetOf, type Agents, type Opened } from './connections.js';
+import { connectFirst, guardedLookup, OPENED, targetOf, type Agents, type Opened, type Target } from './connections.js';
 
 export { createAgents, type Agents } from './connections.js';
 
@@ -86,17 +86,33 @@ function signingSecond(created: number, keyId: string): SigningSecond {
   return current;
 }
 
-async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, created: number, fresh = false) {
+/**
+ * The signature last made for a body's bytes, with the second and target it was made for: a
+ * delivery's retries (the same Buffer, the same target) find it without building the base again.
+ */
+const lastSigned = new WeakMap<Buffer, { second: SigningSecond; target: Target; signature: Promise<string> }>();
+
+async function signatureHeaders(message: SignedMessage, signer: WebhookSigner, created: number, fresh: boolean | undefined, body: Buffer, target: Target) {
   const second = signingSecond(created, signer.keyId);
-  const base = signatureBase(message, COVERED_COMPONENTS, second.params);
-  let signature = fresh ? undefined : second.signatures.get(base);
+  const last = fresh ? undefined : lastSigned.get(body);
+  let signature = last?.second === second && last.target === target ? last.signature : undefined;
   if (!signature) {
-    // The Signature dictionary's one member, a byte sequence (RFC 8941 §3.3.5): `sig=:base64:`.
-    signature = signBaseOnPool(base, signer.privateKey).then((bytes) => `sig=:${bytes.toString('base64')}:`);
-    if (!fresh) {
-      second.signatures.set(base, signature);
-      signature.catch(() => second.signatures.delete(base));
+    const base = signatureBase(message, COVERED_COMPONENTS, second.params);
+    signature = fresh ? undefined : second.signatures.get(base);
+    if (!signature) {
+      // The Signature dictionary's one member, a byte sequence (RFC 8941 §3.3.5): `sig=:base64:`.
+      const made = signBaseOnPool(base, signer.privateKey).then((bytes) => `sig=:${bytes.toString('base64')}:`);
+      if (!fresh) {
+        second.signatures.set(base, made);
+        // A failed signing is not kept: the next attempt signs again.
+        made.catch(() => {
+          second.signatures.delete(base);
+          if (lastSigned.get(body)?.signature === made) lastSigned.delete(body);
+        });
+      }
+      signature = made;
     }
+    if (!fresh) lastSigned.set(body, { second, target, signature });
   }
   return { 'Signature-Input': second.input, Signature: await signature };
 }
@@ -128,15 +144,40 @@ export const CUT_SHORT = 'the sandbox shut down before the receiver answered';
 export const noResponse = (timeoutMs: number) => `no response within ${timeoutMs / 1000} s`;
 
 /** The body an attempt sends and its Signature-Input and Signature headers (none for an `unsigned` forgery). */
-async function signed(attempt: Attempt, message: SignedMessage): Promise<{ body: Buffer; signature: Record<string, string> }> {
+async function signed(attempt: Attempt, message: SignedMessage, target: Target): Promise<{ body: Buffer; signature: Record<string, string> }> {
   if (attempt.forged) return forge(attempt.forged, message, COVERED_COMPONENTS, attempt.body, attempt.signer, attempt.created);
-  return { body: attempt.body, signature: await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh) };
+  return { body: attempt.body, signature: await signatureHeaders(message, attempt.signer, attempt.created, attempt.fresh, attempt.body, target) };
 }
 
 /**
- * Sends the attempt. The request is written, and so signed, only once its connection is open: an
- * attempt to a receiver that refuses the connection costs no signature, and no write that fails
- * after it. Its duration leaves the signing out: it is the receiver's.
+ * The request's headers, in this order on the wire, as node:http wrote them when they were set one
+ * by one: credentials in the URL first, as Basic auth, then Host (so node:http adds none but `Connection`).
+ */
+function headerList(attempt: Attempt, target: Target, sent: Awaited<ReturnType<typeof signed>>): string[] {
+  const { auth } = target.options;
+  const headers = auth ? ['Authorization', `Basic ${Buffer.from(auth).toString('base64')}`] : [];
+  headers.push(
+    'Host',
+    target.authority,
+    'Content-Type',
+    'application/json',
+    'Content-Length',
+    String(sent.body.length),
+    'Content-Digest',
+    digestOfBody(attempt.body),
+  );
+  for (const name in sent.signature) headers.push(name, sent.signature[name]!);
+  headers.push('Sandbox-Event-Id', attempt.eventId, 'Sandbox-Delivery-Attempt', String(attempt.attempt), 'User-Agent', `card-sandbox/${version()}`);
+  if (attempt.traceparent !== undefined) headers.push('traceparent', attempt.traceparent);
+  return headers;
+}
+
+/**
+ * Sends the attempt. A plain-HTTP one is signed once its connection is open, or at once when a
+ * kept-alive one is there to reuse (an HTTPS one at once), and its request is then made whole, all
+ * its headers given to node:http together and the body written with them: an attempt to a receiver
+ * that refuses the connection costs no signature and no request. Its duration leaves the signing
+ * out: it is the receiver's.
  */
 export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   const target = targetOf(attempt.callbackUrl);
@@ -145,7 +186,7 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
   if (refused !== undefined) return { error: `the callback host ${refused}`, durationMs: 0 };
   const message: SignedMessage = {
     method: 'POST',
-    // The Host header below is exactly this, so what is signed is what is sent (RFC 9421 §2.2.3).
+    // The Host header is exactly this, so what is signed is what is sent (RFC 9421 §2.2.3).
     authority: target.authority,
     path: target.path,
     query: target.query,
@@ -184,56 +225,42 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     const lookup = attempt.allowLinkLocal ? undefined : guardedLookup;
     const failed = (error: NodeJS.ErrnoException) => finish(error.message || error.code || 'request failed');
     let request: http.ClientRequest | undefined;
-    const destroy = () => (request ? request.destroy() : giveUpFirst?.());
-    const open = (first?: Opened) => {
-      // Its headers are all set when it is written: Host among them, so node:http adds none.
-      const options = { ...target.options, lookup, [OPENED]: first?.socket, method: 'POST', agent, setHost: false };
-      const sending = client.request(options, (response) => {
-        statusCode = response.statusCode;
-        contentType = response.headers['content-type'];
-        processed = processedCount(response.headers[PROCESSED_HEADER]);
-        // Read to the end for the socket to be reused; only the first 4 KiB are kept.
-        response.on('data', (chunk: Buffer) => {
-          if (kept >= RESPONSE_BODY_BYTES) return;
-          const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
-          chunks.push(part);
-          kept += part.length;
-        });
-        response.once('end', () => finish());
-        response.once('error', (error) => finish(error.message));
+    // Until the request is made: the connection opened first is closed, or the wait for it ends.
+    let giveUp: (() => void) | undefined;
+    const destroy = () => (request ? request.destroy() : giveUp?.());
+    const onResponse = (response: http.IncomingMessage) => {
+      statusCode = response.statusCode;
+      contentType = response.headers['content-type'];
+      processed = processedCount(response.headers[PROCESSED_HEADER]);
+      // Read to the end for the socket to be reused; only the first 4 KiB are kept.
+      response.on('data', (chunk: Buffer) => {
+        if (kept >= RESPONSE_BODY_BYTES) return;
+        const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
+        chunks.push(part);
+        kept += part.length;
       });
-      request = sending;
-      sending.once('socket', (socket) => {
-        // The agent reused an idle connection after all: the one opened first is not needed.
-        if (first && socket !== first.socket) first.socket.destroy();
-        if (socket.connecting) socket.once('connect', () => void write(sending));
-        else void write(sending);
-      });
-      sending.once('error', failed);
+      response.once('end', () => finish());
+      response.once('error', (error) => finish(error.message));
     };
-    const write = async (sending: http.ClientRequest) => {
+    const open = async (first?: Opened) => {
       const signing = performance.now();
       let sent: Awaited<ReturnType<typeof signed>>;
       try {
-        sent = await signed(attempt, message);
+        sent = await signed(attempt, message, target);
       } catch (error) {
         if (settle()) reject(error as Error);
-        sending.destroy();
+        first?.socket.destroy();
         return;
       }
-      if (settled) return;
+      if (settled) return void first?.socket.destroy();
       started += performance.now() - signing;
-      // In this order on the wire.
-      sending.setHeader('Host', target.authority);
-      sending.setHeader('Content-Type', 'application/json');
-      sending.setHeader('Content-Length', String(sent.body.length));
-      sending.setHeader('Content-Digest', digestOfBody(attempt.body));
-      for (const name in sent.signature) sending.setHeader(name, sent.signature[name]!);
-      sending.setHeader('Sandbox-Event-Id', attempt.eventId);
-      sending.setHeader('Sandbox-Delivery-Attempt', String(attempt.attempt));
-      sending.setHeader('User-Agent', `card-sandbox/${version()}`);
-      if (attempt.traceparent !== undefined) sending.setHeader('traceparent', attempt.traceparent);
-      sending.end(sent.body);
+      const options = { ...target.options, lookup, [OPENED]: first?.socket, method: 'POST', agent, headers: headerList(attempt, target, sent) };
+      request = client.request(options, onResponse);
+      giveUp = undefined;
+      request.once('error', failed);
+      // The agent reused an idle connection after all: the one opened first is not needed.
+      if (first) request.once('socket', (socket) => socket !== first.socket && first.socket.destroy());
+      request.end(sent.body);
     };
     const timer = setTimeout(() => {
       finish(statusCode === undefined ? noResponse(timeoutMs) : `response not finished within ${timeoutMs / 1000} s`);
@@ -246,14 +273,8 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     };
     // Opened first, for a plain-HTTP receiver with no idle connection (connections.ts): refused or
     // unreachable, the attempt fails as node:http would have said, with no request made.
-    const giveUpFirst = connectFirst(
-      target,
-      attempt.agents,
-      attempt.allowLinkLocal === true,
-      (first) => (settled ? first.socket.destroy() : open(first)),
-      failed,
-    );
-    if (!giveUpFirst) open();
+    giveUp = connectFirst(target, attempt.agents, attempt.allowLinkLocal === true, (first) => (settled ? first.socket.destroy() : void open(first)), failed);
+    if (!giveUp) void open();
     if (attempt.signal?.aborted) cut();
     else attempt.signal?.addEventListener('abort', cut, { once: true });
   });
