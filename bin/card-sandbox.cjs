@@ -16,15 +16,12 @@ if (major < 22) {
 // instead, in this same process (execve keeps its pid, stdio and signals), unless Node was given a
 // size of its own on its command line or in NODE_OPTIONS; and with glibc's malloc held to two
 // arenas unless MALLOC_ARENA_MAX is set. Both are read only as a process starts, which is why it
-// starts again (docs/configuration.md: Memory). The semi-spaces also start at that size: growing
-// from V8's 1 MiB took six or seven scavenges before the first request, each copying everything the
-// start had built so far, where one suffices.
+// starts again (docs/configuration.md: Memory).
 const SEMI_SPACE_MIB = 16;
 const MALLOC_ARENAS = 2;
-const given = (flag) => process.execArgv.some((arg) => arg.startsWith(flag)) || (process.env.NODE_OPTIONS ?? '').includes(flag);
-if (process.argv[2] === 'start' && typeof process.execve === 'function' && !given('--max-semi-space-size')) {
-  const sizes = [`--max-semi-space-size=${SEMI_SPACE_MIB}`, ...(given('--min-semi-space-size') ? [] : [`--min-semi-space-size=${SEMI_SPACE_MIB}`])];
-  process.execve(process.execPath, [process.execPath, ...sizes, ...process.execArgv, __filename, ...process.argv.slice(2)], {
+const sized = (flags) => /--max-semi-space-size/.test(flags);
+if (process.argv[2] === 'start' && typeof process.execve === 'function' && !sized(process.execArgv.join(' ')) && !sized(process.env.NODE_OPTIONS ?? '')) {
+  process.execve(process.execPath, [process.execPath, `--max-semi-space-size=${SEMI_SPACE_MIB}`, ...process.execArgv, __filename, ...process.argv.slice(2)], {
     MALLOC_ARENA_MAX: String(MALLOC_ARENAS),
     ...process.env,
   });
