@@ -109,7 +109,7 @@ if (wants('cold')) {
   if (withoutCa) {
     rows.push(row('Cold start, the same without NODE_EXTRA_CA_CERTS', {}, `${ms(withoutCa.medianMs)} (node -e 0: ${ms(withoutCa.bareNodeMs)})`));
     notes.push(
-      `NODE_EXTRA_CA_CERTS is set here (a CA file Node reads when it starts). Without it: cold start runs ${withoutCa.runsMs.map(ms).join(', ')}, Node alone ${ms(withoutCa.bareNodeMs)}.`,
+      `NODE_EXTRA_CA_CERTS is set here (a CA file Node reads, with its own roots, on a thread of their own once node:tls loads, as a start does). Without it, each run after one with it: cold start runs ${withoutCa.runsMs.map(ms).join(', ')}, Node alone ${ms(withoutCa.bareNodeMs)}.`,
     );
   }
 }

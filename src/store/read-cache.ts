@@ -2,7 +2,8 @@
  * Reads remembered until the database changes, for the lists every GET serialises whole. The
  * data's version is SQLite's total_changes() — every row this connection has inserted, updated or
  * deleted; a change that was rolled back counts too, which only makes the cache forget early —
- * with PRAGMA data_version, which moves when another connection commits to a file database.
+ * with PRAGMA data_version, which moves when another connection commits to a file database (an
+ * in-memory one has no other connection).
  * Inside a transaction nothing is cached or served from the cache: what it sees may yet be rolled
  * back. Only for reads that are functions of the rows alone (not of the clock), and callers must
  * not modify what they get: the same value is handed to every caller until the next change.
@@ -11,15 +12,19 @@ import type Database from 'better-sqlite3';
 
 export function untilChanged<T>(sqlite: Database.Database, read: () => T): () => T {
   const changes = sqlite.prepare('SELECT total_changes()').pluck();
-  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  let version: string | undefined;
+  // No other connection can reach an in-memory database: only this one's changes count there.
+  const dataVersion = sqlite.memory ? undefined : sqlite.prepare('PRAGMA data_version').pluck();
+  let changed: number | undefined;
+  let version: number | undefined;
   let value: T;
   return () => {
     if (sqlite.inTransaction) return read();
-    const current = `${changes.get() as number}:${dataVersion.get() as number}`;
-    if (current !== version) {
+    const nowChanged = changes.get() as number;
+    const nowVersion = dataVersion?.get() as number | undefined;
+    if (nowChanged !== changed || nowVersion !== version) {
       value = read();
-      version = current;
+      changed = nowChanged;
+      version = nowVersion;
       if (typeof value === 'object' && value !== null) handedOut.set(value, undefined);
     }
     return value;

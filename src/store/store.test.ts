@@ -40,8 +40,11 @@ describe('openStore', () => {
     expect(schema(open(':memory:'))).toEqual(schema(open(join(dir, 'migrated.db'))));
   });
 
-  it("keeps an in-memory database once, with a page cache of MEMORY_CACHE_PAGES beside it; a file keeps SQLite's own", () => {
+  it("keeps an in-memory database once, with a page cache of MEMORY_CACHE_PAGES beside it and its temporary files in memory; a file keeps SQLite's own", () => {
     expect(open(':memory:').sqlite.pragma('cache_size', { simple: true })).toBe(MEMORY_CACHE_PAGES);
+    // 2: MEMORY.
+    expect(open(':memory:').sqlite.pragma('temp_store', { simple: true })).toBe(2);
+    expect(open(join(dir, 'd.db')).sqlite.pragma('temp_store', { simple: true })).toBe(new Database(':memory:').pragma('temp_store', { simple: true }));
     expect(open(join(dir, 'c.db')).sqlite.pragma('cache_size', { simple: true })).toBe(new Database(':memory:').pragma('cache_size', { simple: true }));
   });
 
