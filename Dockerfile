@@ -7,7 +7,7 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.declarations.json ./
 COPY scripts ./scripts
 COPY bin ./bin
 COPY src ./src
