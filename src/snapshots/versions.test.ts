@@ -36,6 +36,7 @@ const comparable = (state: any) => ({ ...state, journal: state.journal.map(({ du
 /** What the programme serves: every list and every event, as a client reads them. */
 async function served(sb: TestSandbox) {
   const { world, clock, events, apiFaults } = await programmeState(sb);
+  for (const event of events) expect((await sb.json('GET', `/_sandbox/events/${event.id}`, { token: false })).body).toEqual(event);
   return { world, clock, events, apiFaults };
 }
 

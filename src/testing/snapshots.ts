@@ -16,12 +16,14 @@ export async function programmeState(sb: TestSandbox, programme?: string) {
     expect(res.status, path).toBe(200);
     return res.body;
   };
-  const events = (await get('/events?limit=1000')) as { id: string }[];
+  // Each event with its body and every attempt, as GET /_sandbox/events/{eventId} answers it: read in
+  // process rather than a request an event (a restored world holds hundreds).
+  const { services } = sb.deps.programmes.get(programme ?? 'default');
   return {
     world: await get('/world'),
     clock: await get('/clock'),
-    events: await Promise.all(events.map((e) => get(`/events/${e.id}`))),
-    jobs: sb.deps.programmes.get(programme ?? 'default').services.jobs.pending(),
+    events: services.sandboxEvents.list({ limit: 1000 }).map((e) => services.sandboxEvents.get(e.id)),
+    jobs: services.jobs.pending(),
     requests: await get('/requests'),
     faults: await get('/webhooks/faults'),
     apiFaults: await get('/api/faults'),
