@@ -163,16 +163,27 @@ describe.each(['strict', 'warn'] as const)('hostile input, --verify %s', (verify
     operations = new Map(operationsOf(api, control).map((op) => [op.route, op]));
   });
 
-  /** A token for the default credential, restoring the credential and the signing key if an attack removed them. */
+  let token: string | undefined;
+  /**
+   * A token the sandbox accepts for the default credential: the last one until an attack revoked it
+   * or moved the clock past its expiry, as a client keeps its token; the credential and the signing
+   * key are put back if an attack removed them.
+   */
   const freshToken = () => {
     const { auth } = sb.deps.services;
     if (!auth.signingKey(key.keyId)) auth.putSigningKey(key.keyId, key.signingKey);
     try {
-      return auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET).token;
+      if (token !== undefined && auth.authenticate(`Bearer ${token}`) === DEFAULT_API_KEY) return token;
+    } catch {
+      // Revoked or expired: a new one.
+    }
+    try {
+      token = auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET).token;
     } catch {
       auth.putCredentials(DEFAULT_API_KEY, DEFAULT_API_SECRET);
-      return auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET).token;
+      token = auth.issueToken(DEFAULT_API_KEY, DEFAULT_API_SECRET).token;
     }
+    return token;
   };
 
   const resolveParam = (name: string, param: Param | undefined) => {

@@ -5,6 +5,7 @@
  * fields a valid body needs from it (valid-bodies.ts). Not shipped.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
 import type { TestSandbox } from './harness.js';
 import { newSigningKey } from './signer.js';
 import { BILLING_ADDRESS, DEFAULT_CHAIN } from './world.js';
@@ -23,8 +24,8 @@ export interface HostileWorld {
   owner: { chainId: string; customerChallenge: string; accountChallenge: string };
   spareApiKey: string;
   spareSigningKeyId: string;
-  /** The world as a snapshot file: what a restore of it takes. */
-  snapshotFile: string;
+  /** The world as a snapshot file: what a restore of it takes (exported when first read: most tests never do). */
+  readonly snapshotFile: string;
 }
 
 /**
@@ -60,6 +61,7 @@ export async function buildWorld(sb: TestSandbox): Promise<HostileWorld> {
   const [transaction] = s.transactions.forCard(card.id);
   const eventIds = (sb.deps.store.sqlite.prepare('SELECT id FROM events ORDER BY rowid DESC LIMIT 3').all() as { id: string }[]).map((r) => r.id);
   const deliveryIds = (sb.deps.store.sqlite.prepare('SELECT id FROM deliveries ORDER BY rowid DESC LIMIT 2').all() as { id: string }[]).map((r) => r.id);
+  let snapshot: string | undefined;
   return {
     ids: {
       customerId: [owner.id, unsigned.id],
@@ -74,14 +76,21 @@ export async function buildWorld(sb: TestSandbox): Promise<HostileWorld> {
     owner: { chainId: owner.chainId, customerChallenge: unsigned.challenge, accountChallenge: initiating.challenge },
     spareApiKey,
     spareSigningKeyId,
-    snapshotFile: sb.deps.snapshots.export(sb.deps.programmes.default()),
+    get snapshotFile() {
+      return (snapshot ??= sb.deps.snapshots.export(sb.deps.programmes.default()));
+    },
   };
 }
 
 /** Whether the world is still there: a reset or a deletion may have taken it. */
 export function worldStands(sb: TestSandbox, world: HostileWorld): boolean {
-  return sb.deps.store.sqlite.prepare('SELECT 1 FROM customers WHERE id = ?').get(world.ids.customerId![0]) !== undefined;
+  const { sqlite } = sb.deps.store;
+  let customer = customerOf.get(sqlite);
+  if (!customer) customerOf.set(sqlite, (customer = sqlite.prepare('SELECT 1 FROM customers WHERE id = ?')));
+  return customer.get(world.ids.customerId![0]) !== undefined;
 }
+/** Asked before every request: its statement is prepared once for each database. */
+const customerOf = new WeakMap<Database.Database, Database.Statement>();
 
 /** The dotted paths of every field of a body, nested ones included: the places a mutation may hit. */
 export function fieldPaths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
