@@ -44,5 +44,7 @@ export default defineConfig({
     // sees (a process, a server, a spy, a variable); the runner resets mocks and vi.setConfig after each.
     isolate: false,
     sequence: { sequencer: EndToEndFirst },
+    // The inspector's test files share one Chromium, started when the first asks for it (src/testing/browser-server.ts).
+    globalSetup: ['src/testing/browser-server.ts'],
   },
 });

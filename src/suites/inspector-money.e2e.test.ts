@@ -7,13 +7,12 @@
  * naming the control that reaches a state never seen. Each result shows up
  * without a reload, as the API serves it.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorsOf, launchBrowser, screenshot } from '../testing/browser.js';
+import { errorsOf, newPage, screenshot } from '../testing/browser.js';
 import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js';
 
 let sandbox: RunningCli;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 let cardId: string;
@@ -60,13 +59,12 @@ beforeAll(async () => {
   cardId = card.id;
   debitId = card.authorisations[0].transaction.id;
   heldId = card.authorisations[1].id;
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1400, height: 880 }, colorScheme: 'light' });
+  page = await newPage({ viewport: { width: 1400, height: 880 }, colorScheme: 'light' });
   errors = errorsOf(page);
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await page?.close();
   await sandbox?.stop();
 });
 

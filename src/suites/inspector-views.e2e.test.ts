@@ -4,23 +4,24 @@
  * the keyboard, grows live and empties on a reset; a sandbox started with --admin-token asks for it; and the programme
  * switcher shows another programme's world.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorsOf, launchBrowser } from '../testing/browser.js';
+import { errorsOf, newPage } from '../testing/browser.js';
 import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js';
 
-let browser: Browser;
+/** Each page in a context of its own, closed after the file whatever happened. */
+const pages: Page[] = [];
 const running: RunningCli[] = [];
 /** The sandbox of the timeline and of Readiness, which looks at a programme of its own. */
 let home: Awaited<ReturnType<typeof sandbox>>;
 
 beforeAll(async () => {
   assertBuilt();
-  [browser, home] = await Promise.all([launchBrowser(), sandbox()]);
+  home = await sandbox();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await Promise.all(pages.map((page) => page.close()));
   await Promise.all(running.map((s) => s.stop()));
 });
 
@@ -44,7 +45,8 @@ const customers = (n: number, from = 0) => ({
 });
 
 async function open(url: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1300, height: 800 } });
+  const page = await newPage({ viewport: { width: 1300, height: 800 } });
+  pages.push(page);
   const errors = errorsOf(page);
   await page.goto(url);
   return { page, errors };

@@ -7,11 +7,11 @@
  * years until a card expires. Screenshots of every view are taken on the way.
  */
 import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from '../client/index.js';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../config/index.js';
-import { errorsOf, launchBrowser, requestsOf, screenshot } from '../testing/browser.js';
+import { errorsOf, newPage, requestsOf, screenshot } from '../testing/browser.js';
 import { startTestReceiver, type Receiver } from '../testing/receiver.js';
 import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js';
 import { until } from '../testing/wait.js';
@@ -23,7 +23,6 @@ let sandbox: RunningCli;
 let receiver: Receiver;
 /** A second receiver that answers 503: its deliveries fail and are retried. */
 let failing: Receiver;
-let browser: Browser;
 let page: Page;
 let inspector: string;
 const keyId = randomUUID();
@@ -88,14 +87,13 @@ beforeAll(async () => {
   seeded = seed.body;
   await api('POST', `/simulator/cards/${seeded.customers[0]!.accounts[0]!.cards[0]!.id}/authorisation`, { amount: '12.50', currency: 'USD' });
 
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1400, height: 880 }, colorScheme: 'light' });
+  page = await newPage({ viewport: { width: 1400, height: 880 }, colorScheme: 'light' });
   pageRequests = requestsOf(page);
   pageErrors = errorsOf(page);
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await page?.close();
   await sandbox?.stop();
   await receiver?.close();
   await failing?.close();

@@ -4,18 +4,34 @@
  * the network on its own. Screenshots go to SCREENSHOTS_DIR when set (docs/screenshots refreshes
  * those docs/inspector.md shows), else to a folder of the test run. Not shipped.
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM } from './chromium.js';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { chromiumOptions } from './chromium.js';
+import { HUNG_MS } from './wait.js';
 
-/** Without the networking flags Chromium keeps trying to reach Google's services from a closed network. */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+let shared: Promise<Browser> | undefined;
 
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set CARD_SANDBOX_CHROMIUM`);
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+/**
+ * A page in a context of its own, in the Chromium the test files share: connected once in each
+ * worker (a worker runs file after file), the run's when vitest.config.ts started one, else one of
+ * the worker's own, which ends with the worker. A wait on the page is called hung after HUNG_MS
+ * (playwright's own 30 s is reached on a busy machine). The file closes it.
+ */
+export async function newPage(options: BrowserContextOptions): Promise<Page> {
+  const page = await (shared ??= connect()).then((browser) => browser.newPage(options));
+  page.setDefaultTimeout(HUNG_MS);
+  return page;
+}
+
+async function connect(): Promise<Browser> {
+  const server = inject('browserServer');
+  if (server === undefined) return chromium.launch(chromiumOptions());
+  const res = await fetch(server);
+  if (!res.ok) throw new Error(await res.text());
+  return chromium.connect(await res.text());
 }
 
 let dir: string | undefined;
