@@ -16,8 +16,9 @@
 //   finds them. Its JavaScript is in the bundles: npm never sees its binding.gyp, so nothing is
 //   compiled, whatever npm or pnpm installs the package and whether or not a toolchain is there.
 // It reads only dist/'s JavaScript (scripts/compile.mjs), so it runs while tsc still writes the declarations.
+import { isAscii } from 'node:buffer';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const BUNDLE = 'dist/card-sandbox.cjs';
@@ -80,6 +81,21 @@ async function libraries() {
 }
 
 /**
+ * The bin reads the CLI's bundle into the source V8 compiles at every start: all ASCII, that is a
+ * one-byte string, decoded straight, where a single other character makes all 1.2 MB two-byte —
+ * twice the memory, a UTF-8 conversion and a larger copy. esbuild escapes such characters in
+ * strings but not in a regular expression: there the source must write one as an escape (\u2022).
+ */
+function refuseNonAscii() {
+  const bytes = readFileSync(BUNDLE);
+  if (isAscii(bytes)) return;
+  const at = bytes.findIndex((byte) => byte > 0x7f);
+  const line = bytes.subarray(0, at).toString('latin1').split('\n').length;
+  const around = bytes.subarray(Math.max(0, at - 40), at + 20).toString('utf8');
+  throw new Error(`${BUNDLE} line ${line} holds a character outside ASCII, in: ${around}\nwrite it as an escape (\\uXXXX) in the source`);
+}
+
+/**
  * The warm-up: start the sandbox as a user does (banner, readable log), answer one request, stop.
  * The cache the bin writes on the way out holds the code that start-up and a first request compiled.
  */
@@ -109,4 +125,4 @@ async function warmUp() {
   if (!existsSync(CACHE)) throw new Error(`the warm-up did not write ${CACHE}`);
 }
 
-await Promise.all([cli.then(warmUp), ...apart, libraries()]);
+await Promise.all([cli.then(refuseNonAscii).then(warmUp), ...apart, libraries()]);
