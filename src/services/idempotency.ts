@@ -37,14 +37,11 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
   );
   const insert = rowInserter(store, idempotencyKeys);
   // Newest first by rowid, which follows the order keys were claimed in; a key in flight has no answer yet and stays.
-  // The table is read backwards (`+programme_id` keeps SQLite off the primary key's index): in the
-  // order the window wants, with no sort and no seek from the index into the table for each row,
-  // which took twice as long with a programme's 10,000 answers (docs/benchmarks.md: Where the time goes).
   const trimQuery = once(() =>
     store.sqlite.prepare(
       `DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM (
          SELECT rowid, row_number() OVER newest AS n, sum(length(CAST(body AS BLOB)) + length(CAST(headers AS BLOB))) OVER newest AS bytes
-         FROM idempotency_keys WHERE +programme_id = ? AND state = 'done' WINDOW newest AS (ORDER BY rowid DESC)
+         FROM idempotency_keys WHERE programme_id = ? AND state = 'done' WINDOW newest AS (ORDER BY rowid DESC)
        ) WHERE n > ? OR bytes > ?)`,
     ),
   );
