@@ -26,8 +26,8 @@ if (process.argv[2] === 'start' && typeof process.execve === 'function' && !size
     ...process.env,
   });
 }
-const { createHash } = require('node:crypto');
-const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { hash } = require('node:crypto');
+const { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
@@ -35,31 +35,71 @@ const { Script } = require('node:vm');
 const dist = join(__dirname, '..', 'dist');
 const bundle = join(dist, 'card-sandbox.cjs');
 const cacheFile = `${bundle}.cache`;
-let bytes;
-try {
-  bytes = readFileSync(bundle);
-} catch {
+// The bundle runs as a CommonJS module's body.
+const HEAD = '(function (exports, require, module, __filename, __dirname) {';
+const TAIL = '\n})';
+const DIGEST_BYTES = 32;
+
+/** Reads the open file `fd` into `buffer` from `at`, to the file's end or the buffer's, and closes it; the count read. */
+function readInto(fd, buffer, at) {
+  let end = at;
+  try {
+    for (let read = 1; read > 0 && end < buffer.length; end += read) read = readSync(fd, buffer, end, buffer.length - end, null);
+  } finally {
+    closeSync(fd);
+  }
+  return end - at;
+}
+
+/** The file opened, with its size; undefined when it cannot be. */
+function opened(file) {
+  let fd;
+  try {
+    fd = openSync(file, 'r');
+    return { fd, size: fstatSync(fd).size };
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    return undefined;
+  }
+}
+
+const notBuilt = () => {
   // A clone before its first build: say what to run rather than show a stack.
   process.stderr.write('error card-sandbox is not built yet (dist/card-sandbox.cjs is missing): run `npm run build`, or `npm start`, which builds first\n');
   process.exit(1);
+};
+const code = opened(bundle) ?? notBuilt();
+const cache = opened(cacheFile);
+// One buffer holds the bundle, wrapped, then the cache: a start pays for each page of fresh memory it
+// touches, and so touches those of the larger file only, not of both; and the source is decoded in
+// one piece, where a wrapper joined to it would be copied once more by V8.
+const wrapped = HEAD.length + code.size + TAIL.length;
+const buffer = Buffer.allocUnsafeSlow(Math.max(wrapped, cache?.size ?? 0));
+buffer.write(HEAD, 0, 'latin1');
+let end;
+try {
+  end = HEAD.length + readInto(code.fd, buffer.subarray(0, wrapped - TAIL.length), HEAD.length);
+} catch {
+  notBuilt();
 }
+buffer.write(TAIL, end, 'latin1');
 // The cache file starts with the SHA-256 of the bundle it was made for: V8 itself only compares the
 // source's length, and would run stale code from a cache made for another bundle of the same size.
-const digest = createHash('sha256').update(bytes).digest();
+const digest = hash('sha256', buffer.subarray(HEAD.length, end));
+const source = buffer.toString('utf8', 0, end + TAIL.length);
 let cachedData;
 try {
-  const file = readFileSync(cacheFile);
-  if (file.subarray(0, digest.length).equals(digest)) cachedData = file.subarray(digest.length);
+  const file = cache && buffer.subarray(0, readInto(cache.fd, buffer.subarray(0, cache.size), 0));
+  if (file?.length > DIGEST_BYTES && file.toString('hex', 0, DIGEST_BYTES) === digest) cachedData = file.subarray(DIGEST_BYTES);
 } catch {
-  cachedData = undefined;
+  // Unreadable: as if there were none.
 }
-const source = `(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`;
 const script = new Script(source, { filename: bundle, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) {
   process.once('exit', () => {
     try {
       const partial = `${cacheFile}.${process.pid}`;
-      writeFileSync(partial, Buffer.concat([digest, script.createCachedData()]));
+      writeFileSync(partial, Buffer.concat([Buffer.from(digest, 'hex'), script.createCachedData()]));
       renameSync(partial, cacheFile);
     } catch {
       // A read-only install: nothing to do.

@@ -2,12 +2,16 @@
 // inspector read; then dist/'s JavaScript (scripts/compile.mjs, esbuild) beside its declarations
 // (tsc, which writes only them and checks nothing: `npm run typecheck` checks; and only for the files
 // the package's two entries reach, tsconfig.declarations.json, all that the bundles' declarations
-// are made from), and the bundles made from both (scripts/bundle.mjs); beside all of it the
-// inspector (scripts/build-ui.mjs), which reads the sources rather than anything the others write.
-// Each step is a process of its own, its output passed through; the first that fails stops the
-// others and the build.
+// are made from). The bundles (scripts/bundle.mjs) are made from the JavaScript while tsc still
+// runs, the libraries' declarations (scripts/bundle-types.mjs) once both are done; beside all of it
+// the inspector (scripts/build-ui.mjs), which reads the sources rather than anything the others
+// write. Each step is a process of its own, its output passed through; the first that fails stops
+// the others and the build. Last, the hash of the sources it was built from, dist/sources.sha256
+// (sources-hash.mjs), by which `npm start` knows the build is current.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { RECORD, sourcesHash } from './sources-hash.mjs';
 
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const running = new Set();
@@ -28,8 +32,11 @@ const step = (...args) =>
 try {
   await step('scripts/api-types.mjs');
   const declarations = step(TSC, '-p', 'tsconfig.declarations.json', '--emitDeclarationOnly', '--noCheck');
-  const dist = Promise.all([step('scripts/compile.mjs'), declarations]).then(() => step('scripts/bundle.mjs'));
-  await Promise.all([dist, step('scripts/build-ui.mjs')]);
+  const bundles = step('scripts/compile.mjs').then(() => step('scripts/bundle.mjs'));
+  // After the bundles too: bundle.mjs empties dist/lib before it writes the libraries there.
+  const types = Promise.all([bundles, declarations]).then(() => step('scripts/bundle-types.mjs'));
+  await Promise.all([types, step('scripts/build-ui.mjs')]);
+  writeFileSync(RECORD, `${sourcesHash()}\n`);
 } catch (error) {
   for (const child of running) child.kill();
   process.stderr.write(`build: ${error.message}\n`);

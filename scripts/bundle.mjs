@@ -8,21 +8,18 @@
 //   only through import() (the server side: src/cli/README.md) is wrapped by esbuild to be evaluated
 //   when first imported, so a client command or --version does not evaluate the app;
 // - the library entries, `card-sandbox` and `card-sandbox/client`, into ES modules in dist/lib/,
-//   their shared code in common chunks (one ApiError class for both), with one declaration file
-//   each that names nothing but their own types and Node's;
+//   their shared code in common chunks (one ApiError class for both); their declarations are
+//   scripts/bundle-types.mjs's, made from tsc's once these are written;
 // - an empty database with every migration applied, dist/migrated.sqlite, that new in-memory
 //   databases start from (store/store.ts), made by the store itself;
 // - better-sqlite3's prebuilt Node-API addons into dist/prebuilds/, where store/sqlite-addon.ts
 //   finds them. Its JavaScript is in the bundles: npm never sees its binding.gyp, so nothing is
-//   compiled, whatever npm or pnpm installs the package and whether or not a toolchain is there;
-// - the hash of the sources it was built from, dist/sources.sha256 (sources-hash.mjs), by which
-//   `npm start` knows the build is current.
+//   compiled, whatever npm or pnpm installs the package and whether or not a toolchain is there.
+// It reads only dist/'s JavaScript (scripts/compile.mjs), so it runs while tsc still writes the declarations.
+import { isAscii } from 'node:buffer';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { RECORD, sourcesHash } from './sources-hash.mjs';
-import { rollup } from 'rollup';
-import { dts } from 'rollup-plugin-dts';
 
 const BUNDLE = 'dist/card-sandbox.cjs';
 const CACHE = `${BUNDLE}.cache`;
@@ -65,7 +62,7 @@ const apart = [
   build({ ...common, ...commonJs, entryPoints: ['dist/tracing/otel.js'], outfile: 'dist/otel.cjs' }),
 ];
 
-/** The library entries and their declarations, in dist/lib. */
+/** The library entries, in dist/lib (their declarations: scripts/bundle-types.mjs). */
 async function libraries() {
   rmSync(LIB, { recursive: true, force: true });
   await build({
@@ -81,13 +78,21 @@ async function libraries() {
       js: "import { createRequire as __createRequire } from 'node:module'; import { dirname as __pathDirname } from 'node:path'; import { fileURLToPath as __fileURLToPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __fileURLToPath(import.meta.url); const __dirname = __pathDirname(__filename);",
     },
   });
-  const declarations = await rollup({
-    input: { index: 'dist/index.d.ts', client: 'dist/client/index.d.ts' },
-    external: (id) => id.startsWith('node:'),
-    plugins: [dts()],
-  });
-  await declarations.write({ dir: LIB, format: 'es', chunkFileNames: 'types-[hash].d.ts' });
-  await declarations.close();
+}
+
+/**
+ * The bin reads the CLI's bundle into the source V8 compiles at every start: all ASCII, that is a
+ * one-byte string, decoded straight, where a single other character makes all 1.2 MB two-byte —
+ * twice the memory, a UTF-8 conversion and a larger copy. esbuild escapes such characters in
+ * strings but not in a regular expression: there the source must write one as an escape (\u2022).
+ */
+function refuseNonAscii() {
+  const bytes = readFileSync(BUNDLE);
+  if (isAscii(bytes)) return;
+  const at = bytes.findIndex((byte) => byte > 0x7f);
+  const line = bytes.subarray(0, at).toString('latin1').split('\n').length;
+  const around = bytes.subarray(Math.max(0, at - 40), at + 20).toString('utf8');
+  throw new Error(`${BUNDLE} line ${line} holds a character outside ASCII, in: ${around}\nwrite it as an escape (\\uXXXX) in the source`);
 }
 
 /**
@@ -120,7 +125,4 @@ async function warmUp() {
   if (!existsSync(CACHE)) throw new Error(`the warm-up did not write ${CACHE}`);
 }
 
-await Promise.all([cli.then(warmUp), ...apart, libraries()]);
-
-// What this build was made from, for `npm start` (ensure-built.mjs).
-writeFileSync(RECORD, `${sourcesHash()}\n`);
+await Promise.all([cli.then(refuseNonAscii).then(warmUp), ...apart, libraries()]);

@@ -19,6 +19,7 @@ import { sameSite } from './http/middleware/same-site.js';
 import { traceRequests } from './http/middleware/tracing.js';
 import { declarePipeline, METHOD_NOT_ALLOWED, registerHeaders, registerNamedSchemas, registerWebhooks } from './http/openapi.js';
 import { methodNotAllowed, methodsOf, type AllowedMethods } from './http/method-not-allowed.js';
+import { RememberingRouter } from './http/router.js';
 import { accountRoutes } from './http/routes/accounts.js';
 import { authorisationRoutes } from './http/routes/authorisations.js';
 import { credentialRoutes, tokenRoute } from './http/routes/auth.js';
@@ -43,7 +44,7 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   const { config, log, programmes } = deps;
   const onError = errorFunnel(log, programmes);
 
-  const app = new OpenAPIHono<AppEnv>({ defaultHook });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook, router: new RememberingRouter() });
   // First, so that a request's span holds everything done for it (docs/tracing.md: Tracing).
   if (deps.tracing) app.use('*', traceRequests(deps.tracing));
   app.onError(onError);

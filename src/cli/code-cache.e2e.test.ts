@@ -58,6 +58,23 @@ describe('the code cache', () => {
     }
   });
 
+  it('is read whatever the bundle holds: characters outside ASCII, a cache larger or smaller than the bundle', () => {
+    // The build keeps the bundle ASCII (scripts/bundle.mjs); the bin still reads any UTF-8 as written.
+    const source = readFileSync(bundle, 'utf8');
+    try {
+      writeFileSync(bundle, source.replace('Usage:', 'Usagé:'));
+      expect(run('--help')).toMatch(/^Usagé: card-sandbox/);
+      expect(run('--help')).toMatch(/^Usagé: card-sandbox/);
+      writeFileSync(cache, readFileSync(cache).subarray(0, 32));
+      expect(run('--help')).toMatch(/^Usagé: card-sandbox/);
+      expect(statSync(cache).size).toBeGreaterThan(32);
+      writeFileSync(cache, Buffer.concat([readFileSync(cache), Buffer.alloc(statSync(bundle).size)]));
+      expect(run('--help')).toMatch(/^Usagé: card-sandbox/);
+    } finally {
+      writeFileSync(bundle, source);
+    }
+  });
+
   it('ships with the build', () => {
     expect(existsSync(join(ROOT, 'dist', 'card-sandbox.cjs.cache'))).toBe(true);
   });

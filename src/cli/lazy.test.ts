@@ -42,6 +42,13 @@ describe('what the CLI loads', () => {
     expect(SERVER_SIDE.filter((file) => loaded.has(file))).toEqual([]);
   });
 
+  it('leaves node:fs/promises (node:readline and more) to the commands that read or write a file through it', () => {
+    const importers = [...loadedBy('src/cli/main.ts')].filter((file) =>
+      /^\s*import\s+(?!type\b)[^'"]*\bfrom\s*['"](node:)?fs\/promises['"]/m.test(readFileSync(resolve(ROOT, file), 'utf8')),
+    );
+    expect(importers).toEqual([]);
+  });
+
   it('loads them with the sandbox that `start` runs', () => {
     const loaded = loadedBy('src/cli/commands/start-sandbox.ts');
     expect(SERVER_SIDE.filter((file) => !loaded.has(file))).toEqual([]);

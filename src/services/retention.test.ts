@@ -125,4 +125,20 @@ describe('idempotency keys kept', () => {
     expect(send(sent[2]!)).toBe('replay');
     expect(send(sent[0]!)).toBe('claimed');
   });
+
+  it("are trimmed per programme: another programme's keep their answers", () => {
+    const { sb, send } = setUp({ count: 2, bytes: 1_048_576 });
+    const other = sb.deps.programmes.get(sb.deps.programmes.create({}).id);
+    const theirs = createIdempotency(other.core, { kept: { count: 2, bytes: 1_048_576 }, trimEvery: 1 });
+    const sendTheirs = (key: string) => {
+      const claim = theirs.claim('scope', key, 'print');
+      if (claim.kind === 'claimed') theirs.complete('scope', key, 201, {}, answer);
+      return claim.kind;
+    };
+    const their = keys(2);
+    for (const key of their) sendTheirs(key);
+    // Five of the default programme's keys, claimed after theirs: its trims keep its own newest two only.
+    for (const key of keys(5)) send(key);
+    expect(their.map(sendTheirs)).toEqual(['replay', 'replay']);
+  });
 });

@@ -38,6 +38,21 @@ const FORMATS: Record<string, () => fc.Arbitrary<string>> = {
   email: () => fc.emailAddress(),
 };
 
+/**
+ * Strings matching `pattern`, made once for each pattern: fast-check's arbitrary for a pattern is
+ * costly to make (a negated class is tried against its sample strings) and holds no state.
+ */
+const MATCHING = new Map<string, fc.Arbitrary<string>>();
+function matching(pattern: string): fc.Arbitrary<string> {
+  let values = MATCHING.get(pattern);
+  if (!values) {
+    const whole = new RegExp(pattern);
+    values = fc.stringMatching(new RegExp(withoutLookaheads(pattern))).filter((v) => whole.test(v));
+    MATCHING.set(pattern, values);
+  }
+  return values;
+}
+
 /** Whether `value` meets the parts of a schema the documents put in `if` and `not`: required fields, field patterns, enums, `anyOf`. */
 export function meets(schema: Node, value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
@@ -95,10 +110,8 @@ export function valuesOf(document: Node, schema: Schema): fc.Arbitrary<unknown> 
   };
   const string = (s: Node): fc.Arbitrary<string> => {
     let values: fc.Arbitrary<string>;
-    if (s.pattern) {
-      const whole = new RegExp(s.pattern);
-      values = fc.stringMatching(new RegExp(withoutLookaheads(s.pattern))).filter((v) => whole.test(v));
-    } else if (s.format && FORMATS[s.format]) values = FORMATS[s.format]!();
+    if (s.pattern) values = matching(s.pattern);
+    else if (s.format && FORMATS[s.format]) values = FORMATS[s.format]!();
     else values = fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 20, 20) });
     return values.filter((v) => v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? Infinity));
   };
