@@ -217,9 +217,8 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
     if (!current) return 0;
     const now = Math.max(at, clock.now());
     const firstAttemptAt = current.firstAttemptAt ?? at;
-    // Attempts end in whatever order their receivers answer: each draws from a stream of its
-    // own, so that a seeded programme's jitter and ids do not depend on that order. Unseeded, a
-    // fork draws from node:crypto as the programme's stream does: that one serves, no fork made.
+    // Attempts end in whatever order their receivers answer: each draws from a stream of its own, so that a seeded programme's
+    // jitter and ids do not depend on that order. Unseeded, a fork draws from node:crypto as the programme's stream does: that one serves.
     const draws = random.seeded ? random.fork(`attempt ${due.id} ${first}`) : random;
     const attemptIds = draws === random ? unseededIds : idsOf(draws);
     let status = current.status;
