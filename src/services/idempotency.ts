@@ -6,10 +6,10 @@
  * refused (400), and so is a duplicate while the first is still running (409).
  */
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { IDEMPOTENCY_TTL_MS, KEPT_KEYS, KEPT_STATUS } from '../domain/idempotency.js';
-import { once, rowInserter } from '../store/prepared.js';
+import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepared.js';
 import { idempotencyKeys } from '../store/schema.js';
 
 export type Claim =
@@ -24,16 +24,21 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
   const { store, clock } = core;
   const { db } = store;
   const mine = eq(idempotencyKeys.programmeId, core.programme);
-  const where = and(mine, eq(idempotencyKeys.scope, sql.placeholder('scope')), eq(idempotencyKeys.key, sql.placeholder('key')));
-  const findQuery = once(() => db.select().from(idempotencyKeys).where(where).prepare());
-  const deleteQuery = once(() => db.delete(idempotencyKeys).where(where).prepare());
-  // drizzle types no placeholders in set(): they go in as SQL, the headers encoded by their column.
+  // A key's look-up and its answer's write run on every request with one: SQLite's own statements,
+  // bound by position, the programme written into their text (store/prepared.ts: sqlLiteral).
+  const k = names(idempotencyKeys);
+  const byKey = `${k.programmeId} = ${sqlLiteral(core.programme)} AND ${k.scope} = ? AND ${k.key} = ?`;
+  type Found = Pick<typeof idempotencyKeys.$inferSelect, 'fingerprint' | 'state' | 'status' | 'body' | 'expiresAt'> & { headers: string | null };
+  const findQuery = once(() =>
+    store.sqlite.prepare<[string, string], Found>(
+      `SELECT ${selectList(k, ['fingerprint', 'state', 'status', 'headers', 'body', 'expiresAt'])} FROM ${k.table} WHERE ${byKey}`,
+    ),
+  );
+  const deleteQuery = once(() => store.sqlite.prepare<[string, string]>(`DELETE FROM ${k.table} WHERE ${byKey}`));
   const completeQuery = once(() =>
-    db
-      .update(idempotencyKeys)
-      .set({ state: 'done', status: sql`${sql.placeholder('status')}`, headers: sql`${sql.placeholder('headers')}`, body: sql`${sql.placeholder('body')}` })
-      .where(where)
-      .prepare(),
+    store.sqlite.prepare<[number, string, string, string, string]>(
+      `UPDATE ${k.table} SET ${k.state} = 'done', ${k.status} = ?, ${k.headers} = ?, ${k.body} = ? WHERE ${byKey}`,
+    ),
   );
   const insert = rowInserter(store, idempotencyKeys);
   // A programme's kept answers newest first (by rowid, which follows the order keys were claimed in),
@@ -72,13 +77,18 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
     claim(scope: string, key: string, print: string): Claim {
       return store.transaction((): Claim => {
         const now = clock.now();
-        const row = findQuery().get({ scope, key });
+        const row = findQuery().get(scope, key);
         if (row && row.expiresAt > now) {
           if (row.fingerprint !== print) return { kind: 'reused' };
           if (row.state === 'in_flight') return { kind: 'in_flight' };
-          return { kind: 'replay', status: row.status!, headers: row.headers ?? {}, body: row.body ?? '' };
+          return {
+            kind: 'replay',
+            status: row.status!,
+            headers: row.headers === null ? {} : (idempotencyKeys.headers.mapFromDriverValue(row.headers) as Record<string, string>),
+            body: row.body ?? '',
+          };
         }
-        if (row) deleteQuery().run({ scope, key });
+        if (row) deleteQuery().run(scope, key);
         insert({ programmeId: core.programme, scope, key, fingerprint: print, state: 'in_flight', createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS });
         if (++claimed >= trimEvery) {
           claimed = 0;
@@ -89,12 +99,12 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
     },
 
     complete(scope: string, key: string, status: number, headers: Record<string, string>, body: string): void {
-      if (status > KEPT_STATUS.max) deleteQuery().run({ scope, key });
-      else completeQuery().run({ scope, key, status, headers: idempotencyKeys.headers.mapToDriverValue(headers), body });
+      if (status > KEPT_STATUS.max) deleteQuery().run(scope, key);
+      else completeQuery().run(status, idempotencyKeys.headers.mapToDriverValue(headers) as string, body, scope, key);
     },
 
     release(scope: string, key: string): void {
-      deleteQuery().run({ scope, key });
+      deleteQuery().run(scope, key);
     },
   };
 }
