@@ -5,18 +5,18 @@
  * of the same method, path and body gets the stored response; anything else under the key is
  * refused (400), and so is a duplicate while the first is still running (409).
  */
-import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { hash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { IDEMPOTENCY_TTL_MS, KEPT_KEYS, KEPT_STATUS } from '../domain/idempotency.js';
-import { names, once, rowInserter, selectList, sqlLiteral } from '../store/prepared.js';
+import { names, once, rowInserter, sqlLiteral } from '../store/prepared.js';
 import { idempotencyKeys } from '../store/schema.js';
 
 export type Claim =
   { kind: 'claimed' } | { kind: 'replay'; status: number; headers: Record<string, string>; body: string } | { kind: 'reused' } | { kind: 'in_flight' };
 
 export function fingerprint(method: string, path: string, body: Uint8Array): string {
-  return createHash('sha256').update(`${method} ${path}\n`).update(body).digest('hex');
+  return hash('sha256', Buffer.concat([Buffer.from(`${method} ${path}\n`), body]), 'hex');
 }
 
 /** Kept answers are trimmed to `kept` after every `trimEvery` keys claimed, so that trimming costs little per request. */
@@ -24,23 +24,27 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
   const { store, clock } = core;
   const { db } = store;
   const mine = eq(idempotencyKeys.programmeId, core.programme);
-  // A key's look-up and its answer's write run on every request with one: SQLite's own statements,
-  // bound by position, the programme written into their text (store/prepared.ts: sqlLiteral).
+  const where = and(mine, eq(idempotencyKeys.scope, sql.placeholder('scope')), eq(idempotencyKeys.key, sql.placeholder('key')));
+  const findQuery = once(() => db.select().from(idempotencyKeys).where(where).prepare());
+  const deleteQuery = once(() => db.delete(idempotencyKeys).where(where).prepare());
+  const insert = rowInserter(store, idempotencyKeys);
+  // A key not seen before (nearly every claim) is claimed by one statement that inserts it unless
+  // the key has a row already; only then is the row read, in a transaction.
   const k = names(idempotencyKeys);
-  const byKey = `${k.programmeId} = ${sqlLiteral(core.programme)} AND ${k.scope} = ? AND ${k.key} = ?`;
-  type Found = Pick<typeof idempotencyKeys.$inferSelect, 'fingerprint' | 'state' | 'status' | 'body' | 'expiresAt'> & { headers: string | null };
-  const findQuery = once(() =>
-    store.sqlite.prepare<[string, string], Found>(
-      `SELECT ${selectList(k, ['fingerprint', 'state', 'status', 'headers', 'body', 'expiresAt'])} FROM ${k.table} WHERE ${byKey}`,
+  const claimNewQuery = once(() =>
+    store.sqlite.prepare<[string, string, string, string, number, number]>(
+      `INSERT INTO ${k.table} (${k.programmeId}, ${k.scope}, ${k.key}, ${k.fingerprint}, ${k.state}, ${k.createdAt}, ${k.expiresAt})
+       VALUES (?, ?, ?, ?, 'in_flight', ?, ?) ON CONFLICT DO NOTHING`,
     ),
   );
-  const deleteQuery = once(() => store.sqlite.prepare<[string, string]>(`DELETE FROM ${k.table} WHERE ${byKey}`));
+  // A key's answer, written on every request with one: SQLite's own statement, bound by position,
+  // the programme written into its text (store/prepared.ts: sqlLiteral), the headers encoded by their column.
   const completeQuery = once(() =>
     store.sqlite.prepare<[number, string, string, string, string]>(
-      `UPDATE ${k.table} SET ${k.state} = 'done', ${k.status} = ?, ${k.headers} = ?, ${k.body} = ? WHERE ${byKey}`,
+      `UPDATE ${k.table} SET ${k.state} = 'done', ${k.status} = ?, ${k.headers} = ?, ${k.body} = ?
+       WHERE ${k.programmeId} = ${sqlLiteral(core.programme)} AND ${k.scope} = ? AND ${k.key} = ?`,
     ),
   );
-  const insert = rowInserter(store, idempotencyKeys);
   // A programme's kept answers newest first (by rowid, which follows the order keys were claimed in),
   // each with its bytes; a key in flight has no answer yet and stays. Past the first answer over
   // either bound every older one is over it too, so one range of rowids goes: walking the answers
@@ -54,7 +58,9 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
       .raw(),
   );
   const forgetQuery = once(() => store.sqlite.prepare(`DELETE FROM idempotency_keys WHERE programme_id = ? AND state = 'done' AND rowid <= ?`));
+  let claimed = 0;
   const trim = () => {
+    claimed = 0;
     const answers = answersQuery().all(core.programme) as [number, number | null][];
     let bytes = 0;
     for (let n = 0; n < answers.length; n++) {
@@ -66,7 +72,6 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
       }
     }
   };
-  let claimed = 0;
 
   // A request that was in flight when the process died never finished: forget its claim.
   db.delete(idempotencyKeys)
@@ -75,36 +80,32 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
 
   return {
     claim(scope: string, key: string, print: string): Claim {
+      const now = clock.now();
+      if (claimNewQuery().run(core.programme, scope, key, print, now, now + IDEMPOTENCY_TTL_MS).changes === 1) {
+        if (++claimed >= trimEvery) trim();
+        return { kind: 'claimed' };
+      }
       return store.transaction((): Claim => {
-        const now = clock.now();
-        const row = findQuery().get(scope, key);
+        const row = findQuery().get({ scope, key });
         if (row && row.expiresAt > now) {
           if (row.fingerprint !== print) return { kind: 'reused' };
           if (row.state === 'in_flight') return { kind: 'in_flight' };
-          return {
-            kind: 'replay',
-            status: row.status!,
-            headers: row.headers === null ? {} : (idempotencyKeys.headers.mapFromDriverValue(row.headers) as Record<string, string>),
-            body: row.body ?? '',
-          };
+          return { kind: 'replay', status: row.status!, headers: row.headers ?? {}, body: row.body ?? '' };
         }
-        if (row) deleteQuery().run(scope, key);
+        if (row) deleteQuery().run({ scope, key });
         insert({ programmeId: core.programme, scope, key, fingerprint: print, state: 'in_flight', createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS });
-        if (++claimed >= trimEvery) {
-          claimed = 0;
-          trim();
-        }
+        if (++claimed >= trimEvery) trim();
         return { kind: 'claimed' };
       });
     },
 
     complete(scope: string, key: string, status: number, headers: Record<string, string>, body: string): void {
-      if (status > KEPT_STATUS.max) deleteQuery().run(scope, key);
+      if (status > KEPT_STATUS.max) deleteQuery().run({ scope, key });
       else completeQuery().run(status, idempotencyKeys.headers.mapToDriverValue(headers) as string, body, scope, key);
     },
 
     release(scope: string, key: string): void {
-      deleteQuery().run(scope, key);
+      deleteQuery().run({ scope, key });
     },
   };
 }
