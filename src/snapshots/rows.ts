@@ -14,12 +14,8 @@ import { FORMAT_TABLES } from './tables.js';
 /** How many rows a restore reads, writes or deletes in one step: a transaction, then a turn of the event loop. */
 export const STEP = 2_000;
 
-/**
- * How many rows one statement inserts: a statement a row spends as much on running the statement
- * as on the row; its columns (at most a few dozen) times this stay far below SQLite's limit of
- * bound values.
- */
-const BATCH = 64;
+/** How many rows one insert writes when there are that many to write: one call and one statement run for them all, rather than one a row. */
+const BATCH = 100;
 
 /**
  * A statement that reads a programme's rows of one table in rowid order, in two forms: through the
@@ -43,8 +39,7 @@ export function worldRows(store: Store) {
     const from = quote(table.sqlName);
     const written = table.fields.map((f) => quote(f.column.name)).join(', ');
     const columns = columnsOf(table).map((c) => quote(c.name));
-    const insert = `INSERT INTO ${from} (programme_id, ${columns.join(', ')}) VALUES`;
-    const values = `(?, ${columns.map(() => '?').join(', ')})`;
+    const row = `(?, ${columns.map(() => '?').join(', ')})`;
     const kept = `programme_id = ?${table.name === 'idempotencyKeys' ? ` AND state = ${sqlLiteral('done')}` : ''}`;
     return {
       name: table.name,
@@ -65,8 +60,8 @@ export function worldRows(store: Store) {
       span: once(() => sqlite.prepare(`SELECT min(rowid), max(rowid), count(*) FROM ${from} WHERE programme_id = ?`).raw()),
       countFrom: once(() => sqlite.prepare(`SELECT count(*) FROM ${from} WHERE programme_id = ? AND rowid >= ?`).pluck()),
       removeFrom: once(() => sqlite.prepare(`DELETE FROM ${from} WHERE programme_id = ? AND rowid >= ?`)),
-      insert: once(() => sqlite.prepare(`${insert} ${values}`)),
-      insertBatch: once(() => sqlite.prepare(`${insert} ${Array<string>(BATCH).fill(values).join(', ')}`)),
+      insert: once(() => sqlite.prepare(`INSERT INTO ${from} (programme_id, ${columns.join(', ')}) VALUES ${row}`)),
+      insertBatch: once(() => sqlite.prepare(`INSERT INTO ${from} (programme_id, ${columns.join(', ')}) VALUES ${Array(BATCH).fill(row).join(', ')}`)),
       any: once(() => sqlite.prepare(`SELECT 1 FROM ${from} WHERE programme_id = ? LIMIT 1`).pluck()),
       count: once(() => sqlite.prepare(`SELECT count(*) FROM ${from} WHERE programme_id = ?`).pluck()),
       clearSome: once(() => sqlite.prepare(`DELETE FROM ${from} WHERE rowid IN (SELECT rowid FROM ${from} WHERE programme_id = ? LIMIT ${STEP})`)),
@@ -86,16 +81,15 @@ export function worldRows(store: Store) {
     return [first !== null && last! - first + 1 <= DENSE * n ? 'dense' : 'sparse', first, last];
   }
 
-  /** Inserts rows `from` to `to` (not included) of `table` as the programme's, BATCH rows a statement; call inside a transaction. */
-  function insertRows(statement: (typeof statements)[number], programme: string, table: unknown[][], from: number, to: number) {
+  /** Writes `rows` from `from` up to `to` as the programme's, in order: BATCH a statement, then the rest one by one. */
+  const insert = (statement: (typeof statements)[number], programme: string, rows: unknown[][], from: number, to: number) => {
     let i = from;
-    for (; i + BATCH <= to; i += BATCH) {
-      const cells: unknown[] = [];
-      for (let r = i; r < i + BATCH; r++) cells.push(programme, ...table[r]!);
-      statement.insertBatch().run(cells);
+    for (const args: unknown[] = []; i + BATCH <= to; args.length = 0) {
+      for (const end = i + BATCH; i < end; i++) args.push(programme, rows[i]);
+      statement.insertBatch().run(...args);
     }
-    for (; i < to; i++) statement.insert().run(programme, table[i]);
-  }
+    for (; i < to; i++) statement.insert().run(programme, rows[i]);
+  };
 
   /**
    * Which of the programme's rows of one table stay: those already there as `rows` hold them, from
@@ -154,7 +148,7 @@ export function worldRows(store: Store) {
         const { same, from } = plan.tables[t]!;
         if (from !== undefined) statement.removeFrom().run(programme, from);
         const table = rows[statement.name];
-        insertRows(statement, programme, table, same, table.length);
+        insert(statement, programme, table, same, table.length);
       });
     },
     /** Adds `rows` to the programme's, parents first, STEP rows a transaction, yielding after each. */
@@ -162,7 +156,7 @@ export function worldRows(store: Store) {
       for (const statement of statements) {
         const table = rows[statement.name];
         for (let from = 0; from < table.length; from += STEP) {
-          store.transaction(() => insertRows(statement, programme, table, from, Math.min(from + STEP, table.length)));
+          store.transaction(() => insert(statement, programme, table, from, Math.min(from + STEP, table.length)));
           yield;
         }
       }
