@@ -9,6 +9,8 @@
  *                      advance, programmes, snapshots, parity); BENCHMARKS.md is only written by a full run
  *   BENCH_PROFILE=dir  start every sandbox with `node --cpu-prof --cpu-prof-dir dir`
  *   BENCH_BIN=path     run another build's bin/card-sandbox.cjs instead (an A/B comparison)
+ *   BENCH_ADVANCE=dead-port  the advance phase runs only the 30 d advances to a dead port, quiet and
+ *                      busy (and BENCHMARKS.md is not written)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -51,6 +53,11 @@ const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) 
 const unknown = only.filter((p) => !PHASES.includes(p));
 if (unknown.length) {
   console.error(`unknown phase(s) in BENCH_ONLY: ${unknown.join(', ')}; phases are ${PHASES.join(', ')}`);
+  process.exit(1);
+}
+const deadPortOnly = process.env.BENCH_ADVANCE !== undefined;
+if (deadPortOnly && process.env.BENCH_ADVANCE !== 'dead-port') {
+  console.error(`BENCH_ADVANCE=${process.env.BENCH_ADVANCE}: the one value it takes is dead-port`);
   process.exit(1);
 }
 const wants = (phase) => only.includes(phase);
@@ -236,7 +243,7 @@ if (wants('deliveries')) {
   );
 }
 
-const later = { phase, nodeArgs, rows, notes, targets: TARGETS };
+const later = { phase, nodeArgs, rows, notes, targets: TARGETS, deadPortOnly };
 if (wants('advance')) await advanceRows(later);
 
 if (wants('programmes')) await programmeRows(later);
@@ -253,7 +260,7 @@ const header = [
 
 console.log(`\n${header.join('\n')}\n\n${textTable(rows)}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`);
 
-if (only.length === PHASES.length) {
+if (only.length === PHASES.length && !deadPortOnly) {
   const markdown = [
     '# Benchmarks',
     '',

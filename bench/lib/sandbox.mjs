@@ -47,6 +47,18 @@ export function cpuMs(pid) {
  */
 export const threadCpuMs = (pid) => ({ total: cpuMs(pid), main: cpuMs(`${pid}/task/${pid}`) });
 
+/**
+ * How long the main thread of a process has waited, runnable, for a core so far, in ms: the second
+ * field of /proc/<pid>/task/<pid>/schedstat (ns). Undefined where the kernel keeps no such count.
+ */
+export function waitedMs(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Status of GET url, or undefined when nothing answers; never throws. */
 function probe(url) {
   return new Promise((resolve) => {

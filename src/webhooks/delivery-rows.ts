@@ -51,6 +51,7 @@ interface Current {
 export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttempt: AttemptListener, listened: () => boolean = () => true) {
   const { store, clock, random, log, programme } = core;
   const { db, sqlite } = store;
+  const unseededIds = idsOf(random);
   const p = sql.placeholder;
   const mineDelivery = eq(deliveries.programmeId, programme);
   const eventOf = and(eq(events.programmeId, deliveries.programmeId), eq(events.id, deliveries.eventId));
@@ -216,10 +217,10 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
     if (!current) return 0;
     const now = Math.max(at, clock.now());
     const firstAttemptAt = current.firstAttemptAt ?? at;
-    // Attempts end in whatever order their receivers answer: each draws from a stream of its
-    // own, so that a seeded programme's jitter and ids do not depend on that order.
-    const draws = random.fork(`attempt ${due.id} ${first}`);
-    const attemptIds = idsOf(draws);
+    // Attempts end in whatever order their receivers answer: each draws from a stream of its own, so that a seeded programme's
+    // jitter and ids do not depend on that order. Unseeded, a fork draws from node:crypto as the programme's stream does: that one serves.
+    const draws = random.seeded ? random.fork(`attempt ${due.id} ${first}`) : random;
+    const attemptIds = draws === random ? unseededIds : idsOf(draws);
     let status = current.status;
     let next: number | undefined;
     let pausedDueAt: number | undefined;
