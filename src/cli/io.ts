@@ -74,10 +74,13 @@ export function createIo(stdout: NodeJS.WritableStream = process.stdout, stderr:
     },
     log: () => {
       const requestLine = batchedLines((text) => void stdout.write(text));
+      // Under --verify warn every unsigned request warns: a turn's warnings and errors go out
+      // together too, in the order they were logged, one write to stderr instead of one a line.
+      const problemLine = batchedLines((text) => void stderr.write(text));
       return {
         info: (m, f) => out(`${time()} ${m}${fields(f)}`),
-        warn: (m, f) => err(`${time()} ${color.yellow('warn')} ${m}${fields(f)}`),
-        error: (m, f) => err(`${time()} ${color.red('error')} ${m}${fields(f)}`),
+        warn: (m, f) => problemLine(`${time()} ${color.yellow('warn')} ${m}${fields(f)}`),
+        error: (m, f) => problemLine(`${time()} ${color.red('error')} ${m}${fields(f)}`),
         request: (l: RequestLine) => {
           let extra = l.replayed ? ` ${color.cyan('replayed')}` : '';
           for (const w of l.warnings) extra += ` ${color.yellow(`⚠ ${w}`)}`;
