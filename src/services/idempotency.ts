@@ -5,18 +5,18 @@
  * of the same method, path and body gets the stored response; anything else under the key is
  * refused (400), and so is a duplicate while the first is still running (409).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { IDEMPOTENCY_TTL_MS, KEPT_KEYS, KEPT_STATUS } from '../domain/idempotency.js';
-import { once, rowInserter } from '../store/prepared.js';
+import { names, once, rowInserter } from '../store/prepared.js';
 import { idempotencyKeys } from '../store/schema.js';
 
 export type Claim =
   { kind: 'claimed' } | { kind: 'replay'; status: number; headers: Record<string, string>; body: string } | { kind: 'reused' } | { kind: 'in_flight' };
 
 export function fingerprint(method: string, path: string, body: Uint8Array): string {
-  return createHash('sha256').update(`${method} ${path}\n`).update(body).digest('hex');
+  return hash('sha256', Buffer.concat([Buffer.from(`${method} ${path}\n`), body]), 'hex');
 }
 
 /** Kept answers are trimmed to `kept` after every `trimEvery` keys claimed, so that trimming costs little per request. */
@@ -36,6 +36,15 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
       .prepare(),
   );
   const insert = rowInserter(store, idempotencyKeys);
+  // A key not seen before (nearly every claim) is claimed by one statement that inserts it unless
+  // the key has a row already; only then is the row read, in a transaction.
+  const k = names(idempotencyKeys);
+  const claimNewQuery = once(() =>
+    store.sqlite.prepare<[string, string, string, string, number, number]>(
+      `INSERT INTO ${k.table} (${k.programmeId}, ${k.scope}, ${k.key}, ${k.fingerprint}, ${k.state}, ${k.createdAt}, ${k.expiresAt})
+       VALUES (?, ?, ?, ?, 'in_flight', ?, ?) ON CONFLICT DO NOTHING`,
+    ),
+  );
   // Newest first by rowid, which follows the order keys were claimed in; a key in flight has no answer yet and stays.
   const trimQuery = once(() =>
     store.sqlite.prepare(
@@ -46,6 +55,10 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
     ),
   );
   let claimed = 0;
+  const trim = () => {
+    claimed = 0;
+    trimQuery().run(core.programme, kept.count, kept.bytes);
+  };
 
   // A request that was in flight when the process died never finished: forget its claim.
   db.delete(idempotencyKeys)
@@ -54,8 +67,12 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
 
   return {
     claim(scope: string, key: string, print: string): Claim {
+      const now = clock.now();
+      if (claimNewQuery().run(core.programme, scope, key, print, now, now + IDEMPOTENCY_TTL_MS).changes === 1) {
+        if (++claimed >= trimEvery) trim();
+        return { kind: 'claimed' };
+      }
       return store.transaction((): Claim => {
-        const now = clock.now();
         const row = findQuery().get({ scope, key });
         if (row && row.expiresAt > now) {
           if (row.fingerprint !== print) return { kind: 'reused' };
@@ -64,10 +81,7 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
         }
         if (row) deleteQuery().run({ scope, key });
         insert({ programmeId: core.programme, scope, key, fingerprint: print, state: 'in_flight', createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS });
-        if (++claimed >= trimEvery) {
-          claimed = 0;
-          trimQuery().run(core.programme, kept.count, kept.bytes);
-        }
+        if (++claimed >= trimEvery) trim();
         return { kind: 'claimed' };
       });
     },
