@@ -4,11 +4,11 @@
  * cascade to accounts and cards. Every change writes one `customer.updated` event in its
  * transaction.
  */
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { checkWallet, CUSTOMER_MACHINE, customerTransition } from '../domain/customer.js';
 import { fail } from '../domain/errors.js';
-import { equalsLiteral, once } from '../store/prepared.js';
+import { equalsLiteral, names, once, selectList, sqlLiteral } from '../store/prepared.js';
 import { customers } from '../store/schema.js';
 import { untilChanged } from '../store/read-cache.js';
 import type { OwnerSignature } from '../wire/challenge.js';
@@ -46,12 +46,14 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
     .orderBy(asc(customers.createdAt), asc(sql`rowid`))
     .prepare();
   const listAll = untilChanged(store.sqlite, () => listQuery.all().map(toCustomer));
+  // A new customer's wallet or externalId already taken: SQLite's own statement, which reads the three
+  // columns the refusal names rather than the whole row as drizzle's would.
+  const c = names(customers);
   const clashQuery = once(() =>
-    db
-      .select()
-      .from(customers)
-      .where(and(mine, or(eq(customers.chainIdKey, sql.placeholder('chainIdKey')), eq(customers.externalId, sql.placeholder('externalId')))))
-      .prepare(),
+    store.sqlite.prepare<[string, string], Pick<CustomerRow, 'id' | 'chainId' | 'chainIdKey'>>(
+      `SELECT ${selectList(c, ['id', 'chainId', 'chainIdKey'])} FROM ${c.table}
+       WHERE ${c.programmeId} = ${sqlLiteral(programme)} AND (${c.chainIdKey} = ? OR ${c.externalId} = ?)`,
+    ),
   );
 
   const challengeFor = (chainId: string, now: number) => issueChallenge(random, now, { wallet: chainId, statement: STATEMENT });
@@ -62,7 +64,7 @@ export function createCustomers(core: Core, { events, engine, accounts }: { even
       if (!wallet.ok) fail('invalid_request', `chainId ${input.chainId}: ${wallet.message}`, [{ path: 'chainId', message: wallet.message }]);
       return store.transaction(() => {
         const chainIdKey = input.chainId.toLowerCase();
-        const clash = clashQuery().get({ chainIdKey, externalId: input.externalId });
+        const clash = clashQuery().get(chainIdKey, input.externalId);
         if (clash) {
           const what = clash.chainIdKey === chainIdKey ? `chainId ${clash.chainId}` : `externalId ${input.externalId}`;
           fail('customer_already_exists', `customer ${clash.id} already has ${what}`);

@@ -6,10 +6,10 @@
  * Webhooks → The delivery lab). Listeners (the dispatcher, the SSE stream) hear of events after
  * their transaction has committed.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Core } from './core.js';
 import type { WebhookType } from '../domain/outbox.js';
-import { equalsLiteral, once, rowInserter } from '../store/prepared.js';
+import { equalsLiteral, names, once, rowInserter, sqlLiteral } from '../store/prepared.js';
 import { deliveries, events, webhooks } from '../store/schema.js';
 
 export interface EventRecord {
@@ -31,26 +31,17 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
   const { store, clock, ids, log, programme, tracing } = core;
   const { db } = store;
   const mine = eq(events.programmeId, programme);
-  const placeholders = {
-    id: sql.placeholder('id'),
-    type: sql.placeholder('type'),
-    entityId: sql.placeholder('entityId'),
-    body: sql.placeholder('body'),
-    traceParent: sql.placeholder('traceParent'),
-    createdAt: sql.placeholder('createdAt'),
-  };
+  const e = names(events);
+  const programmeText = sqlLiteral(programme);
   // The programme's next sequence number, taken in the inserting transaction (events_seq index).
   // Both run on every write: the programme is written into their text, or SQLite would plan their
-  // max() and ORDER BY again on every run (store/prepared.ts: sqlLiteral).
+  // max() and ORDER BY again on every run (store/prepared.ts: sqlLiteral). The insert is SQLite's
+  // own statement: every column it binds is text or an integer, which drizzle would bind unchanged.
   const insertQuery = once(() =>
-    db
-      .insert(events)
-      .values({
-        programmeId: programme,
-        seq: sql`(SELECT COALESCE(MAX(${events.seq}), 0) + 1 FROM ${events} WHERE ${equalsLiteral(events.programmeId, programme)})`,
-        ...placeholders,
-      })
-      .prepare(),
+    store.sqlite.prepare<[string, string, string, string, string | null, number]>(
+      `INSERT INTO ${e.table} (${e.programmeId}, ${e.seq}, ${e.id}, ${e.type}, ${e.entityId}, ${e.body}, ${e.traceParent}, ${e.createdAt})
+       VALUES (${programmeText}, (SELECT COALESCE(MAX(${e.seq}), 0) + 1 FROM ${e.table} WHERE ${e.programmeId} = ${programmeText}), ?, ?, ?, ?, ?, ?)`,
+    ),
   );
   const hooksQuery = once(() => db.select().from(webhooks).where(equalsLiteral(webhooks.programmeId, programme)).orderBy(asc(webhooks.createdAt)).prepare());
   const insertDelivery = rowInserter(store, deliveries);
@@ -84,7 +75,7 @@ export function createEvents(core: Core, { paused = () => false }: EventsDeps = 
       const body = JSON.stringify({ webhookType: type, eventId: id, ...entity });
       const record = { id, type, entityId, body, createdAt: now };
       // Its deliveries' attempts continue the trace of the request or job that wrote it (docs/tracing.md: Tracing).
-      insertQuery().run({ ...record, traceParent: tracing?.current() ?? null });
+      insertQuery().run(id, type, entityId, body, tracing?.current() ?? null, now);
       service.queueDeliveries(id, type, now);
       // Events of a transaction that rolls back were never stored: nobody hears of them.
       store.onCommit(() => committed(record));

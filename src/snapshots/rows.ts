@@ -14,6 +14,9 @@ import { FORMAT_TABLES } from './tables.js';
 /** How many rows a restore reads, writes or deletes in one step: a transaction, then a turn of the event loop. */
 export const STEP = 2_000;
 
+/** How many rows one insert writes when there are that many to write: one call and one statement run for them all, rather than one a row. */
+const BATCH = 100;
+
 export function worldRows(store: Store) {
   const { sqlite } = store;
   const quote = (name: string) => `"${name}"`;
@@ -21,6 +24,7 @@ export function worldRows(store: Store) {
     const from = quote(table.sqlName);
     const written = table.fields.map((f) => quote(f.column.name)).join(', ');
     const columns = columnsOf(table).map((c) => quote(c.name));
+    const row = `(?, ${columns.map(() => '?').join(', ')})`;
     const kept = `programme_id = ?${table.name === 'idempotencyKeys' ? ` AND state = ${sqlLiteral('done')}` : ''}`;
     return {
       name: table.name,
@@ -38,7 +42,8 @@ export function worldRows(store: Store) {
       ),
       countFrom: once(() => sqlite.prepare(`SELECT count(*) FROM ${from} WHERE programme_id = ? AND rowid >= ?`).pluck()),
       removeFrom: once(() => sqlite.prepare(`DELETE FROM ${from} WHERE programme_id = ? AND rowid >= ?`)),
-      insert: once(() => sqlite.prepare(`INSERT INTO ${from} (programme_id, ${columns.join(', ')}) VALUES (?, ${columns.map(() => '?').join(', ')})`)),
+      insert: once(() => sqlite.prepare(`INSERT INTO ${from} (programme_id, ${columns.join(', ')}) VALUES ${row}`)),
+      insertBatch: once(() => sqlite.prepare(`INSERT INTO ${from} (programme_id, ${columns.join(', ')}) VALUES ${Array(BATCH).fill(row).join(', ')}`)),
       any: once(() => sqlite.prepare(`SELECT 1 FROM ${from} WHERE programme_id = ? LIMIT 1`).pluck()),
       count: once(() => sqlite.prepare(`SELECT count(*) FROM ${from} WHERE programme_id = ?`).pluck()),
       clearSome: once(() => sqlite.prepare(`DELETE FROM ${from} WHERE rowid IN (SELECT rowid FROM ${from} WHERE programme_id = ? LIMIT ${STEP})`)),
@@ -51,6 +56,16 @@ export function worldRows(store: Store) {
       ),
     };
   });
+
+  /** Writes `rows` from `from` up to `to` as the programme's, in order: BATCH a statement, then the rest one by one. */
+  const insert = (statement: (typeof statements)[number], programme: string, rows: unknown[][], from: number, to: number) => {
+    let i = from;
+    for (const args: unknown[] = []; i + BATCH <= to; args.length = 0) {
+      for (const end = i + BATCH; i < end; i++) args.push(programme, rows[i]);
+      statement.insertBatch().run(...args);
+    }
+    for (; i < to; i++) statement.insert().run(programme, rows[i]);
+  };
 
   /**
    * Which of the programme's rows of one table stay: those already there as `rows` hold them, from
@@ -104,7 +119,7 @@ export function worldRows(store: Store) {
         const { same, from } = plan.tables[t]!;
         if (from !== undefined) statement.removeFrom().run(programme, from);
         const table = rows[statement.name];
-        for (let i = same; i < table.length; i++) statement.insert().run(programme, table[i]);
+        insert(statement, programme, table, same, table.length);
       });
     },
     /** Adds `rows` to the programme's, parents first, STEP rows a transaction, yielding after each. */
@@ -112,9 +127,7 @@ export function worldRows(store: Store) {
       for (const statement of statements) {
         const table = rows[statement.name];
         for (let from = 0; from < table.length; from += STEP) {
-          store.transaction(() => {
-            for (let i = from; i < Math.min(from + STEP, table.length); i++) statement.insert().run(programme, table[i]);
-          });
+          store.transaction(() => insert(statement, programme, table, from, Math.min(from + STEP, table.length)));
           yield;
         }
       }
