@@ -12,12 +12,12 @@ if (major < 22) {
   process.exit(1);
 }
 // The server's young generation: V8 sizes it from the machine's memory (128 MiB on a 24 GiB machine
-// with Node 24), and a sandbox under load keeps all of it. `start` runs with 16 MiB semi-spaces
+// with Node 24), and a sandbox under load keeps all of it. `start` runs with 8 MiB semi-spaces
 // instead, in this same process (execve keeps its pid, stdio and signals), unless Node was given a
 // size of its own on its command line or in NODE_OPTIONS; and with glibc's malloc held to two
 // arenas unless MALLOC_ARENA_MAX is set. Both are read only as a process starts, which is why it
 // starts again (docs/configuration.md: Memory).
-const SEMI_SPACE_MIB = 16;
+const SEMI_SPACE_MIB = 8;
 const MALLOC_ARENAS = 2;
 const sized = (flags) => /--max-semi-space-size/.test(flags);
 if (process.argv[2] === 'start' && typeof process.execve === 'function' && !sized(process.execArgv.join(' ')) && !sized(process.env.NODE_OPTIONS ?? '')) {

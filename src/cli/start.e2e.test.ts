@@ -100,7 +100,7 @@ describe('card-sandbox start', () => {
       const health = await healthy(base, sandbox);
       expect(health).toMatchObject({ status: 'ok', env: 'sandbox', verify: 'warn' });
       // The server runs in the process that was spawned, its young generation capped (docs/configuration.md: Memory).
-      if (reruns) expect(nodeFlagsOf(sandbox)).toContain('--max-semi-space-size=16');
+      if (reruns) expect(nodeFlagsOf(sandbox)).toContain('--max-semi-space-size=8');
       if (reruns) expect(environmentOf(sandbox)).toContain('MALLOC_ARENA_MAX=2');
       expect(health.version).toMatch(/^\d+\.\d+\.\d+/);
       expect(Date.parse(health.clock as string)).not.toBeNaN();
@@ -147,7 +147,7 @@ describe('card-sandbox start', () => {
       });
       expect(await healthy(base, sandbox)).toMatchObject({ env: 'production', verify: 'strict', clock: '2026-01-01T00:00:00.000Z' });
       // A size given to Node is left as it is.
-      if (reruns) expect(nodeFlagsOf(sandbox)).not.toContain('--max-semi-space-size=16');
+      if (reruns) expect(nodeFlagsOf(sandbox)).not.toContain('--max-semi-space-size=8');
       const lines = sandbox
         .stdout()
         .trim()

@@ -44,7 +44,7 @@ export interface SpawnOptions {
  * Node rather than a second one the launcher runs (about 0.1 s of CPU a start). start.e2e.test.ts
  * tests the launcher's own run with its flags and environment.
  */
-const START_NODE_ARGS = ['--max-semi-space-size=16'];
+const START_NODE_ARGS = ['--max-semi-space-size=8'];
 
 /** Only what the test passes configures the CLI: CARD_SANDBOX_* is dropped from the environment. */
 export function spawnCli(args: string[], env: Record<string, string> = {}, options: SpawnOptions = {}): Spawned {
