@@ -36,7 +36,7 @@ export async function advanceRows({ phase, nodeArgs, rows, notes, targets: TARGE
   const pairs = await phase('30 d advance to a dead port', () => deadPortAdvances(nodeArgs));
   const quiet = pairs.map((p) => p.quiet);
   const busy = pairs.map((p) => p.busy);
-  // A run's medians, or undefined when any run failed.
+  // The first of the runs that failed, if any; a figure's median over the runs.
   const failed = (runs) => runs.find((r) => r.seconds === undefined);
   const of = (runs, figure) => median(runs.map((r) => r[figure]));
   const outcome = (runs) =>

@@ -9,7 +9,7 @@ import { hash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { IDEMPOTENCY_TTL_MS, KEPT_KEYS, KEPT_STATUS } from '../domain/idempotency.js';
-import { names, once, rowInserter, sqlLiteral } from '../store/prepared.js';
+import { names, once, sqlLiteral } from '../store/prepared.js';
 import { idempotencyKeys } from '../store/schema.js';
 
 export type Claim =
@@ -27,7 +27,6 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
   const where = and(mine, eq(idempotencyKeys.scope, sql.placeholder('scope')), eq(idempotencyKeys.key, sql.placeholder('key')));
   const findQuery = once(() => db.select().from(idempotencyKeys).where(where).prepare());
   const deleteQuery = once(() => db.delete(idempotencyKeys).where(where).prepare());
-  const insert = rowInserter(store, idempotencyKeys);
   // A key not seen before (nearly every claim) is claimed by one statement that inserts it unless
   // the key has a row already; only then is the row read, in a transaction.
   const k = names(idempotencyKeys);
@@ -52,12 +51,12 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
   const answersQuery = once(() =>
     store.sqlite
       .prepare(
-        `SELECT rowid, length(CAST(body AS BLOB)) + length(CAST(headers AS BLOB)) FROM idempotency_keys
-         WHERE programme_id = ? AND state = 'done' ORDER BY rowid DESC`,
+        `SELECT rowid, length(CAST(${k.body} AS BLOB)) + length(CAST(${k.headers} AS BLOB)) FROM ${k.table}
+         WHERE ${k.programmeId} = ? AND ${k.state} = 'done' ORDER BY rowid DESC`,
       )
       .raw(),
   );
-  const forgetQuery = once(() => store.sqlite.prepare(`DELETE FROM idempotency_keys WHERE programme_id = ? AND state = 'done' AND rowid <= ?`));
+  const forgetQuery = once(() => store.sqlite.prepare(`DELETE FROM ${k.table} WHERE ${k.programmeId} = ? AND ${k.state} = 'done' AND rowid <= ?`));
   let claimed = 0;
   const trim = () => {
     claimed = 0;
@@ -81,22 +80,23 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
   return {
     claim(scope: string, key: string, print: string): Claim {
       const now = clock.now();
-      if (claimNewQuery().run(core.programme, scope, key, print, now, now + IDEMPOTENCY_TTL_MS).changes === 1) {
-        if (++claimed >= trimEvery) trim();
-        return { kind: 'claimed' };
-      }
-      return store.transaction((): Claim => {
-        const row = findQuery().get({ scope, key });
-        if (row && row.expiresAt > now) {
-          if (row.fingerprint !== print) return { kind: 'reused' };
-          if (row.state === 'in_flight') return { kind: 'in_flight' };
-          return { kind: 'replay', status: row.status!, headers: row.headers ?? {}, body: row.body ?? '' };
-        }
-        if (row) deleteQuery().run({ scope, key });
-        insert({ programmeId: core.programme, scope, key, fingerprint: print, state: 'in_flight', createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS });
-        if (++claimed >= trimEvery) trim();
-        return { kind: 'claimed' };
-      });
+      const claimNew = () => claimNewQuery().run(core.programme, scope, key, print, now, now + IDEMPOTENCY_TTL_MS).changes === 1;
+      const refused = claimNew()
+        ? undefined
+        : store.transaction((): Claim | undefined => {
+            const row = findQuery().get({ scope, key })!;
+            if (row.expiresAt > now) {
+              if (row.fingerprint !== print) return { kind: 'reused' };
+              if (row.state === 'in_flight') return { kind: 'in_flight' };
+              return { kind: 'replay', status: row.status!, headers: row.headers ?? {}, body: row.body ?? '' };
+            }
+            // Expired: the key is claimed anew.
+            deleteQuery().run({ scope, key });
+            claimNew();
+          });
+      if (refused) return refused;
+      if (++claimed >= trimEvery) trim();
+      return { kind: 'claimed' };
     },
 
     complete(scope: string, key: string, status: number, headers: Record<string, string>, body: string): void {

@@ -220,7 +220,7 @@ export function createDeliveryRows(core: DeliveryCore, lab: FaultSource, onAttem
     // Attempts end in whatever order their receivers answer: each draws from a stream of its own, so that a seeded programme's
     // jitter and ids do not depend on that order. Unseeded, a fork draws from node:crypto as the programme's stream does: that one serves.
     const draws = random.seeded ? random.fork(`attempt ${due.id} ${first}`) : random;
-    const attemptIds = draws === random ? unseededIds : idsOf(draws);
+    const attemptIds = random.seeded ? idsOf(draws) : unseededIds;
     let status = current.status;
     let next: number | undefined;
     let pausedDueAt: number | undefined;
