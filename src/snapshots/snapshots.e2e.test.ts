@@ -132,7 +132,7 @@ describe('snapshots', () => {
     }
   });
 
-  it('a seeded programme put back answers the same requests byte for byte, API faults and retries included', async () => {
+  it('a seeded programme put back, again and again, answers the same requests byte for byte, API faults and retries included', async () => {
     const { cardId, authorisationId } = await buildWorld();
     await control('PUT', '/api/faults', { rules: [{ match: { operationId: 'getCustomers' }, status: 503, rate: 0.5 }] });
     const saved = (await control('POST', '/snapshots')).body;
@@ -164,8 +164,10 @@ describe('snapshots', () => {
     const first = await play();
     expect(first.filter((a) => a.startsWith('GET /v1/customers 503'))).not.toHaveLength(0);
     expect(first.filter((a) => a.startsWith('GET /v1/customers 200'))).not.toHaveLength(0);
-    await control('POST', `/snapshots/${saved.id}/restore`);
-    expect(await play()).toEqual(first);
+    for (let again = 0; again < 2; again++) {
+      await control('POST', `/snapshots/${saved.id}/restore`);
+      expect(await play()).toEqual(first);
+    }
   });
 
   it('forks a new programme from a snapshot: its own credentials, the same world and clock, and no way back', async () => {

@@ -29,6 +29,7 @@ import {
   type TableRows,
   type WorldText,
 } from './file.js';
+import { keptReads } from './kept-reads.js';
 import { putBack } from './put-back.js';
 import { worldRows } from './rows.js';
 import { stagedWrites } from './staged.js';
@@ -71,6 +72,12 @@ const summaryOf = (
  */
 const fileBytes = sql<Buffer<ArrayBuffer>>`CAST(${snapshots.file} AS BLOB)`;
 
+/** How many bytes of snapshot files are kept read (kept-reads.ts): in memory, about 1.2 times as many. */
+const KEPT_READ_BYTES = 32 << 20;
+
+/** What tells a kept snapshot's file from another's of the same id (kept-reads.ts). */
+const stampColumns = { createdAt: snapshots.createdAt, bytes: snapshots.bytes };
+
 export function createSnapshots({ store, config, programmes, ids, wall = Date.now, log }: SnapshotsDeps) {
   const { db } = store;
   const rows = worldRows(store);
@@ -107,6 +114,11 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
   // Restores and forks, one at a time in the order they came, whatever their programme: a file parsed,
   // checked and as rows takes several times its size in memory (docs/snapshots.md: One at a time).
   const inTurn = inTurns();
+  const reads = keptReads(KEPT_READ_BYTES);
+  const unknown = (id: string): never => fail('snapshot_not_found', `no snapshot with id ${id}`);
+  /** Reads snapshot `id`'s file, which the database keeps. */
+  const readFile = (id: string) => async () =>
+    readSnapshot((db.select({ file: fileBytes }).from(snapshots).where(eq(snapshots.id, id)).get() ?? unknown(id)).file, false);
 
   const mine = (programme: Programme, id: string) => and(eq(snapshots.programmeId, programme.id), eq(snapshots.id, id));
   const named = (programme: Programme, name: string) => and(eq(snapshots.programmeId, programme.id), or(eq(snapshots.name, name), eq(snapshots.id, name)));
@@ -150,8 +162,8 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
      * Snapshots), so that commands can take it for the id: 409 for another.
      */
     save: (programme: Programme, name?: string): Promise<SnapshotSummary> =>
-      Promise.resolve().then(() =>
-        store.transaction(() => {
+      Promise.resolve().then(() => {
+        const { summary, createdAt } = store.transaction(() => {
           checkRoom();
           const taken = name === undefined ? undefined : db.select({ id: snapshots.id }).from(snapshots).where(named(programme, name)).get();
           if (taken)
@@ -163,6 +175,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
           const head = header(name);
           const file = snapshotFile(head, state, world);
           const summary = summaryOf(head, state, world.counts, file.length);
+          const createdAt = Date.parse(head.createdAt);
           checkRoom(summary.bytes);
           db.insert(snapshots)
             .values({
@@ -175,12 +188,14 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
               // Bound as bytes (the text made from them once, by SQLite): kept as the text it is.
               file: sql`CAST(${file} AS TEXT)`,
               bytes: summary.bytes,
-              createdAt: Date.parse(head.createdAt),
+              createdAt,
             })
             .run();
-          return summary;
-        }),
-      ),
+          return { summary, createdAt };
+        });
+        reads.readAhead(summary.id, { createdAt, bytes: summary.bytes }, readFile(summary.id));
+        return summary;
+      }),
 
     /** The programme's snapshots, oldest first. */
     list: (programme: Programme): SnapshotSummary[] =>
@@ -209,6 +224,7 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
 
     remove(programme: Programme, id: string): void {
       if (db.delete(snapshots).where(mine(programme, id)).run().changes === 0) missing(programme, id);
+      reads.forget(id);
     },
 
     /** The snapshot's file, as bytes, and its name. */
@@ -219,10 +235,10 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
     /** Puts the programme back as its snapshot `id` holds it: a file of an earlier version is brought to this one first. */
     restore: (programme: Programme, id: string): Promise<SnapshotSummary> =>
       inTurn(async () => {
-        const { file } = service.file(programme, id);
-        const read = await readSnapshot(file, false);
+        const stamp = db.select(stampColumns).from(snapshots).where(mine(programme, id)).get() ?? missing(programme, id);
+        const read = await reads.get(id, stamp, readFile(id));
         await restore(programme, read.state);
-        return summaryOf(read, read.state, rowCounts(read.state.rows), file.length);
+        return summaryOf(read, read.state, rowCounts(read.state.rows), stamp.bytes);
       }),
 
     /** Puts the programme back as a snapshot file holds it: checked whole first, so that a bad file changes nothing. */
@@ -245,9 +261,8 @@ export function createSnapshots({ store, config, programmes, ids, wall = Date.no
       options: { name?: string | undefined; holdExpiry?: string | undefined; startingBalance?: string | undefined } = {},
     ): Promise<CreatedProgramme> =>
       inTurn(async () => {
-        const kept =
-          db.select({ file: fileBytes }).from(snapshots).where(eq(snapshots.id, id)).get() ?? fail('snapshot_not_found', `no snapshot with id ${id}`);
-        const { state } = await readSnapshot(kept.file, false);
+        const stamp = db.select(stampColumns).from(snapshots).where(eq(snapshots.id, id)).get() ?? unknown(id);
+        const { state } = await reads.get(id, stamp, readFile(id));
         const { apiKey, apiSecret, id: made } = programmes.create({ ...options, randomSeed: state.seed });
         await restore(programmes.get(made), state);
         return { ...programmes.describe(made), apiKey, apiSecret };
