@@ -1,6 +1,7 @@
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_ACTIONS, ACCOUNT_MACHINE, accountTransition, smartAccountAddress, type AccountAction, type AccountStatus } from './account.js';
+import { ACCOUNT_ACTIONS, ACCOUNT_MACHINE, accountTransition, type AccountAction, type AccountStatus } from './account.js';
+import { smartAccountAddress } from './smart-account.js';
 
 const T = 'invalid_state_transition';
 // Every state × every action: the next state, or the refusal code.

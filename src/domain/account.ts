@@ -2,11 +2,8 @@
  * The account's life cycle (docs/api.md: Customers, accounts and cards): the customer's signature approves deployment
  * (initiating → pending), deployment finishes it (→ active) or the sandbox fails it (→ failed,
  * docs/money-path.md: Accounts that fail), the integrator toggles active ⇄ inactive and closes it.
- * Also the deterministic smart-account address it deploys to.
+ * The address it deploys to: smart-account.ts.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { hexToBytes } from '@noble/hashes/utils.js';
-import { toChecksumAddress } from './eip55.js';
 import { transition, type Machine } from './state-machine.js';
 
 export const ACCOUNT_STATUSES = ['initiating', 'pending', 'active', 'inactive', 'closed', 'failed'] as const;
@@ -40,15 +37,3 @@ export const ACCOUNT_MACHINE: Machine<AccountStatus, AccountAction> = {
 };
 
 export const accountTransition = (status: AccountStatus, action: AccountAction) => transition(ACCOUNT_MACHINE, status, action);
-
-/**
- * The smart-account address an account deploys to: the last 20 bytes of
- * keccak-256(owner address bytes ‖ account id bytes), EIP-55 checksummed — the same inputs give
- * the same address on every run, like a CREATE2 deployment from a fixed factory.
- */
-export function smartAccountAddress(ownerAddress: string, accountId: string): string {
-  const owner = hexToBytes(ownerAddress.slice(2).toLowerCase());
-  const id = hexToBytes(accountId.replaceAll('-', '').toLowerCase());
-  const hash = keccak_256(new Uint8Array([...owner, ...id]));
-  return toChecksumAddress(hash.slice(12));
-}

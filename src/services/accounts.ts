@@ -7,7 +7,8 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
-import { ACCOUNT_MACHINE, accountTransition, DEPLOYMENT_MS, smartAccountAddress } from '../domain/account.js';
+import { ACCOUNT_MACHINE, accountTransition, DEPLOYMENT_MS } from '../domain/account.js';
+import { smartAccountAddress } from '../domain/smart-account.js';
 import { parseAccountId } from '../domain/caip.js';
 import { arrival, inactiveParent, restoredWithParent, takenDownWithParent } from '../domain/cascade.js';
 import { fail, type FieldError } from '../domain/errors.js';

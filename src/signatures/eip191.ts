@@ -4,14 +4,14 @@
  * customer's wallet proves it owns its address when signing a challenge.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../domain/keccak.js';
 import { hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { toChecksumAddress } from '../domain/eip55.js';
 
 /** EIP-191: keccak-256("\x19Ethereum Signed Message:\n" ‖ decimal byte length ‖ message). */
 export function personalMessageHash(message: Uint8Array): Uint8Array {
   const prefix = utf8ToBytes(`\x19Ethereum Signed Message:\n${message.length}`);
-  return keccak_256(new Uint8Array([...prefix, ...message]));
+  return keccak256(new Uint8Array([...prefix, ...message]));
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -62,7 +62,7 @@ export function addressOf(privateKey: Uint8Array): string {
 }
 
 /** The EIP-55 address of an uncompressed secp256k1 public key: the last 20 bytes of its Keccak-256. */
-const addressOfPublicKey = (uncompressed: Uint8Array): string => toChecksumAddress(keccak_256(uncompressed.subarray(1)).subarray(12));
+const addressOfPublicKey = (uncompressed: Uint8Array): string => toChecksumAddress(keccak256(uncompressed.subarray(1)).subarray(12));
 
 /**
  * personal_sign of `message` with a secp256k1 private key: the 65 bytes r‖s‖v with v 27 or 28, as

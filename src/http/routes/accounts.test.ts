@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { smartAccountAddress } from '../../domain/account.js';
+import { smartAccountAddress } from '../../domain/smart-account.js';
 import { T0, createTestSandbox, type TestSandbox } from '../../testing/harness.js';
 import { expectShape } from '../../testing/wire.js';
 import { Account } from '../../wire/account.js';
