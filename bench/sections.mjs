@@ -1,6 +1,7 @@
 /**
- * The rows and notes of the bench's later phases (bench/run.mjs runs them): each runs its phase
- * through `phase`, then adds its rows, with their targets, and its notes to the run's.
+ * The rows and notes of the companion's phase and of those after the deliveries (bench/run.mjs runs
+ * them): each runs its phase through `phase`, then adds its rows, with their targets, and its notes
+ * to the run's.
  */
 import { COMPANION_RUNS, companionStarts } from './phases/companion.mjs';
 import { PARITY_RUNS, parityRuns } from './phases/parity.mjs';
