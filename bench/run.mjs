@@ -5,10 +5,11 @@
  * place the figures are kept; its section from KEPT on is written by hand and kept as it is.
  *
  *   BENCH_SECONDS=10   seconds per load phase (shorter runs are noisier)
- *   BENCH_ONLY=a,b     run only these phases (cold, reads, strict, writes, journeys, deliveries,
+ *   BENCH_ONLY=a,b     run only these phases (cold, companion, reads, strict, writes, journeys, deliveries,
  *                      advance, programmes, snapshots, parity); BENCHMARKS.md is only written by a full run
  *   BENCH_PROFILE=dir  start every sandbox with `node --cpu-prof --cpu-prof-dir dir`
  *   BENCH_BIN=path     run another build's bin/card-sandbox.cjs instead (an A/B comparison)
+ *   BENCH_BASELINE=dir the companion phase alternates with the build in that checkout (docs/benchmarks.md)
  *   BENCH_ADVANCE=dead-port  the advance phase runs only the 30 d advances to a dead port, quiet and
  *                      busy (and BENCHMARKS.md is not written)
  */
@@ -18,12 +19,13 @@ import { fileURLToPath } from 'node:url';
 import { coldStart, createCustomers, journeys, mainSandbox, prismWrites, READ_ROUNDS, strictReads, unsignedReads, WORLD_SIZE } from './phases/api.mjs';
 import { deliveriesPerSecond } from './phases/webhooks.mjs';
 import { PRISM_VERSION } from './lib/prism.mjs';
-import { advanceRows, parityRows, programmeRows, snapshotRows } from './sections.mjs';
+import { companionBaseline } from './phases/companion.mjs';
+import { advanceRows, companionRows, parityRows, programmeRows, snapshotRows } from './sections.mjs';
 import { CONNECTIONS, loadSeconds } from './lib/load.mjs';
 import { fixed, loadAverage, machine, markdownTable, ms, row, textTable } from './lib/report.mjs';
 
-const PHASES = ['cold', 'reads', 'strict', 'writes', 'journeys', 'deliveries', 'advance', 'programmes', 'snapshots', 'parity'];
-// Ratios are to a reference measured in the same run: Prism, the node:http ceiling, one core's P-384 rate.
+const PHASES = ['cold', 'companion', 'reads', 'strict', 'writes', 'journeys', 'deliveries', 'advance', 'programmes', 'snapshots', 'parity'];
+// Ratios are to a reference measured in the same run: Prism, the node:http ceiling, one core's P-384 rate, a baseline build.
 const TARGETS = {
   coldMs: 300,
   coldOfPrism: 1 / 5,
@@ -39,6 +41,7 @@ const TARGETS = {
   snapshotMs: 50,
   forkMs: 100,
   paritySeconds: 30,
+  companionOfBaseline: 1,
 };
 const OUTPUT = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
 // The hand-written reading of the figures, from this heading to the end: a full run keeps it.
@@ -63,6 +66,7 @@ if (deadPortOnly && process.env.BENCH_ADVANCE !== 'dead-port') {
 const wants = (phase) => only.includes(phase);
 const nodeArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
 const seconds = loadSeconds();
+const baseline = wants('companion') ? companionBaseline() : undefined;
 
 const rows = [];
 const notes = [];
@@ -120,6 +124,7 @@ if (wants('cold')) {
     );
   }
 }
+if (wants('companion')) await companionRows({ phase, nodeArgs, rows, notes, targets: TARGETS, baseline });
 
 let reads = [];
 let strict = [];

@@ -1,13 +1,50 @@
 /**
- * The rows and notes of the bench's later phases (bench/run.mjs runs them): each runs its phase
- * through `phase`, then adds its rows, with their targets, and its notes to the run's.
+ * The rows and notes of the companion's phase and of those after the deliveries (bench/run.mjs runs
+ * them): each runs its phase through `phase`, then adds its rows, with their targets, and its notes
+ * to the run's.
  */
+import { COMPANION_RUNS, companionStarts } from './phases/companion.mjs';
 import { PARITY_RUNS, parityRuns } from './phases/parity.mjs';
 import { programmeCosts } from './phases/programmes.mjs';
 import { PENDING_RETRIES, retriesAfterRestore, SNAPSHOT_CUSTOMERS, snapshotCosts } from './phases/snapshots.mjs';
 import { advanceWithFailures, DEAD_PORT_CUSTOMERS, DEAD_PORT_PAIRS, deadPortAdvances, FAILING_DELIVERIES } from './phases/webhooks.mjs';
 import { median } from './lib/load.mjs';
 import { fixed, ms, row } from './lib/report.mjs';
+
+/**
+ * The test companion's start, `import('card-sandbox')` + `createSandbox()`, against the baseline
+ * build when one is given: the process's CPU time decides, the median of the pairs' ratios (wall
+ * time moves with the machine's load more than with the build).
+ */
+export async function companionRows({ phase, nodeArgs, rows, notes, targets: TARGETS, baseline }) {
+  const c = await phase('companion', () => companionStarts(nodeArgs, baseline));
+  const what = `import('card-sandbox') + createSandbox(), a new process each (median of ${COMPANION_RUNS})`;
+  const target = `≤ ${fixed(TARGETS.companionOfBaseline, 2)}× the baseline's CPU`;
+  if (c.error) {
+    rows.push(row(what, {}, `failed: ${c.error}`, target, baseline ? false : undefined));
+    return;
+  }
+  const figures = (f) =>
+    `CPU ${ms(f.cpuMs)} (import ${ms(f.importCpuMs)}, createSandbox() ${ms(f.createCpuMs)}); wall ${ms(f.wallMs)} (${ms(f.importWallMs)}, ${ms(f.createWallMs)})`;
+  // The ratio as the row shows it, two decimals, is the one compared with the target.
+  const ofBaseline = c.baseline && Number(c.ofBaseline.toFixed(2));
+  if (c.baseline) rows.push(row(`Reference: the baseline build, ${c.baseline.name}, the same, run in turn with it`, {}, figures(c.baseline)));
+  rows.push(
+    row(
+      what,
+      {},
+      `${figures(c.current)}; ${c.baseline ? `${fixed(ofBaseline, 2)}× the baseline's CPU (the pairs' median)` : 'no baseline given (BENCH_BASELINE)'}`,
+      target,
+      c.baseline ? ofBaseline <= TARGETS.companionOfBaseline : undefined,
+    ),
+  );
+  const runs = (f) => `${f.runsCpuMs.map((cpu) => fixed(cpu)).join(', ')} ms`;
+  notes.push(
+    `Companion: each run a new \`node --input-type=module --eval\` in the build's root importing the package's own entry, then \`createSandbox()\` (in process, in memory, --verify strict) until it resolves, and \`close()\`; ` +
+      `CPU is the process's (every thread), from \`process.cpuUsage()\`; one uncounted run of each build first. ` +
+      `${c.baseline ? `Runs in turn, CPU: the baseline (${c.baseline.name}) ${runs(c.baseline)}; this build ${runs(c.current)}` : `Runs, CPU: ${runs(c.current)}`}; load average ${c.load}.`,
+  );
+}
 
 /**
  * Time travel with failing deliveries: the 24 h advance to a receiver answering 500 (unless

@@ -7,11 +7,14 @@ import { execSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // BENCH_BIN runs another build's CLI instead (an A/B comparison against a copy of bin/ and dist/).
 const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL('../../bin/card-sandbox.cjs', import.meta.url));
+/** The root of the build measured: the folder holding BIN's bin/ (and, for the library's entry, its package.json). */
+export const BUILD_ROOT = resolve(dirname(BIN), '..');
 const API_KEY = '11111111-1111-4111-8111-111111111111';
 const API_SECRET = 'sandbox-secret';
 const HEALTH_POLL_MS = 3;
