@@ -11,7 +11,14 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { nodeLineProblem } from './node-line.mjs';
 import { RECORD, sourcesHash } from './sources-hash.mjs';
+
+const tooOld = nodeLineProblem(process.version);
+if (tooOld) {
+  process.stderr.write(`error ${tooOld}\n`);
+  process.exit(1);
+}
 
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const running = new Set();
