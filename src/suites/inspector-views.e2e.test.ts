@@ -4,7 +4,7 @@
  * the keyboard, grows live and empties on a reset; a sandbox started with --admin-token asks for it; and the programme
  * switcher shows another programme's world.
  */
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorsOf, newPage } from '../testing/browser.js';
 import { assertBuilt, startSandbox, type RunningCli } from '../testing/spawn.js';
@@ -98,12 +98,24 @@ describe('--admin-token and programmes', () => {
     expect((await control('POST', '/seed', customers(1), auth)).status).toBe(201);
 
     const { page, errors } = await open(`${url}/_sandbox/ui/`);
+    // The clock's refusal of the wrong token is held until the right one is given: a late refusal
+    // of a replaced token must not ask for a token again.
+    const wrong = (request: Request) => request.headers().authorization === 'Bearer wrong';
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/_sandbox/clock', async (route) => {
+      if (wrong(route.request())) await released;
+      await route.continue();
+    });
     const token = page.getByLabel('Token');
     await token.fill('wrong');
     await token.press('Enter');
     await page.getByText('That token was refused.').waitFor();
+    const lateRefusal = page.waitForResponse((res) => res.url().endsWith('/_sandbox/clock') && wrong(res.request()));
     await token.fill('s3cret');
     await token.press('Enter');
+    release();
+    expect((await lateRefusal).status()).toBe(401);
     await page.locator('.health .badge', { hasText: /^connected$/ }).waitFor();
     expect(page.url()).not.toContain('s3cret');
 
