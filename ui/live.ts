@@ -3,7 +3,9 @@
  * their deliveries' states; its request journal; its health and clock; and a counter that moves
  * whenever its world changes. The streams are opened first and the lists loaded once they are, so
  * that nothing in between is missed; then every stream message updates the lists in place, a burst
- * at a time. After a drop it reconnects and reloads what it missed; after a reset, everything.
+ * at a time. After a drop it reconnects and reloads what it missed; after a reset, everything. An
+ * answer that comes back after its connection was replaced (another programme shown, a reset, a
+ * reconnection) changes nothing.
  */
 import type { SseMessage } from '../src/kernel/sse.js';
 import { adminToken, control, unauthorised } from './api.js';
@@ -31,12 +33,15 @@ export const clock = signal<Clock | undefined>(undefined);
 export const programmes = signal<ProgrammeSummary[]>([]);
 
 let running: AbortController | undefined;
+/** The programme shown. */
+let shown: string | undefined;
 
 /** Shows `programme` from now on: everything is loaded again for it. */
 export function connect(programme: string): void {
   running?.abort();
   const stop = new AbortController();
   running = stop;
+  shown = programme;
   events.set([]);
   journal.set([]);
   olderEvents.set(false);
@@ -49,6 +54,7 @@ export function connect(programme: string): void {
 /** Asks for the health and the clock now (after an action), and every few seconds anyway. */
 export async function refreshStatus(programme: string): Promise<void> {
   const [h, c] = await Promise.all([control.getHealth({ programme }), control.getClock({ programme })]);
+  if (programme !== shown) return;
   health.set(h);
   clock.set(c);
 }
@@ -85,7 +91,7 @@ async function followLive(programme: string, stop: AbortSignal): Promise<void> {
     const hangUp = () => attempt.abort();
     stop.addEventListener('abort', hangUp, { once: true });
     let cleared = false;
-    const updates = createUpdates(programme, () => {
+    const updates = createUpdates(programme, attempt.signal, () => {
       cleared = true;
       attempt.abort();
     });
@@ -94,6 +100,7 @@ async function followLive(programme: string, stop: AbortSignal): Promise<void> {
       if (++opened < 2) return;
       void updates.load().then(
         () => {
+          if (attempt.signal.aborted) return;
           link.set('live');
           delay = 500;
         },
@@ -116,8 +123,8 @@ async function followLive(programme: string, stop: AbortSignal): Promise<void> {
   }
 }
 
-/** One connection's updates: messages wait until the lists are loaded, then are applied a burst at a time. */
-function createUpdates(programme: string, onCleared: () => void) {
+/** One connection's updates: messages wait until the lists are loaded, then are applied a burst at a time, until `over`. */
+function createUpdates(programme: string, over: AbortSignal, onCleared: () => void) {
   let loaded = false;
   let scheduled = false;
   const queue: SseMessage[] = [];
@@ -127,6 +134,7 @@ function createUpdates(programme: string, onCleared: () => void) {
 
   const flush = () => {
     scheduled = false;
+    if (over.aborted) return;
     const known = new Set(events.value.map((e) => e.id));
     const logged = new Set(journal.value.map((r) => r.requestId));
     const fresh: Event[] = [];
@@ -162,6 +170,7 @@ function createUpdates(programme: string, onCleared: () => void) {
         const limit = Math.min(unsynced, EVENTS_PAGE);
         unsynced = 0;
         const newest = await control.listEvents({ limit }, { programme });
+        if (over.aborted) return;
         const byId = new Map(newest.map((e) => [e.id, e]));
         events.update((list) => list.map((e) => byId.get(e.id) ?? e));
       }
@@ -182,6 +191,7 @@ function createUpdates(programme: string, onCleared: () => void) {
     /** The first page of events and the journal; what the streams sent meanwhile is either in them or newer. */
     async load() {
       const [page, entries] = await Promise.all([control.listEvents({ limit: EVENTS_PAGE }, { programme }), control.listRequests({ programme })]);
+      if (over.aborted) return;
       events.set(page);
       olderEvents.set(page.length === EVENTS_PAGE);
       journal.set(entries);
@@ -197,6 +207,7 @@ export async function loadOlderEvents(programme: string): Promise<void> {
   const last = events.value.at(-1);
   if (!last) return;
   const page = await control.listEvents({ limit: EVENTS_PAGE, before: last.id }, { programme });
+  if (programme !== shown) return;
   const known = new Set(events.value.map((e) => e.id));
   events.update((list) => [...list, ...page.filter((e) => !known.has(e.id))]);
   olderEvents.set(page.length === EVENTS_PAGE);

@@ -1,8 +1,8 @@
 /**
  * The inspector at scale and behind a guard (docs/inspector.md: The inspector), in Debian's Chromium against
  * the built CLI: a timeline of more than 1,000 events draws only the rows in view, is driven from
- * the keyboard, grows live and empties on a reset; a sandbox started with --admin-token asks for it; and the programme
- * switcher shows another programme's world.
+ * the keyboard, grows live and empties on a reset; a sandbox started with --admin-token asks for it; the programme
+ * switcher shows another programme's world, and late answers for the one shown before change nothing.
  */
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,6 +124,48 @@ describe('--admin-token and programmes', () => {
     await page.getByLabel('Programme').selectOption(other.body.id);
     await page.getByText('The world is empty').waitFor();
     expect(page.url()).toContain(`programme=${other.body.id}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('switching programmes', () => {
+  it("keeps the programme switched to: the previous one's late answers change nothing", async () => {
+    const { url, control } = await sandbox();
+    const other = await control('POST', '/programmes', { name: 'worker-2', clock: '2026-06-01T12:00:00Z' });
+    expect(other.status).toBe(201);
+    // Two customers here, one there: 14 events against 7.
+    expect((await control('POST', '/seed', customers(2))).status).toBe(201);
+    expect((await control('POST', '/seed', customers(1), { 'Sandbox-Programme': other.body.id })).status).toBe(201);
+
+    const page = await newPage({ viewport: { width: 1300, height: 800 } });
+    pages.push(page);
+    const errors = errorsOf(page);
+    // The first programme's clock and first page of events are held until the other one is shown.
+    const first = (request: Request) => request.headers()['sandbox-programme'] !== other.body.id;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = (path: string) =>
+      page.route(`**/_sandbox/${path}`, async (route) => {
+        if (first(route.request())) await released;
+        await route.continue();
+      });
+    await held('clock');
+    await held('events?limit=1000');
+    const late = ['/_sandbox/clock', '/_sandbox/events?limit=1000'].map((path) =>
+      page.waitForResponse((res) => res.url().endsWith(path) && first(res.request())),
+    );
+    await page.goto(`${url}/_sandbox/ui/#/events`);
+    await page.getByLabel('Programme').selectOption(other.body.id);
+    await page.getByText('7 events · 0 failing').waitFor();
+    await page.locator('.clock-chip', { hasText: '2026-06-01' }).waitFor();
+
+    release();
+    for (const response of await Promise.all(late)) await response.finished();
+    // An event the page hears of after those answers: the list it joins is the other programme's.
+    expect((await control('POST', '/seed', customers(2, 5), { 'Sandbox-Programme': other.body.id })).status).toBe(201);
+    await page.getByText('21 events · 0 failing').waitFor();
+    expect(await page.locator('.clock-chip').textContent()).toContain('2026-06-01');
     expect(errors).toEqual([]);
     await page.close();
   });
