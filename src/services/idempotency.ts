@@ -19,7 +19,11 @@ export function fingerprint(method: string, path: string, body: Uint8Array): str
   return hash('sha256', Buffer.concat([Buffer.from(`${method} ${path}\n`), body]), 'hex');
 }
 
-/** Kept answers are trimmed to `kept` after every `trimEvery` keys claimed, so that trimming costs little per request. */
+/**
+ * Kept answers are trimmed to `kept` after every `trimEvery` keys claimed, so that trimming costs
+ * little per request: the service keeps a tally of them, and reads them all only when it has none
+ * yet (after a start or a restore) or when the tally's bytes say the bound may have been passed.
+ */
 export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 500 }: { kept?: { count: number; bytes: number }; trimEvery?: number } = {}) {
   const { store, clock } = core;
   const { db } = store;
@@ -44,32 +48,54 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
        WHERE ${k.programmeId} = ${sqlLiteral(core.programme)} AND ${k.scope} = ? AND ${k.key} = ?`,
     ),
   );
+  // An answer's bytes as the bound counts them: its body's and its headers' (Buffer.byteLength of each in JavaScript).
+  const bytesOf = `length(CAST(${k.body} AS BLOB)) + length(CAST(${k.headers} AS BLOB))`;
   // A programme's kept answers newest first (by rowid, which follows the order keys were claimed in),
   // each with its bytes; a key in flight has no answer yet and stays. Past the first answer over
-  // either bound every older one is over it too, so one range of rowids goes: walking the answers
-  // here costs two thirds of what SQLite's window functions over them did.
+  // either bound every older one is over it too, so one range of rowids goes.
   const answersQuery = once(() =>
-    store.sqlite
-      .prepare(
-        `SELECT rowid, length(CAST(${k.body} AS BLOB)) + length(CAST(${k.headers} AS BLOB)) FROM ${k.table}
-         WHERE ${k.programmeId} = ? AND ${k.state} = 'done' ORDER BY rowid DESC`,
-      )
-      .raw(),
+    store.sqlite.prepare(`SELECT rowid, ${bytesOf} FROM ${k.table} WHERE ${k.programmeId} = ? AND ${k.state} = 'done' ORDER BY rowid DESC`).raw(),
   );
-  const forgetQuery = once(() => store.sqlite.prepare(`DELETE FROM ${k.table} WHERE ${k.programmeId} = ? AND ${k.state} = 'done' AND rowid <= ?`));
-  let claimed = 0;
-  const trim = () => {
-    claimed = 0;
+  // The rowid of the answer after the newest `count`, from the idempotency_answers index alone.
+  const pastCountQuery = once(() =>
+    store.sqlite.prepare(`SELECT rowid FROM ${k.table} WHERE ${k.programmeId} = ? AND ${k.state} = 'done' ORDER BY rowid DESC LIMIT 1 OFFSET ?`).pluck(),
+  );
+  const forgetQuery = once(() =>
+    store.sqlite.prepare(`DELETE FROM ${k.table} WHERE ${k.programmeId} = ? AND ${k.state} = 'done' AND rowid <= ? RETURNING ${bytesOf}`).pluck(),
+  );
+  /** Forgets the answers from `rowid` back; returns their bytes. */
+  const forget = (rowid: number) => (forgetQuery().all(core.programme, rowid) as (number | null)[]).reduce<number>((sum, size) => sum + (size ?? 0), 0);
+
+  // At least as many answers and bytes as the programme keeps: written answers add to it, forgotten
+  // ones take from it; a key dropped elsewhere (expired, released) leaves it above the truth, never
+  // below. Unknown (undefined) until the answers are read.
+  let tally: { count: number; bytes: number } | undefined;
+  /** Reads every kept answer: the tally is then exact. */
+  const recount = () => {
     const answers = answersQuery().all(core.programme) as [number, number | null][];
     let bytes = 0;
     for (let n = 0; n < answers.length; n++) {
       const [rowid, size] = answers[n]!;
-      bytes += size ?? 0;
-      if (n >= kept.count || bytes > kept.bytes) {
-        forgetQuery().run(core.programme, rowid);
+      if (n >= kept.count || bytes + (size ?? 0) > kept.bytes) {
+        forget(rowid);
+        tally = { count: n, bytes };
         return;
       }
+      bytes += size ?? 0;
     }
+    tally = { count: answers.length, bytes };
+  };
+  let claimed = 0;
+  const trim = () => {
+    claimed = 0;
+    if (tally === undefined) return recount();
+    if (tally.count > kept.count) {
+      const rowid = pastCountQuery().get(core.programme, kept.count) as number | undefined;
+      if (rowid === undefined) return recount();
+      tally.count = kept.count;
+      tally.bytes -= forget(rowid);
+    }
+    if (tally.bytes > kept.bytes) recount();
   };
 
   // A request that was in flight when the process died never finished: forget its claim.
@@ -100,12 +126,22 @@ export function createIdempotency(core: Core, { kept = KEPT_KEYS, trimEvery = 50
     },
 
     complete(scope: string, key: string, status: number, headers: Record<string, string>, body: string): void {
-      if (status > KEPT_STATUS.max) deleteQuery().run({ scope, key });
-      else completeQuery().run(status, idempotencyKeys.headers.mapToDriverValue(headers) as string, body, scope, key);
+      if (status > KEPT_STATUS.max) return void deleteQuery().run({ scope, key });
+      const written = idempotencyKeys.headers.mapToDriverValue(headers) as string;
+      completeQuery().run(status, written, body, scope, key);
+      if (tally) {
+        tally.count++;
+        tally.bytes += Buffer.byteLength(written) + Buffer.byteLength(body);
+      }
     },
 
     release(scope: string, key: string): void {
       deleteQuery().run({ scope, key });
+    },
+
+    /** The programme's rows were replaced (a snapshot restored): its kept answers are read again at the next trim. */
+    reload(): void {
+      tally = undefined;
     },
   };
 }

@@ -8,7 +8,7 @@ import { ConfigError, DEFAULT_API_KEY, DEFAULT_API_SECRET, resolveConfig } from 
 import { createTestSandbox, type TestSandbox } from '../testing/harness.js';
 import { DEAD_CALLBACK } from '../testing/hostile-world.js';
 import { KEY_SWEEP_INTERVAL_MS } from './retention.js';
-import { IDEMPOTENCY_TTL_MS } from '../domain/idempotency.js';
+import { IDEMPOTENCY_TTL_MS, KEPT_KEYS } from '../domain/idempotency.js';
 import { createIdempotency } from './idempotency.js';
 
 const count = (sb: TestSandbox, table: string) => (sb.deps.store.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -95,12 +95,12 @@ describe('idempotency keys kept', () => {
   // The service itself, with small bounds (a programme's own keeps KEPT_KEYS: 10,000 keys, 16 MiB of answers).
   const keys = (n: number) => Array.from({ length: n }, () => randomUUID());
   const answer = 'x'.repeat(100);
-  const setUp = (kept: { count: number; bytes: number }) => {
+  const setUp = (kept: { count: number; bytes: number }, body = answer) => {
     const sb = createTestSandbox();
     const idempotency = createIdempotency(sb.deps.programmes.default().core, { kept, trimEvery: 1 });
     const send = (key: string) => {
       const claim = idempotency.claim('scope', key, 'print');
-      if (claim.kind === 'claimed') idempotency.complete('scope', key, 201, {}, answer);
+      if (claim.kind === 'claimed') idempotency.complete('scope', key, 201, {}, body);
       return claim.kind;
     };
     return { sb, send };
@@ -124,6 +124,46 @@ describe('idempotency keys kept', () => {
     expect(send(sent[3]!)).toBe('replay');
     expect(send(sent[2]!)).toBe('replay');
     expect(send(sent[0]!)).toBe('claimed');
+  });
+
+  it('count bytes, not characters: an answer of 50 two-byte characters is 100 bytes', () => {
+    const { sb, send } = setUp({ count: 100, bytes: 204 }, 'é'.repeat(50));
+    const sent = keys(4);
+    for (const key of sent) send(key);
+    expect(count(sb, 'idempotency_keys')).toBe(3);
+    expect(send(sent[0]!)).toBe('claimed');
+  });
+
+  it("are counted again after a restore: the restored answers are within the programme's bound at the next trim", async () => {
+    const sb = createTestSandbox();
+    const { core, services } = sb.deps.programmes.default();
+    const done = () => sb.deps.store.sqlite.prepare("SELECT count(*) FROM idempotency_keys WHERE state = 'done'").pluck().get() as number;
+    const answered = (n: number) => {
+      for (const key of keys(n)) {
+        expect(services.idempotency.claim('scope', key, 'f'.repeat(64)).kind).toBe('claimed');
+        services.idempotency.complete('scope', key, 201, { 'content-type': 'application/json' }, answer);
+      }
+    };
+    // A snapshot holding as many answers as the programme keeps.
+    const insert = sb.deps.store.sqlite.prepare(
+      "INSERT INTO idempotency_keys (programme_id, scope, key, fingerprint, state, status, headers, body, created_at, expires_at) VALUES ('default', 'scope', ?, ?, 'done', 201, '{}', ?, ?, ?)",
+    );
+    const now = core.clock.now();
+    sb.deps.store.sqlite.transaction(() => {
+      for (const key of keys(KEPT_KEYS.count)) insert.run(key, 'f'.repeat(64), answer, now, now + IDEMPOTENCY_TTL_MS);
+    })();
+    const saved = await sb.json('POST', '/_sandbox/snapshots', { token: false, body: { name: 'kept answers' } });
+    expect(saved.status).toBe(201);
+    // Then a world with few answers, trimmed once: the service knows how many it keeps.
+    sb.deps.store.sqlite.prepare('DELETE FROM idempotency_keys').run();
+    answered(500);
+    expect(done()).toBe(500);
+
+    expect((await sb.json('POST', `/_sandbox/snapshots/${saved.body.id}/restore`, { token: false })).status).toBe(200);
+    expect(done()).toBe(KEPT_KEYS.count);
+    // The next trim, 500 keys on, leaves the newest KEPT_KEYS.count answers and then the last key's.
+    answered(500);
+    expect(done()).toBe(KEPT_KEYS.count + 1);
   });
 
   it("are trimmed per programme: another programme's keep their answers", () => {

@@ -42,6 +42,7 @@ const applyMemory = ({ core, services, journal, requestStreams }: Programme, mem
   services.lab.reload();
   services.fees.reload();
   services.rates.reload();
+  services.idempotency.reload();
   journal.restore(memory.journal);
 };
 

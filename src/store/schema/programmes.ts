@@ -2,6 +2,7 @@
  * The programmes and what each keeps outside its world: credentials, signing keys, idempotency keys
  * and snapshots; and the columns every programme's table starts with.
  */
+import { sql } from 'drizzle-orm';
 import { foreignKey, index, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { FeeSettings } from '../../domain/fees.js';
 import type { MovedRates } from '../../domain/rates.js';
@@ -93,7 +94,14 @@ export const idempotencyKeys = sqliteTable(
     createdAt: createdAt(),
     expiresAt: integer('expires_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.programmeId, t.scope, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.programmeId, t.scope, t.key] }),
+    // A programme's kept answers in the order they were claimed (by rowid): the newest N are found
+    // without reading the rows (services/idempotency.ts: trim).
+    index('idempotency_answers')
+      .on(t.programmeId)
+      .where(sql`${t.state} = 'done'`),
+  ],
 );
 
 /**

@@ -1,0 +1,1 @@
+CREATE INDEX `idempotency_answers` ON `idempotency_keys` (`programme_id`) WHERE "idempotency_keys"."state" = 'done';
