@@ -5,11 +5,11 @@
  * keys whose hour of sandbox time has passed are dropped too. Pruning runs after each commit that
  * wrote events, and on the server's timer for quiet periods.
  */
-import { and, eq, lte, notExists, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Core } from './core.js';
 import { deliveries, events, idempotencyKeys } from '../store/schema.js';
 import type { Events } from './outbox.js';
-import { equalsLiteral } from '../store/prepared.js';
+import { names, sqlLiteral } from '../store/prepared.js';
 
 /** Expired idempotency keys are swept at most this often (sandbox time): the sweep reads the whole table. */
 export const KEY_SWEEP_INTERVAL_MS = 60_000;
@@ -27,23 +27,19 @@ export function createRetention(core: Core, { events: outbox }: { events: Events
   // Newest by sequence number, which follows the order events were written. Events are only ever
   // deleted oldest first (here) or all at once (reset), so the newest numbers have no gaps and the
   // N newest are those above max(seq) - N: found from the events_seq index at once, whatever N is.
-  // The first two run after every write: the programme is written into their text, or SQLite would
-  // plan max() and the subquery again on every run (store/prepared.ts: sqlLiteral).
-  const mine = equalsLiteral(events.programmeId, programme);
-  const newestQuery = db
-    .select({ seq: sql<number | null>`max(${events.seq})` })
-    .from(events)
-    .where(mine)
-    .prepare();
-  const pending = db
-    .select({ one: sql`1` })
-    .from(deliveries)
-    .where(and(eq(deliveries.programmeId, events.programmeId), eq(deliveries.eventId, events.id), eq(deliveries.status, 'pending')));
-  // Their deliveries and attempts go with them (ON DELETE CASCADE).
-  const deleteOlder = db
-    .delete(events)
-    .where(and(mine, lte(events.seq, sql.placeholder('cutoff')), notExists(pending)))
-    .prepare();
+  // The first two run after every write, as SQLite's own statements: the programme is written into
+  // their text, or SQLite would plan max() and the subquery again on every run (store/prepared.ts: sqlLiteral).
+  const e = names(events);
+  const d = names(deliveries, 'd');
+  const programmeText = sqlLiteral(programme);
+  const newestQuery = store.sqlite.prepare(`SELECT max(${e.seq}) FROM ${e.table} WHERE ${e.programmeId} = ${programmeText}`).pluck();
+  // Their deliveries and attempts go with them (ON DELETE CASCADE). An event's pending delivery is
+  // looked for by the event (deliveries_event): `+` keeps SQLite from walking every pending delivery
+  // of the programme (deliveries_due) for each event past retention instead.
+  const deleteOlder = store.sqlite.prepare<[number]>(
+    `DELETE FROM ${e.table} WHERE ${e.programmeId} = ${programmeText} AND ${e.seq} <= ?
+     AND NOT EXISTS (SELECT 1 FROM ${d.table} WHERE ${d.programmeId} = ${e.table}.${e.programmeId} AND ${d.eventId} = ${e.table}.${e.id} AND +${d.status} = 'pending')`,
+  );
   const deleteExpiredKeys = db
     .delete(idempotencyKeys)
     .where(and(eq(idempotencyKeys.programmeId, programme), lte(idempotencyKeys.expiresAt, sql.placeholder('now')), eq(idempotencyKeys.state, 'done')))
@@ -54,8 +50,8 @@ export function createRetention(core: Core, { events: outbox }: { events: Events
     prune(): Pruned {
       // Each delete stands on its own: no transaction needed around them.
       const now = clock.now();
-      const cutoff = (newestQuery.get()?.seq ?? 0) - config.eventRetention;
-      const pruned = { events: cutoff > 0 ? deleteOlder.run({ cutoff }).changes : 0, idempotencyKeys: 0 };
+      const cutoff = ((newestQuery.get() as number | null) ?? 0) - config.eventRetention;
+      const pruned = { events: cutoff > 0 ? deleteOlder.run(cutoff).changes : 0, idempotencyKeys: 0 };
       if (now - lastSweep >= KEY_SWEEP_INTERVAL_MS) {
         pruned.idempotencyKeys = deleteExpiredKeys.run({ now }).changes;
         lastSweep = now;
