@@ -1,4 +1,4 @@
-/** `iso` keeps its last answer: every instant still gets its own, an invalid one still throws. */
+/** `iso` keeps its last two answers: every instant still gets its own, an invalid one still throws. */
 import { describe, expect, it } from 'vitest';
 import { iso } from './instant.js';
 
@@ -6,7 +6,8 @@ describe('iso', () => {
   it('formats each instant as its own, asked in any order and again', () => {
     const a = Date.UTC(2026, 2, 1, 9, 0, 0, 5);
     const b = a + 1;
-    for (const t of [a, a, b, a, b, b]) expect(iso(t)).toBe(new Date(t).toISOString());
+    const c = b + 3_600_000;
+    for (const t of [a, a, b, a, b, b, c, a, c, b, a, c, c]) expect(iso(t)).toBe(new Date(t).toISOString());
     expect(iso(0)).toBe('1970-01-01T00:00:00.000Z');
   });
 

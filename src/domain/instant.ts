@@ -80,16 +80,21 @@ export function parseClockOption(value: string, wallNow: number): number | undef
 
 let lastInstant = Number.NaN;
 let lastIso = '';
+let previousInstant = Number.NaN;
+let previousIso = '';
 
 /**
- * RFC 3339 UTC with milliseconds. The last one is kept: formatting costs a microsecond, and a
+ * RFC 3339 UTC with milliseconds. The last two are kept: formatting costs a microsecond, and a
  * request's journal entry, the answers of a busy millisecond and a frozen clock ask for the same
- * instant again and again.
+ * instant again and again, a challenge's issue and expiry in turn.
  */
 export function iso(t: number): string {
-  if (t !== lastInstant) {
-    lastIso = new Date(t).toISOString();
-    lastInstant = t;
-  }
-  return lastIso;
+  if (t === lastInstant) return lastIso;
+  if (t === previousInstant) return previousIso;
+  const text = new Date(t).toISOString();
+  previousInstant = lastInstant;
+  previousIso = lastIso;
+  lastInstant = t;
+  lastIso = text;
+  return text;
 }
