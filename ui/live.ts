@@ -32,16 +32,14 @@ export const health = signal<Health | undefined>(undefined);
 export const clock = signal<Clock | undefined>(undefined);
 export const programmes = signal<ProgrammeSummary[]>([]);
 
-let running: AbortController | undefined;
-/** The programme shown. */
-let shown: string | undefined;
+/** The programme shown, and what stops following it. */
+let running: { programme: string; stop: AbortController } | undefined;
 
 /** Shows `programme` from now on: everything is loaded again for it. */
 export function connect(programme: string): void {
-  running?.abort();
+  running?.stop.abort();
   const stop = new AbortController();
-  running = stop;
-  shown = programme;
+  running = { programme, stop };
   events.set([]);
   journal.set([]);
   olderEvents.set(false);
@@ -54,7 +52,7 @@ export function connect(programme: string): void {
 /** Asks for the health and the clock now (after an action), and every few seconds anyway. */
 export async function refreshStatus(programme: string): Promise<void> {
   const [h, c] = await Promise.all([control.getHealth({ programme }), control.getClock({ programme })]);
-  if (programme !== shown) return;
+  if (programme !== running?.programme) return;
   health.set(h);
   clock.set(c);
 }
@@ -207,7 +205,7 @@ export async function loadOlderEvents(programme: string): Promise<void> {
   const last = events.value.at(-1);
   if (!last) return;
   const page = await control.listEvents({ limit: EVENTS_PAGE, before: last.id }, { programme });
-  if (programme !== shown) return;
+  if (programme !== running?.programme) return;
   const known = new Set(events.value.map((e) => e.id));
   events.update((list) => [...list, ...page.filter((e) => !known.has(e.id))]);
   olderEvents.set(page.length === EVENTS_PAGE);

@@ -44,12 +44,33 @@ const customers = (n: number, from = 0) => ({
   customers: Array.from({ length: n }, (_, i) => ({ externalId: `user-${from + i}`, accounts: [{ currencies: ['EUR'], cards: [{}] }] })),
 });
 
-async function open(url: string): Promise<{ page: Page; errors: string[] }> {
+/** A new page, closed after the file, with the errors its script throws. */
+async function blank(): Promise<{ page: Page; errors: string[] }> {
   const page = await newPage({ viewport: { width: 1300, height: 800 } });
   pages.push(page);
-  const errors = errorsOf(page);
-  await page.goto(url);
-  return { page, errors };
+  return { page, errors: errorsOf(page) };
+}
+
+async function open(url: string): Promise<{ page: Page; errors: string[] }> {
+  const opened = await blank();
+  await opened.page.goto(url);
+  return opened;
+}
+
+/**
+ * Holds the page's requests to each of `paths` (under /_sandbox) that `which` picks until
+ * `release()`; `late` gives the first such answer to each path once the page has it.
+ */
+async function hold(page: Page, paths: string[], which: (request: Request) => boolean) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  for (const path of paths)
+    await page.route(`**/_sandbox/${path}`, async (route) => {
+      if (which(route.request())) await released;
+      await route.continue();
+    });
+  const late = Promise.all(paths.map((path) => page.waitForResponse((res) => res.url().endsWith(`/_sandbox/${path}`) && which(res.request()))));
+  return { release, late };
 }
 
 describe('a timeline of more than 1,000 events', () => {
@@ -100,22 +121,16 @@ describe('--admin-token and programmes', () => {
     const { page, errors } = await open(`${url}/_sandbox/ui/`);
     // The clock's refusal of the wrong token is held until the right one is given: a late refusal
     // of a replaced token must not ask for a token again.
-    const wrong = (request: Request) => request.headers().authorization === 'Bearer wrong';
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/_sandbox/clock', async (route) => {
-      if (wrong(route.request())) await released;
-      await route.continue();
-    });
+    const { release, late } = await hold(page, ['clock'], (request) => request.headers().authorization === 'Bearer wrong');
     const token = page.getByLabel('Token');
     await token.fill('wrong');
     await token.press('Enter');
     await page.getByText('That token was refused.').waitFor();
-    const lateRefusal = page.waitForResponse((res) => res.url().endsWith('/_sandbox/clock') && wrong(res.request()));
     await token.fill('s3cret');
     await token.press('Enter');
     release();
-    expect((await lateRefusal).status()).toBe(401);
+    const [lateRefusal] = await late;
+    expect(lateRefusal!.status()).toBe(401);
     await page.locator('.health .badge', { hasText: /^connected$/ }).waitFor();
     expect(page.url()).not.toContain('s3cret');
 
@@ -138,30 +153,16 @@ describe('switching programmes', () => {
     expect((await control('POST', '/seed', customers(2))).status).toBe(201);
     expect((await control('POST', '/seed', customers(1), { 'Sandbox-Programme': other.body.id })).status).toBe(201);
 
-    const page = await newPage({ viewport: { width: 1300, height: 800 } });
-    pages.push(page);
-    const errors = errorsOf(page);
+    const { page, errors } = await blank();
     // The first programme's clock and first page of events are held until the other one is shown.
-    const first = (request: Request) => request.headers()['sandbox-programme'] !== other.body.id;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const held = (path: string) =>
-      page.route(`**/_sandbox/${path}`, async (route) => {
-        if (first(route.request())) await released;
-        await route.continue();
-      });
-    await held('clock');
-    await held('events?limit=1000');
-    const late = ['/_sandbox/clock', '/_sandbox/events?limit=1000'].map((path) =>
-      page.waitForResponse((res) => res.url().endsWith(path) && first(res.request())),
-    );
+    const { release, late } = await hold(page, ['clock', 'events?limit=1000'], (request) => request.headers()['sandbox-programme'] !== other.body.id);
     await page.goto(`${url}/_sandbox/ui/#/events`);
     await page.getByLabel('Programme').selectOption(other.body.id);
     await page.getByText('7 events · 0 failing').waitFor();
     await page.locator('.clock-chip', { hasText: '2026-06-01' }).waitFor();
 
     release();
-    for (const response of await Promise.all(late)) await response.finished();
+    for (const response of await late) await response.finished();
     // An event the page hears of after those answers: the list it joins is the other programme's.
     expect((await control('POST', '/seed', customers(2, 5), { 'Sandbox-Programme': other.body.id })).status).toBe(201);
     await page.getByText('21 events · 0 failing').waitFor();
