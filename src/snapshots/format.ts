@@ -98,7 +98,8 @@ function fieldSql(field: Field): string {
   const column = `"${field.column.name}"`;
   switch (field.kind.type) {
     case 'instant':
-      return `CASE WHEN ${column} IS NULL THEN 'null' ELSE strftime('"%Y-%m-%dT%H:%M:%S.', ${column} / 1000, 'unixepoch') || printf('%03dZ"', ${column} % 1000) END`;
+      // %f is the seconds with their milliseconds (SS.SSS): one call, its value exact to the millisecond.
+      return `CASE WHEN ${column} IS NULL THEN 'null' ELSE strftime('"%Y-%m-%dT%H:%M:%fZ"', ${column} / 1000.0, 'unixepoch') END`;
     case 'bool':
       return `CASE WHEN ${column} IS NULL THEN 'null' WHEN ${column} = 1 THEN 'true' ELSE 'false' END`;
     case 'json':
